@@ -1,0 +1,159 @@
+import * as v from 'valibot';
+
+/**
+ * The portal's settings, read from the environment only and validated once at start.
+ * Every setting is documented in `.env.example` and the README.
+ */
+
+const integer = (name: string, min: number, max: number, fallback: number) =>
+	v.optional(
+		v.pipe(
+			v.string(),
+			v.trim(),
+			v.regex(/^\d+$/, `${name} must be a whole number`),
+			v.transform(Number),
+			v.minValue(min, `${name} must be at least ${min}`),
+			v.maxValue(max, `${name} must be at most ${max}`)
+		),
+		String(fallback)
+	);
+
+const optionalText = v.optional(
+	v.pipe(
+		v.string(),
+		v.trim(),
+		v.transform((s) => (s === '' ? undefined : s))
+	)
+);
+
+const httpUrl = (name: string) =>
+	v.optional(
+		v.pipe(
+			v.string(),
+			v.trim(),
+			v.transform((s) => (s === '' ? undefined : s)),
+			v.optional(
+				v.pipe(
+					v.string(),
+					v.url(`${name} must be an absolute URL such as https://onboarding.example.com`),
+					v.regex(/^https?:\/\//, `${name} must start with http:// or https://`),
+					v.transform((s) => s.replace(/\/+$/, ''))
+				)
+			)
+		)
+	);
+
+const base64Key = v.optional(
+	v.pipe(
+		v.string(),
+		v.trim(),
+		v.transform((s) => (s === '' ? undefined : s)),
+		v.optional(
+			v.pipe(
+				v.string(),
+				v.check(
+					(s) => /^[A-Za-z0-9+/]+={0,2}$/.test(s) && Buffer.from(s, 'base64').length === 32,
+					'PORTAL_ENCRYPTION_KEY must be 32 random bytes in base64 (openssl rand -base64 32)'
+				)
+			)
+		)
+	)
+);
+
+export const EnvSchema = v.object({
+	ONBOARDING_BASE_URL: httpUrl('ONBOARDING_BASE_URL'),
+	ONBOARDING_AUTH_HEADER: v.optional(
+		v.pipe(
+			v.string(),
+			v.trim(),
+			v.regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'ONBOARDING_AUTH_HEADER must be an HTTP header name')
+		),
+		'Authorization'
+	),
+	ONBOARDING_AUTH_VALUE: optionalText,
+	ONBOARDING_TIMEOUT_MS: integer('ONBOARDING_TIMEOUT_MS', 100, 120_000, 10_000),
+	DATA_DIR: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'DATA_DIR is empty')), './data'),
+	DATABASE_URL: v.optional(
+		v.pipe(
+			v.string(),
+			v.trim(),
+			v.transform((s) => (s === '' ? undefined : s)),
+			v.optional(
+				v.pipe(
+					v.string(),
+					v.regex(
+						/^postgres(ql)?:\/\//,
+						'DATABASE_URL must be a postgres:// or postgresql:// connection string'
+					)
+				)
+			)
+		)
+	),
+	PORTAL_ENCRYPTION_KEY: base64Key,
+	OPERATOR_API_KEY: v.optional(
+		v.pipe(
+			v.string(),
+			v.trim(),
+			v.transform((s) => (s === '' ? undefined : s)),
+			v.optional(
+				v.pipe(v.string(), v.minLength(24, 'OPERATOR_API_KEY must be at least 24 characters'))
+			)
+		)
+	),
+	LINK_TTL_HOURS: integer('LINK_TTL_HOURS', 1, 24 * 90, 24 * 7),
+	SESSION_IDLE_MINUTES: integer('SESSION_IDLE_MINUTES', 1, 24 * 60, 30),
+	IDENTITY_TIME_LIMIT_SECONDS: integer('IDENTITY_TIME_LIMIT_SECONDS', 10, 3600, 120),
+	IDENTITY_MAX_ATTEMPTS: integer('IDENTITY_MAX_ATTEMPTS', 1, 10, 2),
+	IDENTITY_WINDOW_HOURS: integer('IDENTITY_WINDOW_HOURS', 1, 24 * 30, 24),
+	RATE_LIMIT_LINK_OPEN: integer('RATE_LIMIT_LINK_OPEN', 1, 1_000_000, 30),
+	RATE_LIMIT_IDENTITY: integer('RATE_LIMIT_IDENTITY', 1, 1_000_000, 10),
+	RATE_LIMIT_DECISION: integer('RATE_LIMIT_DECISION', 1, 1_000_000, 10),
+	DELIVERY_INTERVAL_SECONDS: integer('DELIVERY_INTERVAL_SECONDS', 1, 3600, 10),
+	SMTP_URL: optionalText,
+	MAIL_FROM: v.optional(v.pipe(v.string(), v.trim()), 'Signing portal <no-reply@localhost>'),
+	PORT: integer('PORT', 1, 65_535, 3000),
+	HOST: v.optional(v.string(), '0.0.0.0'),
+	ORIGIN: httpUrl('ORIGIN')
+});
+
+export type Env = v.InferOutput<typeof EnvSchema>;
+
+export interface Config extends Env {
+	/** True when no ONBOARDING_BASE_URL is set: the embedded sandbox serves `/sandbox`. */
+	sandbox: boolean;
+	/** Where the portal's own client reaches the Onboarding Service. */
+	onboardingBaseUrl: string;
+}
+
+export class ConfigError extends Error {
+	constructor(readonly problems: string[]) {
+		super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+		this.name = 'ConfigError';
+	}
+}
+
+/** Validates the environment; throws a ConfigError that lists every bad value. */
+export function parseConfig(env: Record<string, string | undefined>, opts: { devPort?: number } = {}): Config {
+	const input = Object.fromEntries(Object.keys(EnvSchema.entries).map((k) => [k, env[k]]));
+	const result = v.safeParse(EnvSchema, input);
+	if (!result.success) {
+		throw new ConfigError(
+			result.issues.map((issue) => {
+				const key = v.getDotPath(issue) ?? 'setting';
+				return `${key}: ${issue.message}`;
+			})
+		);
+	}
+	const out = result.output;
+	const sandbox = out.ONBOARDING_BASE_URL === undefined;
+	const port = opts.devPort ?? out.PORT;
+	const localHost = out.HOST === '0.0.0.0' || out.HOST === '::' || out.HOST === '' ? '127.0.0.1' : out.HOST;
+	const selfUrl = `http://${localHost.includes(':') ? `[${localHost}]` : localHost}:${port}`;
+	return {
+		...out,
+		sandbox,
+		// The portal's client talks to the embedded sandbox over real HTTP on loopback, exactly as
+		// it talks to the real service, so that the same code path is exercised on a fresh machine.
+		onboardingBaseUrl: out.ONBOARDING_BASE_URL ?? `${selfUrl}/sandbox`
+	};
+}

@@ -1,0 +1,68 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema';
+
+export { schema };
+
+/** The one database type the rest of the code sees, whether PGlite or a PostgreSQL server. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction or the database itself: functions that write take either. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0] | Db;
+
+export interface Database {
+	db: Db;
+	kind: 'pglite' | 'postgres';
+	close(): Promise<void>;
+}
+
+const migrationsFolder = () => resolve(process.cwd(), 'drizzle');
+
+/** Any number that is ours: serializes migrations when several instances start at once. */
+const MIGRATION_LOCK = 720_70_1207;
+
+export interface OpenOptions {
+	/** A PostgreSQL server; when absent, PGlite in `dataDir` (or in memory when dataDir is absent). */
+	url?: string;
+	dataDir?: string;
+	/** Pool size for a PostgreSQL server. */
+	max?: number;
+}
+
+/** Opens the database and applies pending migrations. */
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+	if (opts.url) {
+		const pool = new pg.Pool({ connectionString: opts.url, max: opts.max ?? 10 });
+		const client = await pool.connect();
+		try {
+			await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+			await migratePg(drizzlePg({ client, schema }), { migrationsFolder: migrationsFolder() });
+		} finally {
+			await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+			client.release();
+		}
+		const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+		return { db, kind: 'postgres', close: () => pool.end() };
+	}
+	let dir: string | undefined;
+	if (opts.dataDir) {
+		dir = resolve(opts.dataDir, 'pglite');
+		mkdirSync(dir, { recursive: true });
+	}
+	const client = dir ? new PGlite(dir) : new PGlite();
+	await client.waitReady;
+	const pdb = drizzlePglite({ client, schema });
+	await migratePglite(pdb, { migrationsFolder: migrationsFolder() });
+	return { db: pdb as unknown as Db, kind: 'pglite', close: () => client.close() };
+}
+
+/** An empty, migrated, in-memory database for unit and contract tests. */
+export function openMemoryDatabase(): Promise<Database> {
+	return openDatabase({});
+}

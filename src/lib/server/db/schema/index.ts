@@ -1,0 +1,2 @@
+export * from './portal';
+export * from './sandbox';

@@ -1,0 +1,2 @@
+// The embedded sandbox's tables (owned by src/lib/server/sandbox). Filled in by the sandbox work.
+export {};

@@ -1,0 +1,21 @@
+import { sveltekit } from '@sveltejs/kit/vite';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+	plugins: [sveltekit()],
+	ssr: {
+		// PGlite loads its WebAssembly and data files relative to its own module, and jsdom
+		// reads files of its own at run time: both must stay in node_modules, not be bundled.
+		external: ['@electric-sql/pglite', 'jsdom', 'dompurify']
+	},
+	optimizeDeps: {
+		exclude: ['@electric-sql/pglite']
+	},
+	test: {
+		include: ['src/**/*.spec.ts'],
+		environment: 'node',
+		testTimeout: 20_000,
+		hookTimeout: 30_000,
+		expect: { requireAssertions: true }
+	}
+});
