@@ -1,3 +1,5 @@
+import type { SigningSession } from '$lib/server/signing/session';
+
 // See https://svelte.dev/docs/kit/types#app.d.ts
 declare global {
 	namespace App {
@@ -5,10 +7,10 @@ declare global {
 			message: string;
 			errorId?: string;
 		}
-		// interface Locals {}
-		// interface PageData {}
-		// interface PageState {}
-		// interface Platform {}
+		interface Locals {
+			/** The signing session of the cookie, when there is an open one. */
+			signing: SigningSession | undefined;
+		}
 	}
 }
 

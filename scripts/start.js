@@ -1,0 +1,66 @@
+// Starts the built portal (adapter-node reads PORT, HOST, ORIGIN, ADDRESS_HEADER, XFF_DEPTH…)
+// and prints where everything is, with a ready signing link for a demo application.
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+if (!existsSync('build/index.js')) {
+	console.error('No build found. Run `npm start` (which builds first) or `npm run build`.');
+	process.exit(1);
+}
+
+await import(resolve('build/index.js'));
+
+const port = process.env.PORT || '3000';
+const local = `http://127.0.0.1:${port}`;
+const origin = (process.env.ORIGIN || `http://localhost:${port}`).replace(/\/+$/, '');
+
+async function health() {
+	for (let i = 0; i < 100; i++) {
+		try {
+			const res = await fetch(`${local}/healthz`);
+			if (res.ok) return await res.json();
+		} catch {
+			/* not listening yet */
+		}
+		await new Promise((r) => setTimeout(r, 100));
+	}
+	return null;
+}
+
+function operatorKey() {
+	if (process.env.OPERATOR_API_KEY) return process.env.OPERATOR_API_KEY;
+	const file = resolve(process.env.DATA_DIR || './data', 'operator-api-key');
+	return existsSync(file) ? readFileSync(file, 'utf8').trim() : null;
+}
+
+/** The first demo application that can still be signed gets a fresh link. */
+async function demoLink(key) {
+	for (const id of [50001, 50002, 50003]) {
+		const res = await fetch(`${local}/api/v1/offices/1207/applications/${id}/signing-links`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${key}` }
+		});
+		if (res.status === 201) {
+			const { url } = await res.json();
+			return { id, url: url.replace(/^https?:\/\/[^/]+/, origin) };
+		}
+	}
+	return null;
+}
+
+const status = await health();
+const lines = [`Portal:            ${origin}`];
+if (status?.sandbox) {
+	lines.push(`Sandbox service:   ${origin}/sandbox  (e.g. ${origin}/sandbox/api/office/1207/acceptancelanguage)`);
+	lines.push(`Dev mailbox:       ${origin}/dev/mailbox`);
+	const key = operatorKey();
+	const demo = key ? await demoLink(key) : null;
+	if (demo) lines.push(`Demo signing link: ${demo.url}  (office 1207, application ${demo.id})`);
+	else lines.push('Demo signing link: none (the demo applications are decided; POST /sandbox/_sandbox/reset)');
+	if (key && !process.env.OPERATOR_API_KEY) {
+		lines.push(`Operator API key:  in ${resolve(process.env.DATA_DIR || './data', 'operator-api-key')}`);
+	}
+} else if (status) {
+	lines.push(`Onboarding Service: configured by ONBOARDING_BASE_URL`);
+}
+console.log(`\n${lines.join('\n')}\n`);

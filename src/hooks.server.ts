@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { env } from '$env/dynamic/private';
+import { building, dev } from '$app/environment';
+import type { Handle, HandleServerError, ServerInit } from '@sveltejs/kit';
+import { sequence } from '@sveltejs/kit/hooks';
+import { app, startApp } from '$lib/server/app';
+import { ConfigError } from '$lib/server/config/config';
+import { startWorker } from '$lib/server/decisions/worker';
+import { SESSION_COOKIE, resumeSession } from '$lib/server/signing/session';
+
+export const init: ServerInit = async () => {
+	if (building) return;
+	try {
+		const ctx = await startApp(env, { devPort: dev ? Number(env.PORT ?? 5173) : undefined });
+		startWorker(ctx);
+	} catch (err) {
+		if (err instanceof ConfigError || (err instanceof Error && err.message.startsWith('Invalid configuration'))) {
+			console.error(err.message);
+			process.exit(1);
+		}
+		throw err;
+	}
+};
+
+/** The embedded Onboarding Service: only when no real one is configured, else not there at all. */
+const sandbox: Handle = async ({ event, resolve }) => {
+	const path = event.url.pathname;
+	if (path !== '/sandbox' && !path.startsWith('/sandbox/')) return resolve(event);
+	const ctx = app();
+	if (!ctx.sandbox) return new Response('Not found', { status: 404 });
+	return ctx.sandbox.handle(event.request);
+};
+
+const session: Handle = async ({ event, resolve }) => {
+	const ctx = app();
+	event.locals.signing = event.url.pathname.startsWith('/sign')
+		? await resumeSession(ctx.db, event.cookies.get(SESSION_COOKIE), ctx.config.SESSION_IDLE_MINUTES)
+		: undefined;
+	return resolve(event);
+};
+
+const headers: Handle = async ({ event, resolve }) => {
+	const response = await resolve(event);
+	const set = (name: string, value: string) => {
+		// Responses built by `fetch` or `Response.redirect` can carry immutable headers.
+		try {
+			response.headers.set(name, value);
+		} catch {
+			/* immutable: leave as is */
+		}
+	};
+	set('Referrer-Policy', 'no-referrer');
+	set('X-Content-Type-Options', 'nosniff');
+	set('X-Frame-Options', 'DENY');
+	set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
+	// Signing pages and PDFs carry personal data: no cache may keep them.
+	if (!response.headers.has('cache-control') || event.url.pathname.startsWith('/sign') || event.url.pathname.startsWith('/s/')) {
+		set('Cache-Control', 'no-store');
+	}
+	return response;
+};
+
+export const handle = sequence(sandbox, session, headers);
+
+export const handleError: HandleServerError = ({ error, event, status }) => {
+	const errorId = randomUUID();
+	if (status !== 404) {
+		// The message and the route only: never a body or form data, they may hold an SSN.
+		const message = error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error';
+		console.error(`[error ${errorId}] ${event.request.method} ${event.route.id ?? 'unknown route'}: ${message}`);
+	}
+	return { message: status === 404 ? 'Not found' : 'Something went wrong on our side.', errorId };
+};

@@ -1,0 +1,1 @@
+export { app, startApp, type AppContext } from './context';

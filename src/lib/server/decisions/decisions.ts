@@ -1,0 +1,154 @@
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { appendAudit } from '$lib/server/audit/audit';
+import { encrypt } from '$lib/server/crypto/secretbox';
+import type { Db, Tx } from '$lib/server/db';
+import { decisions, signingLinks, signingSessions } from '$lib/server/db/schema';
+import type { RequestMeta } from '$lib/server/http/meta';
+import type { SigningSession } from '$lib/server/signing/session';
+import type { SectionKey } from '$lib/server/signing/sections';
+
+export type Decision = typeof decisions.$inferSelect;
+
+export interface DecisionInput {
+	isAccepted: boolean;
+	/** Each of the five sections: true only where presented and checked. */
+	flags: Record<SectionKey, boolean>;
+	firstName: string;
+	lastName: string;
+	email: string;
+	notificationEmail: string;
+	ssn: string;
+	declineReason: string | null;
+}
+
+export class AlreadyDecidedError extends Error {
+	constructor() {
+		super('A decision is already recorded for this application.');
+	}
+}
+
+export async function decisionFor(db: Tx, officeId: number, applicationId: number) {
+	const [row] = await db
+		.select()
+		.from(decisions)
+		.where(and(eq(decisions.officeId, officeId), eq(decisions.applicationId, applicationId)));
+	return row;
+}
+
+export async function decisionById(db: Tx, id: string) {
+	const [row] = await db.select().from(decisions).where(eq(decisions.id, id));
+	return row;
+}
+
+/**
+ * The decision body as the interface document gives it, less `MerchantSSN`, which is stored
+ * only encrypted and joined in at delivery.
+ */
+function decisionBody(session: SigningSession, input: DecisionInput, ip: string) {
+	return {
+		IPAddress: ip,
+		IsAccepted: input.isAccepted,
+		ApplicationID: session.applicationId,
+		MerchantFirstName: input.firstName,
+		MerchantLastName: input.lastName,
+		MerchantEmail: input.email,
+		MerchantIPAddress: ip,
+		IsIndividualGuarantyAccepted: input.flags.IndividualGuaranty,
+		AcceptanceLanguage: {
+			Accept_TermsAndConditions_Prod: input.flags.TermsAndConditions,
+			Accept_PaymentReceipt_Prod: input.flags.PaymentReceipt,
+			Accept_IndividualGuaranty_Prod: input.flags.IndividualGuaranty,
+			Accept_SeasonalAddendum_Prod: input.flags.SeasonalAddendum,
+			Accept_NextDayFunding_Prod: input.flags.NextDayFunding
+		},
+		NotificationEmail: input.notificationEmail
+	};
+}
+
+/**
+ * Records the decision, closes the session's steps, uses up the application's links and writes
+ * the audit event — one transaction, before anything is sent upstream.
+ */
+export async function recordDecision(
+	db: Db,
+	key: Buffer,
+	session: SigningSession,
+	input: DecisionInput,
+	meta: RequestMeta,
+	now = new Date()
+): Promise<Decision> {
+	const ip = meta.ip ?? '';
+	const body = decisionBody(session, input, ip);
+	return db.transaction(async (tx) => {
+		const [row] = await tx
+			.insert(decisions)
+			.values({
+				officeId: session.officeId,
+				applicationId: session.applicationId,
+				sessionId: session.id,
+				isAccepted: input.isAccepted,
+				body,
+				ssnEnc: encrypt(key, input.ssn),
+				ssnLast4: input.ssn.slice(-4),
+				declineReason: input.declineReason,
+				createdAt: now,
+				nextAttemptAt: now
+			})
+			.onConflictDoNothing()
+			.returning();
+		if (!row) throw new AlreadyDecidedError();
+		await tx
+			.update(signingSessions)
+			.set({ decisionId: row.id, finishedAt: now })
+			.where(eq(signingSessions.id, session.id));
+		await tx
+			.update(signingLinks)
+			.set({ usedAt: now })
+			.where(
+				and(
+					eq(signingLinks.officeId, session.officeId),
+					eq(signingLinks.applicationId, session.applicationId),
+					isNull(signingLinks.usedAt),
+					isNull(signingLinks.revokedAt)
+				)
+			);
+		await appendAudit(tx, {
+			officeId: session.officeId,
+			applicationId: session.applicationId,
+			type: input.isAccepted ? 'decision.accepted' : 'decision.declined',
+			channel: session.channel,
+			rep: session.repId,
+			sessionId: session.id,
+			ip: meta.ip,
+			userAgent: meta.userAgent,
+			at: now,
+			data: {
+				decisionId: row.id,
+				sectionsAccepted: input.flags,
+				sectionsShown: session.termsShown ?? [],
+				signerName: `${input.firstName} ${input.lastName}`,
+				email: input.email,
+				notificationEmail: input.notificationEmail,
+				ssnLast4: input.ssn.slice(-4),
+				declineReasonGiven: Boolean(input.declineReason)
+			}
+		});
+		return row;
+	});
+}
+
+/** Takes the delivery lease if nobody holds it; several instances may race for the same row. */
+export async function claimDecision(db: Db, id: string, leaseMs: number, now = new Date()) {
+	const [row] = await db
+		.update(decisions)
+		.set({ lockedUntil: new Date(now.getTime() + leaseMs) })
+		.where(
+			and(
+				eq(decisions.id, id),
+				eq(decisions.status, 'pending'),
+				or(isNull(decisions.lockedUntil), sql`${decisions.lockedUntil} < ${now}`)
+			)
+		)
+		.returning();
+	return row;
+}

@@ -1,0 +1,93 @@
+import { eq } from 'drizzle-orm';
+import type { AppContext } from '$lib/server/app';
+import { appendAudit } from '$lib/server/audit/audit';
+import { decrypt } from '$lib/server/crypto/secretbox';
+import { decisions } from '$lib/server/db/schema';
+import { OnboardingError, type MerchantDecisionRequest } from '$lib/server/onboarding';
+import { claimDecision, type Decision } from './decisions';
+
+export type DeliveryResult = 'delivered' | 'retry' | 'rejected' | 'busy';
+
+/** Longer than one upstream call with its timeout: a lease outlives the attempt it guards. */
+const leaseMs = (ctx: AppContext) => ctx.config.ONBOARDING_TIMEOUT_MS * 2 + 5_000;
+
+export function backoffMs(ctx: AppContext, attempts: number): number {
+	const base = ctx.config.DELIVERY_INTERVAL_SECONDS * 1000;
+	return Math.min(base * 2 ** Math.max(0, attempts - 1), 15 * 60_000);
+}
+
+function requestBody(d: Decision, ssn: string): MerchantDecisionRequest {
+	const b = d.body as Omit<MerchantDecisionRequest, 'MerchantSSN'>;
+	// The document's field order, with the SSN in its place.
+	return {
+		IPAddress: b.IPAddress,
+		IsAccepted: b.IsAccepted,
+		ApplicationID: b.ApplicationID,
+		MerchantSSN: ssn,
+		MerchantFirstName: b.MerchantFirstName,
+		MerchantLastName: b.MerchantLastName,
+		MerchantEmail: b.MerchantEmail,
+		MerchantIPAddress: b.MerchantIPAddress,
+		IsIndividualGuarantyAccepted: b.IsIndividualGuarantyAccepted,
+		AcceptanceLanguage: b.AcceptanceLanguage,
+		NotificationEmail: b.NotificationEmail
+	};
+}
+
+/**
+ * Posts one recorded decision. Succeeds once: a 409 ("already recorded") counts as delivered, so a
+ * delivery whose answer was lost is not a failure. The SSN is wiped as soon as it is no longer
+ * needed, delivered or refused for good.
+ */
+export async function deliverDecision(ctx: AppContext, id: string, now = new Date()): Promise<DeliveryResult> {
+	const d = await claimDecision(ctx.db, id, leaseMs(ctx), now);
+	if (!d) return 'busy';
+	const audit = (type: string, data: Record<string, unknown>) =>
+		appendAudit(ctx.db, {
+			officeId: d.officeId,
+			applicationId: d.applicationId,
+			type,
+			sessionId: d.sessionId,
+			data: { decisionId: d.id, attempt: d.attempts + 1, ...data }
+		});
+	const finish = (set: Partial<Decision>) =>
+		ctx.db
+			.update(decisions)
+			.set({ ...set, attempts: d.attempts + 1, lockedUntil: null })
+			.where(eq(decisions.id, d.id));
+
+	if (!d.ssnEnc) {
+		await finish({ status: 'rejected', lastError: 'no SSN on record' });
+		return 'rejected';
+	}
+	try {
+		const result = await ctx.onboarding.postMerchantDecision(
+			d.officeId,
+			d.applicationId,
+			requestBody(d, decrypt(ctx.encryptionKey, d.ssnEnc))
+		);
+		const merchantDecisionId = result.kind === 'decision' ? result.decision.MerchantDecisionID : null;
+		const responseMessage = result.kind === 'message' ? result.message.slice(0, 500) : null;
+		await finish({ status: 'delivered', deliveredAt: new Date(), ssnEnc: null, merchantDecisionId, responseMessage, lastStatus: 200, lastError: null });
+		await audit('decision.delivered', { merchantDecisionId, message: responseMessage });
+		return 'delivered';
+	} catch (err) {
+		const status = err instanceof OnboardingError ? err.status : 0;
+		const reason = err instanceof OnboardingError ? err.message : 'unexpected error';
+		if (status === 409) {
+			await finish({ status: 'delivered', deliveredAt: new Date(), ssnEnc: null, lastStatus: 409, responseMessage: 'already recorded by the service', lastError: null });
+			await audit('decision.delivered', { alreadyRecorded: true });
+			return 'delivered';
+		}
+		const transient = status === 0 || status === 408 || status === 429 || status >= 500;
+		if (transient) {
+			const next = new Date(Date.now() + backoffMs(ctx, d.attempts + 1));
+			await finish({ lastStatus: status || null, lastError: reason.slice(0, 500), nextAttemptAt: next });
+			await audit('decision.delivery_failed', { status: status || null, retryAt: next.toISOString() });
+			return 'retry';
+		}
+		await finish({ status: 'rejected', ssnEnc: null, lastStatus: status, lastError: reason.slice(0, 500) });
+		await audit('decision.rejected', { status });
+		return 'rejected';
+	}
+}

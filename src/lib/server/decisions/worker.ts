@@ -1,0 +1,44 @@
+import { and, asc, eq, lte } from 'drizzle-orm';
+import type { AppContext } from '$lib/server/app';
+import { decisions } from '$lib/server/db/schema';
+import { pruneRateLimits } from '$lib/server/ratelimit/ratelimit';
+import { deliverDecision } from './delivery';
+
+/** Delivers every decision that is due; each is leased, so instances can run this side by side. */
+export async function deliverDue(ctx: AppContext, now = new Date()): Promise<number> {
+	const due = await ctx.db
+		.select({ id: decisions.id })
+		.from(decisions)
+		.where(and(eq(decisions.status, 'pending'), lte(decisions.nextAttemptAt, now)))
+		.orderBy(asc(decisions.nextAttemptAt))
+		.limit(20);
+	let delivered = 0;
+	for (const { id } of due) {
+		if ((await deliverDecision(ctx, id)) === 'delivered') delivered++;
+	}
+	return delivered;
+}
+
+/** The background worker: decision delivery and housekeeping, on a timer that never overlaps. */
+export function startWorker(ctx: AppContext): () => void {
+	let running = false;
+	let lastPrune = 0;
+	const tick = async () => {
+		if (running) return;
+		running = true;
+		try {
+			await deliverDue(ctx);
+			if (Date.now() - lastPrune > 3_600_000) {
+				lastPrune = Date.now();
+				await pruneRateLimits(ctx.db, new Date(Date.now() - 2 * 86_400_000));
+			}
+		} catch (err) {
+			console.error(`[worker] ${err instanceof Error ? err.message : 'unknown error'}`);
+		} finally {
+			running = false;
+		}
+	};
+	const timer = setInterval(() => void tick(), ctx.config.DELIVERY_INTERVAL_SECONDS * 1000);
+	timer.unref();
+	return () => clearInterval(timer);
+}

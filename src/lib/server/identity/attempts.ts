@@ -1,0 +1,208 @@
+import { and, desc, eq, gt, inArray } from 'drizzle-orm';
+import type { AppContext } from '$lib/server/app';
+import { appendAudit } from '$lib/server/audit/audit';
+import { decrypt, encrypt } from '$lib/server/crypto/secretbox';
+import { identityAttempts, signingSessions, type AttemptOutcome } from '$lib/server/db/schema';
+import type { RequestMeta } from '$lib/server/http/meta';
+import { OnboardingError, type IdentityQuestionSet } from '$lib/server/onboarding';
+import type { SigningSession } from '$lib/server/signing/session';
+
+/** Answers that arrive this long after the deadline were sent in time over a slow network. */
+const GRACE_MS = 3_000;
+
+export type Attempt = typeof identityAttempts.$inferSelect;
+
+export interface OpenAttempt {
+	attempt: Attempt;
+	questions: IdentityQuestionSet;
+}
+
+export interface IdentityState {
+	failures: number;
+	attemptsLeft: number;
+	locked: boolean;
+	open: OpenAttempt | undefined;
+	/** The outcome of the most recent finished attempt of this session, to tell the merchant. */
+	last: AttemptOutcome | undefined;
+}
+
+const windowStart = (ctx: AppContext, now: Date) =>
+	new Date(now.getTime() - ctx.config.IDENTITY_WINDOW_HOURS * 3_600_000);
+
+function auditFor(ctx: AppContext, s: SigningSession, meta: RequestMeta) {
+	return (type: string, data: Record<string, unknown> = {}) =>
+		appendAudit(ctx.db, {
+			officeId: s.officeId,
+			applicationId: s.applicationId,
+			type,
+			channel: s.channel,
+			rep: s.repId,
+			sessionId: s.id,
+			ip: meta.ip,
+			userAgent: meta.userAgent,
+			data
+		});
+}
+
+async function finishAttempt(ctx: AppContext, id: string, outcome: AttemptOutcome, now: Date) {
+	// The questions go with the attempt: nothing of the set outlives it.
+	await ctx.db
+		.update(identityAttempts)
+		.set({ outcome, finishedAt: now, questionsEnc: null })
+		.where(and(eq(identityAttempts.id, id), eq(identityAttempts.outcome, 'pending')));
+}
+
+/** Failed attempts of the application in the window, counted over every link and device. */
+async function failures(ctx: AppContext, s: SigningSession, now: Date): Promise<number> {
+	const rows = await ctx.db
+		.select({ id: identityAttempts.id })
+		.from(identityAttempts)
+		.where(
+			and(
+				eq(identityAttempts.officeId, s.officeId),
+				eq(identityAttempts.applicationId, s.applicationId),
+				inArray(identityAttempts.outcome, ['failed', 'late']),
+				gt(identityAttempts.startedAt, windowStart(ctx, now))
+			)
+		);
+	return rows.length;
+}
+
+async function afterFailure(ctx: AppContext, s: SigningSession, meta: RequestMeta, now: Date) {
+	const count = await failures(ctx, s, now);
+	if (count >= ctx.config.IDENTITY_MAX_ATTEMPTS) {
+		await auditFor(ctx, s, meta)('identity.locked', {
+			failedAttempts: count,
+			until: new Date(now.getTime() + ctx.config.IDENTITY_WINDOW_HOURS * 3_600_000).toISOString()
+		});
+	}
+}
+
+/** Where the merchant stands; an open attempt past its deadline is closed as late here. */
+export async function identityState(
+	ctx: AppContext,
+	s: SigningSession,
+	meta: RequestMeta,
+	now = new Date()
+): Promise<IdentityState> {
+	const [latest] = await ctx.db
+		.select()
+		.from(identityAttempts)
+		.where(eq(identityAttempts.sessionId, s.id))
+		.orderBy(desc(identityAttempts.startedAt))
+		.limit(1);
+	let open: OpenAttempt | undefined;
+	let last: AttemptOutcome | undefined = latest?.outcome;
+	if (latest?.outcome === 'pending') {
+		if (now.getTime() > latest.deadlineAt.getTime() + GRACE_MS || !latest.questionsEnc) {
+			await finishAttempt(ctx, latest.id, 'late', now);
+			await auditFor(ctx, s, meta)('identity.failed', { questionSetId: latest.questionSetId, reason: 'time limit passed' });
+			await afterFailure(ctx, s, meta, now);
+			last = 'late';
+		} else {
+			open = {
+				attempt: latest,
+				questions: JSON.parse(decrypt(ctx.encryptionKey, latest.questionsEnc)) as IdentityQuestionSet
+			};
+		}
+	}
+	const count = await failures(ctx, s, now);
+	const max = ctx.config.IDENTITY_MAX_ATTEMPTS;
+	return { failures: count, attemptsLeft: Math.max(0, max - count), locked: count >= max, open, last };
+}
+
+export type StartResult = 'started' | 'open' | 'locked' | 'unavailable' | 'verified';
+
+async function markPassed(ctx: AppContext, s: SigningSession, now: Date) {
+	await ctx.db.update(signingSessions).set({ identityPassedAt: now }).where(eq(signingSessions.id, s.id));
+}
+
+/** Fetches a fresh question set and opens an attempt whose clock starts now. */
+export async function startAttempt(
+	ctx: AppContext,
+	s: SigningSession,
+	meta: RequestMeta,
+	now = new Date()
+): Promise<StartResult> {
+	const state = await identityState(ctx, s, meta, now);
+	if (state.open) return 'open';
+	if (state.locked) return 'locked';
+	const audit = auditFor(ctx, s, meta);
+	let set: IdentityQuestionSet;
+	try {
+		set = await ctx.onboarding.getQuestionSet(s.officeId, s.applicationId);
+	} catch (err) {
+		const status = err instanceof OnboardingError ? err.status : 0;
+		if (status === 423) {
+			await audit('identity.locked', { by: 'service' });
+			return 'locked';
+		}
+		if (status === 409) {
+			await markPassed(ctx, s, now);
+			await audit('identity.passed', { by: 'service', note: 'already verified' });
+			return 'verified';
+		}
+		await audit('identity.unavailable', { status: status || null });
+		return 'unavailable';
+	}
+	const limit = set.TimeLimitSeconds ?? ctx.config.IDENTITY_TIME_LIMIT_SECONDS;
+	await ctx.db.insert(identityAttempts).values({
+		officeId: s.officeId,
+		applicationId: s.applicationId,
+		sessionId: s.id,
+		questionSetId: String(set.QuestionSetID),
+		questionsEnc: encrypt(ctx.encryptionKey, JSON.stringify(set)),
+		startedAt: now,
+		deadlineAt: new Date(now.getTime() + limit * 1000)
+	});
+	await audit('identity.started', { questionSetId: String(set.QuestionSetID), questions: set.Questions.length, timeLimitSeconds: limit });
+	return 'started';
+}
+
+export type AnswerResult = 'passed' | 'failed' | 'late' | 'locked' | 'unavailable' | 'none';
+
+/**
+ * Posts the answers. They are passed straight through: never stored, never logged, and the
+ * merchant is never told which one was wrong.
+ */
+export async function submitAnswers(
+	ctx: AppContext,
+	s: SigningSession,
+	open: OpenAttempt,
+	answers: { QuestionID: number | string; ChoiceID: number | string }[],
+	meta: RequestMeta,
+	now = new Date()
+): Promise<AnswerResult> {
+	const { attempt, questions } = open;
+	const audit = auditFor(ctx, s, meta);
+	if (now.getTime() > attempt.deadlineAt.getTime() + GRACE_MS) {
+		await finishAttempt(ctx, attempt.id, 'late', now);
+		await audit('identity.failed', { questionSetId: attempt.questionSetId, reason: 'time limit passed' });
+		await afterFailure(ctx, s, meta, now);
+		return 'late';
+	}
+	let result;
+	try {
+		result = await ctx.onboarding.postAnswerSet(s.officeId, s.applicationId, {
+			ApplicationID: s.applicationId,
+			QuestionSetID: questions.QuestionSetID,
+			Answers: answers
+		});
+	} catch (err) {
+		const status = err instanceof OnboardingError ? err.status : 0;
+		// The bureau never judged these answers: the attempt is void, not failed.
+		await finishAttempt(ctx, attempt.id, 'void', now);
+		await audit('identity.unavailable', { questionSetId: attempt.questionSetId, status: status || null });
+		return 'unavailable';
+	}
+	if (result.verified) {
+		await finishAttempt(ctx, attempt.id, 'passed', now);
+		await markPassed(ctx, s, now);
+		await audit('identity.passed', { questionSetId: attempt.questionSetId });
+		return 'passed';
+	}
+	await finishAttempt(ctx, attempt.id, 'failed', now);
+	await audit('identity.failed', { questionSetId: attempt.questionSetId, reason: result.reason });
+	await afterFailure(ctx, s, meta, now);
+	return result.reason === 'locked' ? 'locked' : 'failed';
+}

@@ -1,0 +1,94 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { appendAudit } from '$lib/server/audit/audit';
+import { hashToken, newToken } from '$lib/server/crypto/tokens';
+import type { Db, Tx } from '$lib/server/db';
+import { signingLinks } from '$lib/server/db/schema';
+import type { RequestMeta } from '$lib/server/http/meta';
+
+export type LinkState = 'valid' | 'expired' | 'revoked' | 'used' | 'unknown';
+
+export interface CreateLinkInput {
+	officeId: number;
+	applicationId: number;
+	email: string | null;
+	createdBy: string;
+	ttlHours: number;
+	meta: RequestMeta;
+}
+
+/**
+ * Creates a link and revokes every earlier one of the application in the same transaction, so
+ * there is at most one usable link per application. Returns the token: the only time it exists.
+ */
+export async function createLink(db: Db, input: CreateLinkInput, now = new Date()) {
+	const token = newToken();
+	const expiresAt = new Date(now.getTime() + input.ttlHours * 3_600_000);
+	const link = await db.transaction(async (tx) => {
+		const revoked = await tx
+			.update(signingLinks)
+			.set({ revokedAt: now })
+			.where(
+				and(
+					eq(signingLinks.officeId, input.officeId),
+					eq(signingLinks.applicationId, input.applicationId),
+					isNull(signingLinks.revokedAt),
+					isNull(signingLinks.usedAt)
+				)
+			)
+			.returning({ id: signingLinks.id });
+		const [row] = await tx
+			.insert(signingLinks)
+			.values({
+				tokenHash: hashToken(token),
+				officeId: input.officeId,
+				applicationId: input.applicationId,
+				email: input.email,
+				createdBy: input.createdBy,
+				createdAt: now,
+				expiresAt
+			})
+			.returning();
+		const base = {
+			officeId: input.officeId,
+			applicationId: input.applicationId,
+			channel: 'link' as const,
+			ip: input.meta.ip,
+			userAgent: input.meta.userAgent,
+			at: now
+		};
+		for (const r of revoked) {
+			await appendAudit(tx, { ...base, type: 'link.revoked', data: { linkId: r.id, reason: 'replaced' } });
+		}
+		await appendAudit(tx, {
+			...base,
+			type: 'link.created',
+			data: { linkId: row!.id, createdBy: input.createdBy, expiresAt: expiresAt.toISOString(), emailedTo: input.email }
+		});
+		return row!;
+	});
+	return { token, link };
+}
+
+export type SigningLink = typeof signingLinks.$inferSelect;
+
+export function linkState(link: SigningLink | undefined, now = new Date()): LinkState {
+	if (!link) return 'unknown';
+	if (link.usedAt) return 'used';
+	if (link.revokedAt) return 'revoked';
+	if (link.expiresAt.getTime() <= now.getTime()) return 'expired';
+	return 'valid';
+}
+
+export async function findLink(db: Tx, token: string): Promise<SigningLink | undefined> {
+	// A token of the wrong shape cannot be ours; skip the lookup rather than hash garbage.
+	if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
+	const [row] = await db.select().from(signingLinks).where(eq(signingLinks.tokenHash, hashToken(token)));
+	return row;
+}
+
+export async function markLinkUsed(tx: Tx, linkId: string, now: Date): Promise<void> {
+	await tx
+		.update(signingLinks)
+		.set({ usedAt: now })
+		.where(and(eq(signingLinks.id, linkId), isNull(signingLinks.usedAt)));
+}

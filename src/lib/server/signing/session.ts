@@ -1,0 +1,75 @@
+import { eq } from 'drizzle-orm';
+import { hashToken, newToken } from '$lib/server/crypto/tokens';
+import type { Db, Tx } from '$lib/server/db';
+import { signingSessions, type Channel } from '$lib/server/db/schema';
+
+export type SigningSession = typeof signingSessions.$inferSelect;
+
+export const SESSION_COOKIE = 'signing_session';
+/** However active, a signing session does not outlive a working day. */
+const MAX_SESSION_MS = 12 * 3_600_000;
+
+export interface NewSession {
+	channel: Channel;
+	linkId: string | null;
+	repId: string | null;
+	officeId: number;
+	applicationId: number;
+	businessName: string;
+	ownerFirstName: string;
+	ownerLastName: string;
+	ownerEmail: string;
+	ip: string | null;
+	userAgent: string | null;
+}
+
+/** Creates a session; the returned secret goes in the cookie, only its hash is stored. */
+export async function createSession(tx: Tx, input: NewSession, now = new Date()) {
+	const secret = newToken();
+	const [row] = await tx
+		.insert(signingSessions)
+		.values({ ...input, tokenHash: hashToken(secret), createdAt: now, lastSeenAt: now })
+		.returning();
+	return { secret, session: row! };
+}
+
+/** The session behind a cookie, if it is still open; touches it so idle time restarts. */
+export async function resumeSession(
+	db: Db,
+	secret: string | undefined,
+	idleMinutes: number,
+	now = new Date()
+): Promise<SigningSession | undefined> {
+	if (!secret || !/^[A-Za-z0-9_-]{43}$/.test(secret)) return undefined;
+	const [row] = await db
+		.select()
+		.from(signingSessions)
+		.where(eq(signingSessions.tokenHash, hashToken(secret)));
+	if (!row || row.closedAt) return undefined;
+	const idle = now.getTime() - row.lastSeenAt.getTime() > idleMinutes * 60_000;
+	const old = now.getTime() - row.createdAt.getTime() > MAX_SESSION_MS;
+	if (idle || old) return undefined;
+	await db.update(signingSessions).set({ lastSeenAt: now }).where(eq(signingSessions.id, row.id));
+	return { ...row, lastSeenAt: now };
+}
+
+export async function closeSession(db: Tx, id: string, now = new Date()): Promise<void> {
+	await db.update(signingSessions).set({ closedAt: now }).where(eq(signingSessions.id, id));
+}
+
+export type Step = 'terms' | 'identity' | 'sign' | 'done';
+
+export const STEP_PATHS: Record<Step, string> = {
+	terms: '/sign/terms',
+	identity: '/sign/identity',
+	sign: '/sign/sign',
+	done: '/sign/done'
+};
+
+/** Where the session stands: derived from what is recorded, so the server alone decides. */
+export function currentStep(s: SigningSession): Step {
+	if (s.decisionId) return 'done';
+	if (s.identityPassedAt) return 'sign';
+	if (s.consentAt) return 'identity';
+	return 'terms';
+}

@@ -1,0 +1,83 @@
+import { json, type RequestHandler } from '@sveltejs/kit';
+import * as v from 'valibot';
+import { app } from '$lib/server/app';
+import { isOperator } from '$lib/server/http/operator-auth';
+import { requestMeta } from '$lib/server/http/meta';
+import { createLink } from '$lib/server/links/links';
+import { sendLinkMail } from '$lib/server/links/mail';
+import { OnboardingError } from '$lib/server/onboarding';
+import { businessName, findApplication } from '$lib/server/signing/application';
+import { decisionFor } from '$lib/server/decisions/decisions';
+import { BodySchema, ParamsSchema } from './schema';
+
+const problem = (status: number, message: string, errors?: Record<string, string[]>) =>
+	json({ message, ...(errors ? { errors } : {}) }, { status });
+
+function reasons(issues: v.BaseIssue<unknown>[]): Record<string, string[]> {
+	const out: Record<string, string[]> = {};
+	for (const issue of issues) {
+		const key = v.getDotPath(issue) ?? 'body';
+		(out[key] ??= []).push(issue.message);
+	}
+	return out;
+}
+
+async function readBody(request: Request): Promise<{ ok: true; value: unknown } | { ok: false }> {
+	const text = await request.text();
+	if (text.trim() === '') return { ok: true, value: {} };
+	try {
+		return { ok: true, value: JSON.parse(text) };
+	} catch {
+		return { ok: false };
+	}
+}
+
+export const POST: RequestHandler = async (event) => {
+	const ctx = app();
+	if (!isOperator(event.request.headers.get('authorization'), ctx.operatorApiKey)) {
+		return new Response(JSON.stringify({ message: 'A valid operator API key is required.' }), {
+			status: 401,
+			headers: { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }
+		});
+	}
+	const params = v.safeParse(ParamsSchema, event.params);
+	if (!params.success) return problem(400, 'The path is invalid.', reasons(params.issues));
+	const raw = await readBody(event.request);
+	if (!raw.ok) return problem(400, 'The body is not valid JSON.', { body: ['must be a JSON object'] });
+	const body = v.safeParse(BodySchema, raw.value);
+	if (!body.success) return problem(400, 'The body is invalid.', reasons(body.issues));
+
+	const { officeId, applicationId } = params.output;
+	let application;
+	try {
+		application = await findApplication(ctx, officeId, applicationId);
+	} catch (err) {
+		if (err instanceof OnboardingError && err.status === 404) application = undefined;
+		else return problem(502, 'The Onboarding Service could not be reached; nothing was created. Try again shortly.');
+	}
+	if (!application) return problem(404, `Office ${officeId} has no application ${applicationId}.`);
+	if (await decisionFor(ctx.db, officeId, applicationId)) {
+		return problem(409, 'A decision is already recorded for this application; no link was created.');
+	}
+
+	const email = body.output.email ?? null;
+	const { token, link } = await createLink(ctx.db, {
+		officeId,
+		applicationId,
+		email,
+		createdBy: 'operator-api',
+		ttlHours: ctx.config.LINK_TTL_HOURS,
+		meta: requestMeta(event)
+	});
+	const url = `${event.url.origin}/s/${token}`;
+	if (email) {
+		await sendLinkMail(ctx, { to: email, url, business: businessName(application), expiresAt: link.expiresAt, officeId, applicationId });
+	}
+	return json({ url, expiresAt: link.expiresAt.toISOString() }, { status: 201 });
+};
+
+export const fallback: RequestHandler = ({ request }) =>
+	new Response(JSON.stringify({ message: `${request.method} is not allowed here; use POST.` }), {
+		status: 405,
+		headers: { 'content-type': 'application/json', allow: 'POST' }
+	});

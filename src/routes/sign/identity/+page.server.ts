@@ -1,0 +1,79 @@
+import { fail, redirect, type RequestEvent } from '@sveltejs/kit';
+import { app } from '$lib/server/app';
+import { requestMeta } from '$lib/server/http/meta';
+import { identityState, startAttempt, submitAnswers } from '$lib/server/identity/attempts';
+import { hit } from '$lib/server/ratelimit/ratelimit';
+import { requireStep } from '$lib/server/signing/guard';
+import type { SigningSession } from '$lib/server/signing/session';
+import { parseAnswers } from './schema';
+import type { Actions, PageServerLoad } from './$types';
+
+const UNAVAILABLE =
+	'The credit bureau isn’t answering right now. No try was used. Wait a minute, then start again.';
+
+export const load: PageServerLoad = async (event) => {
+	const session = requireStep(event, 'identity');
+	const ctx = app();
+	const state = await identityState(ctx, session, requestMeta(event));
+	const now = Date.now();
+	return {
+		limitSeconds: ctx.config.IDENTITY_TIME_LIMIT_SECONDS,
+		maxAttempts: ctx.config.IDENTITY_MAX_ATTEMPTS,
+		windowHours: ctx.config.IDENTITY_WINDOW_HOURS,
+		attemptsLeft: state.attemptsLeft,
+		locked: state.locked,
+		last: state.last ?? null,
+		open: state.open
+			? {
+					deadline: state.open.attempt.deadlineAt.toISOString(),
+					secondsLeft: Math.max(0, Math.round((state.open.attempt.deadlineAt.getTime() - now) / 1000)),
+					limitSeconds: Math.round(
+						(state.open.attempt.deadlineAt.getTime() - state.open.attempt.startedAt.getTime()) / 1000
+					),
+					questions: state.open.questions.Questions.map((q) => ({
+						id: String(q.QuestionID),
+						prompt: q.Prompt,
+						choices: q.Choices.map((c) => ({ id: String(c.ChoiceID), text: c.Text }))
+					}))
+				}
+			: null
+	};
+};
+
+async function limited(event: RequestEvent, session: SigningSession) {
+	const ctx = app();
+	const r = await hit(ctx.db, {
+		key: `identity:${session.officeId}:${session.applicationId}`,
+		max: ctx.config.RATE_LIMIT_IDENTITY,
+		windowSeconds: 3600
+	});
+	return r.ok ? null : fail(429, { message: 'Too many requests. Wait a little while, then try again.' });
+}
+
+export const actions: Actions = {
+	start: async (event) => {
+		const session = requireStep(event, 'identity');
+		const blocked = await limited(event, session);
+		if (blocked) return blocked;
+		const result = await startAttempt(app(), session, requestMeta(event));
+		if (result === 'unavailable') return fail(503, { message: UNAVAILABLE });
+		if (result === 'locked') return fail(423, { locked: true, message: null });
+		redirect(303, result === 'verified' ? '/sign/sign' : '/sign/identity');
+	},
+	answer: async (event) => {
+		const session = requireStep(event, 'identity');
+		const ctx = app();
+		const meta = requestMeta(event);
+		const state = await identityState(ctx, session, meta);
+		if (!state.open) redirect(303, '/sign/identity');
+		const blocked = await limited(event, session);
+		if (blocked) return blocked;
+		const parsed = parseAnswers(await event.request.formData(), state.open.questions);
+		if (Object.keys(parsed.errors).length > 0) {
+			return fail(400, { errors: parsed.errors, selected: parsed.selected, message: 'Answer every question, then submit.' });
+		}
+		const result = await submitAnswers(ctx, session, state.open, parsed.answers, meta);
+		if (result === 'unavailable') return fail(503, { message: UNAVAILABLE });
+		redirect(303, result === 'passed' ? '/sign/sign' : '/sign/identity');
+	}
+};

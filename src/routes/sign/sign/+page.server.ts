@@ -1,0 +1,107 @@
+import { fail, redirect, type RequestEvent } from '@sveltejs/kit';
+import * as v from 'valibot';
+import { app } from '$lib/server/app';
+import { AlreadyDecidedError, recordDecision } from '$lib/server/decisions/decisions';
+import { deliverDecision } from '$lib/server/decisions/delivery';
+import { requestMeta } from '$lib/server/http/meta';
+import { hit } from '$lib/server/ratelimit/ratelimit';
+import { requireStep } from '$lib/server/signing/guard';
+import { noSections, type SectionKey } from '$lib/server/signing/sections';
+import type { SigningSession } from '$lib/server/signing/session';
+import { DeclineReasonSchema, SignerSchema, fieldErrors, keptValues } from './schema';
+import type { Actions, PageServerLoad } from './$types';
+
+export const load: PageServerLoad = async (event) => {
+	const s = requireStep(event, 'sign');
+	return {
+		sections: (s.termsShown ?? []).map(({ key, title }) => ({ key, title })),
+		prefill: {
+			firstName: s.ownerFirstName,
+			lastName: s.ownerLastName,
+			email: s.ownerEmail,
+			notificationEmail: s.ownerEmail
+		}
+	};
+};
+
+async function guard(event: RequestEvent) {
+	const session = requireStep(event, 'sign');
+	const ctx = app();
+	const r = await hit(ctx.db, {
+		key: `decision:${session.officeId}:${session.applicationId}`,
+		max: ctx.config.RATE_LIMIT_DECISION,
+		windowSeconds: 3600
+	});
+	return { session, ctx, limited: !r.ok };
+}
+
+const TOO_MANY = 'Too many tries. Wait a little while, then try again.';
+
+/** Records, then tries to deliver at once; whatever the service does, the decision is kept. */
+async function decide(
+	event: RequestEvent,
+	session: SigningSession,
+	input: Parameters<typeof recordDecision>[3]
+) {
+	const ctx = app();
+	try {
+		const decision = await recordDecision(ctx.db, ctx.encryptionKey, session, input, requestMeta(event));
+		try {
+			await deliverDecision(ctx, decision.id);
+		} catch (err) {
+			// Recorded is what matters here; the worker delivers it later.
+			console.error(`[decision] immediate delivery failed: ${err instanceof Error ? err.message : 'unknown'}`);
+		}
+	} catch (err) {
+		if (err instanceof AlreadyDecidedError) return fail(409, { message: err.message + ' Your sales representative can tell you more.' });
+		throw err;
+	}
+	redirect(303, '/sign/done');
+}
+
+export const actions: Actions = {
+	accept: async (event) => {
+		const { session, limited } = await guard(event);
+		if (limited) return fail(429, { message: TOO_MANY });
+		const form = Object.fromEntries(await event.request.formData());
+		const values = keptValues(form);
+		const presented = session.termsShown ?? [];
+		const checked = presented.filter((p) => form[`section-${p.key}`] === 'yes').map((p) => p.key);
+		const errors: Record<string, string> = {};
+		for (const p of presented) {
+			if (!checked.includes(p.key)) errors[`section-${p.key}`] = `Tick to confirm you accept the ${p.title}.`;
+		}
+		const parsed = v.safeParse(SignerSchema, form);
+		if (!parsed.success) Object.assign(errors, fieldErrors(parsed.issues));
+		if (!parsed.success || Object.keys(errors).length > 0) {
+			return fail(400, { action: 'accept' as const, values, checked, errors });
+		}
+		const flags = noSections();
+		for (const key of checked) flags[key as SectionKey] = true;
+		return decide(event, session, { ...parsed.output, isAccepted: true, flags, declineReason: null });
+	},
+	decline: async (event) => {
+		const { session, limited } = await guard(event);
+		if (limited) return fail(429, { message: TOO_MANY });
+		const form = Object.fromEntries(await event.request.formData());
+		// The first press only asks once more; nothing is recorded until it is confirmed.
+		if (form.confirm !== 'yes') return { declining: true };
+		const values = keptValues(form);
+		const reasonInput = typeof form.reason === 'string' ? form.reason : '';
+		const parsed = v.safeParse(SignerSchema, form);
+		const reason = v.safeParse(DeclineReasonSchema, reasonInput);
+		const errors = {
+			...(parsed.success ? {} : fieldErrors(parsed.issues)),
+			...(reason.success ? {} : { reason: reason.issues[0].message })
+		};
+		if (!parsed.success || !reason.success) {
+			return fail(400, { action: 'decline' as const, declining: true, values, reason: reasonInput.slice(0, 1000), errors });
+		}
+		return decide(event, session, {
+			...parsed.output,
+			isAccepted: false,
+			flags: noSections(),
+			declineReason: reason.output || null
+		});
+	}
+};

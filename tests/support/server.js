@@ -1,0 +1,33 @@
+// Runs the built portal for the end-to-end tests in a fresh data folder, on the embedded
+// sandbox and PGlite, and keeps everything it prints in .e2e/server.log so the tests can check
+// that no SSN ever reached the output.
+import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+const dir = resolve('.e2e');
+rmSync(dir, { recursive: true, force: true });
+mkdirSync(resolve(dir, 'data'), { recursive: true });
+const log = resolve(dir, 'server.log');
+
+for (const stream of [process.stdout, process.stderr]) {
+	const write = stream.write.bind(stream);
+	stream.write = (chunk, ...rest) => {
+		appendFileSync(log, chunk);
+		return write(chunk, ...rest);
+	};
+}
+
+Object.assign(process.env, {
+	PORT: '4319',
+	HOST: '127.0.0.1',
+	ORIGIN: 'http://127.0.0.1:4319',
+	DATA_DIR: resolve(dir, 'data'),
+	OPERATOR_API_KEY: 'e2e-operator-key-0123456789abcdef',
+	DELIVERY_INTERVAL_SECONDS: '1',
+	ONBOARDING_TIMEOUT_MS: '3000',
+	RATE_LIMIT_LINK_OPEN: '100000',
+	RATE_LIMIT_IDENTITY: '100000',
+	RATE_LIMIT_DECISION: '100000'
+});
+
+await import(resolve('build/index.js'));
