@@ -67,7 +67,9 @@ export async function deliverDecision(ctx: AppContext, id: string, now = new Dat
 			requestBody(d, decrypt(ctx.encryptionKey, d.ssnEnc))
 		);
 		const merchantDecisionId = result.kind === 'decision' ? result.decision.MerchantDecisionID : null;
-		const responseMessage = result.kind === 'message' ? result.message.slice(0, 500) : null;
+		// Upstream text is kept for the rep, but any long number in it is not ours to keep.
+		const responseMessage =
+			result.kind === 'message' ? result.message.slice(0, 500).replace(/\d[\d\s-]{7,}\d/g, '[number]') : null;
 		await finish({ status: 'delivered', deliveredAt: new Date(), ssnEnc: null, merchantDecisionId, responseMessage, lastStatus: 200, lastError: null });
 		await audit('decision.delivered', { merchantDecisionId, message: responseMessage });
 		return 'delivered';

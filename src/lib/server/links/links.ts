@@ -13,6 +13,8 @@ export interface CreateLinkInput {
 	email: string | null;
 	createdBy: string;
 	ttlHours: number;
+	/** Overrides ttlHours; the caller checks it is in the future and within the lifetime. */
+	expiresAt?: Date;
 	meta: RequestMeta;
 }
 
@@ -22,7 +24,7 @@ export interface CreateLinkInput {
  */
 export async function createLink(db: Db, input: CreateLinkInput, now = new Date()) {
 	const token = newToken();
-	const expiresAt = new Date(now.getTime() + input.ttlHours * 3_600_000);
+	const expiresAt = input.expiresAt ?? new Date(now.getTime() + input.ttlHours * 3_600_000);
 	const link = await db.transaction(async (tx) => {
 		const revoked = await tx
 			.update(signingLinks)

@@ -48,6 +48,14 @@ export const POST: RequestHandler = async (event) => {
 	if (!body.success) return problem(400, 'The body is invalid.', reasons(body.issues));
 
 	const { officeId, applicationId } = params.output;
+	const now = new Date();
+	const latest = new Date(now.getTime() + ctx.config.LINK_TTL_HOURS * 3_600_000);
+	const expiresAt = body.output.expiresAt;
+	if (expiresAt && (expiresAt <= now || expiresAt > latest)) {
+		return problem(400, 'The body is invalid.', {
+			expiresAt: [`must be in the future and no later than ${latest.toISOString()}`]
+		});
+	}
 	let application;
 	try {
 		application = await findApplication(ctx, officeId, applicationId);
@@ -67,8 +75,9 @@ export const POST: RequestHandler = async (event) => {
 		email,
 		createdBy: 'operator-api',
 		ttlHours: ctx.config.LINK_TTL_HOURS,
+		expiresAt,
 		meta: requestMeta(event)
-	});
+	}, now);
 	const url = `${event.url.origin}/s/${token}`;
 	if (email) {
 		await sendLinkMail(ctx, { to: email, url, business: businessName(application), expiresAt: link.expiresAt, officeId, applicationId });

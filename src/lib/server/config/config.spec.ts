@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from './config';
+
+describe('configuration', () => {
+	it('runs on embedded defaults with nothing set', () => {
+		const c = parseConfig({});
+		expect(c.sandbox).toBe(true);
+		expect(c.onboardingBaseUrl).toBe('http://127.0.0.1:3000/sandbox');
+		expect(c.ONBOARDING_AUTH_HEADER).toBe('Authorization');
+		expect(c.ONBOARDING_TIMEOUT_MS).toBe(10_000);
+		expect(c.LINK_TTL_HOURS).toBe(168);
+		expect(c.IDENTITY_MAX_ATTEMPTS).toBe(2);
+		expect(c.DATA_DIR).toBe('./data');
+	});
+
+	it('uses the real service when a base URL is set', () => {
+		const c = parseConfig({ ONBOARDING_BASE_URL: 'https://onboarding.example.com/', PORT: '8080' });
+		expect(c.sandbox).toBe(false);
+		expect(c.onboardingBaseUrl).toBe('https://onboarding.example.com');
+	});
+
+	it('lists every bad value with its setting name', () => {
+		let caught: unknown;
+		try {
+			parseConfig({
+				ONBOARDING_BASE_URL: 'not a url',
+				ONBOARDING_TIMEOUT_MS: 'soon',
+				PORT: '70000',
+				PORTAL_ENCRYPTION_KEY: 'short',
+				DATABASE_URL: 'mysql://x'
+			});
+		} catch (err) {
+			caught = err;
+		}
+		expect(caught).toBeInstanceOf(ConfigError);
+		const problems = (caught as ConfigError).problems.join('\n');
+		for (const name of ['ONBOARDING_BASE_URL', 'ONBOARDING_TIMEOUT_MS', 'PORT', 'PORTAL_ENCRYPTION_KEY', 'DATABASE_URL']) {
+			expect(problems).toContain(name);
+		}
+	});
+
+	it('treats empty values as unset', () => {
+		const c = parseConfig({ ONBOARDING_BASE_URL: '', ONBOARDING_AUTH_VALUE: '  ', DATABASE_URL: '' });
+		expect(c.sandbox).toBe(true);
+		expect(c.ONBOARDING_AUTH_VALUE).toBeUndefined();
+		expect(c.DATABASE_URL).toBeUndefined();
+	});
+});

@@ -1,0 +1,2 @@
+export { newToken, hashToken, constantTimeEqual } from './tokens';
+export { encrypt, decrypt, loadOrCreateKey } from './secretbox';

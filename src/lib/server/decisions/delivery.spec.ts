@@ -1,0 +1,148 @@
+import { createHash } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { listAudit, verifyAuditChain } from '$lib/server/audit/audit';
+import { decisions, signingSessions } from '$lib/server/db/schema';
+import { identityState, startAttempt, submitAnswers } from '$lib/server/identity/attempts';
+import { noSections } from '$lib/server/signing/sections';
+import type { SigningSession } from '$lib/server/signing/session';
+import { startTestApp } from '$lib/server/testing/app';
+import { recordDecision, AlreadyDecidedError } from './decisions';
+import { deliverDecision } from './delivery';
+import { deliverDue } from './worker';
+
+const meta = { ip: '198.51.100.23', userAgent: 'vitest' };
+const SSN = '287654321';
+
+describe('decision outbox against the sandbox', () => {
+	let t: Awaited<ReturnType<typeof startTestApp>>;
+	beforeAll(async () => {
+		t = await startTestApp({ DELIVERY_INTERVAL_SECONDS: '1' });
+	});
+	afterAll(() => t.close());
+	beforeEach(async () => {
+		await t.control('POST', 'reset');
+		await t.ctx.db.delete(decisions);
+	});
+
+	/** A session that has passed the sandbox's identity check, as the flow leaves it. */
+	async function verified(applicationId: number): Promise<SigningSession> {
+		const s = await t.session(applicationId);
+		expect(await startAttempt(t.ctx, s, meta)).toBe('started');
+		const { open } = await identityState(t.ctx, s, meta);
+		const right = await t.control('GET', `answers/${open!.questions.QuestionSetID}`);
+		expect(await submitAnswers(t.ctx, s, open!, right.body.Answers, meta)).toBe('passed');
+		const [row] = await t.ctx.db.select().from(signingSessions).where(eq(signingSessions.id, s.id));
+		return row!;
+	}
+
+	const input = (isAccepted: boolean) => {
+		const flags = noSections();
+		if (isAccepted) Object.assign(flags, { TermsAndConditions: true, PaymentReceipt: true, IndividualGuaranty: true, NextDayFunding: true });
+		return {
+			isAccepted,
+			flags,
+			firstName: 'Dana',
+			lastName: 'Whitfield',
+			email: 'dana@blueheronbakery.example',
+			notificationEmail: 'notices@blueheronbakery.example',
+			ssn: SSN,
+			declineReason: null
+		};
+	};
+
+	const row = async (id: string) =>
+		(await t.ctx.db.select().from(decisions).where(eq(decisions.id, id)))[0]!;
+
+	it('records before sending, delivers the exact body, then wipes the SSN', async () => {
+		const s = await verified(50001);
+		const d = await recordDecision(t.ctx.db, t.ctx.encryptionKey, s, input(true), meta);
+		expect(d.ssnEnc).not.toContain(SSN);
+		expect(JSON.stringify(d.body)).not.toContain(SSN);
+		expect(await deliverDecision(t.ctx, d.id)).toBe('delivered');
+
+		const got = await t.control('GET', 'decisions/50001');
+		expect(got.status).toBe(200);
+		expect(got.body).toMatchObject({
+			IPAddress: '198.51.100.23',
+			MerchantIPAddress: '198.51.100.23',
+			IsAccepted: true,
+			ApplicationID: 50001,
+			MerchantFirstName: 'Dana',
+			MerchantLastName: 'Whitfield',
+			MerchantEmail: 'dana@blueheronbakery.example',
+			NotificationEmail: 'notices@blueheronbakery.example',
+			IsIndividualGuarantyAccepted: true,
+			AcceptanceLanguage: {
+				Accept_TermsAndConditions_Prod: true,
+				Accept_PaymentReceipt_Prod: true,
+				Accept_IndividualGuaranty_Prod: true,
+				Accept_SeasonalAddendum_Prod: false,
+				Accept_NextDayFunding_Prod: true
+			},
+			ssnSha256: createHash('sha256').update(SSN).digest('hex'),
+			ssnLast4: '4321'
+		});
+
+		const after = await row(d.id);
+		expect(after).toMatchObject({ status: 'delivered', ssnEnc: null, attempts: 1 });
+		expect(after.merchantDecisionId).toBe(got.body.MerchantDecisionID);
+		const types = (await listAudit(t.ctx.db, 1207, 50001)).map((e) => e.type);
+		expect(types.slice(-2)).toEqual(['decision.accepted', 'decision.delivered']);
+		expect((await verifyAuditChain(t.ctx.db, 1207, 50001)).ok).toBe(true);
+		expect(JSON.stringify(await listAudit(t.ctx.db, 1207, 50001))).not.toContain(SSN);
+	});
+
+	it('keeps the decision through an outage and delivers it once the service is back', async () => {
+		const s = await verified(50002);
+		const d = await recordDecision(t.ctx.db, t.ctx.encryptionKey, s, input(true), meta);
+		await t.control('PUT', 'faults/merchantdecision', { status: 503 });
+		expect(await deliverDecision(t.ctx, d.id)).toBe('retry');
+		const waiting = await row(d.id);
+		expect(waiting).toMatchObject({ status: 'pending', attempts: 1, lastStatus: 503 });
+		expect(waiting.ssnEnc).not.toBeNull();
+		expect(waiting.nextAttemptAt.getTime()).toBeGreaterThan(Date.now());
+
+		// Not due yet: the worker leaves it alone.
+		expect(await deliverDue(t.ctx)).toBe(0);
+		await t.control('DELETE', 'faults');
+		expect(await deliverDue(t.ctx, new Date(Date.now() + 60_000))).toBe(1);
+		expect(await row(d.id)).toMatchObject({ status: 'delivered', ssnEnc: null, attempts: 2 });
+		expect((await t.control('GET', 'decisions/50002')).body.IsAccepted).toBe(true);
+	});
+
+	it('treats a timeout as an outage', async () => {
+		const s = await verified(50003);
+		const d = await recordDecision(t.ctx.db, t.ctx.encryptionKey, s, input(false), meta);
+		await t.control('PUT', 'faults/merchantdecision', { hang: true });
+		expect(await deliverDecision(t.ctx, d.id)).toBe('retry');
+		await t.control('DELETE', 'faults');
+		expect(await deliverDecision(t.ctx, d.id)).toBe('delivered');
+		expect((await t.control('GET', 'decisions/50003')).body).toMatchObject({ IsAccepted: false, IsIndividualGuarantyAccepted: false });
+	});
+
+	it('counts 409 "already recorded" as delivered', async () => {
+		const s = await verified(50001);
+		const d = await recordDecision(t.ctx.db, t.ctx.encryptionKey, s, input(true), meta);
+		await t.control('PUT', 'faults/merchantdecision', { status: 409 });
+		expect(await deliverDecision(t.ctx, d.id)).toBe('delivered');
+		expect(await row(d.id)).toMatchObject({ status: 'delivered', ssnEnc: null, lastStatus: 409 });
+	});
+
+	it('stops, and wipes the SSN, when the service refuses for good', async () => {
+		const s = await t.session(50001); // identity never passed upstream: 403
+		const d = await recordDecision(t.ctx.db, t.ctx.encryptionKey, s, input(true), meta);
+		expect(await deliverDecision(t.ctx, d.id)).toBe('rejected');
+		expect(await row(d.id)).toMatchObject({ status: 'rejected', ssnEnc: null, lastStatus: 403 });
+	});
+
+	it('allows one decision per application and one delivery at a time', async () => {
+		const s = await verified(50001);
+		const d = await recordDecision(t.ctx.db, t.ctx.encryptionKey, s, input(true), meta);
+		const other = await t.session(50001);
+		await expect(recordDecision(t.ctx.db, t.ctx.encryptionKey, other, input(false), meta)).rejects.toBeInstanceOf(AlreadyDecidedError);
+		const results = await Promise.all([deliverDecision(t.ctx, d.id), deliverDecision(t.ctx, d.id), deliverDecision(t.ctx, d.id)]);
+		expect(results.filter((r) => r === 'delivered')).toHaveLength(1);
+		expect(results.filter((r) => r === 'busy')).toHaveLength(2);
+	});
+});

@@ -1,0 +1,114 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { listAudit } from '$lib/server/audit/audit';
+import { identityAttempts, signingSessions } from '$lib/server/db/schema';
+import { startTestApp } from '$lib/server/testing/app';
+import { identityState, startAttempt, submitAnswers, type OpenAttempt } from './attempts';
+
+const meta = { ip: '127.0.0.1', userAgent: 'vitest' };
+
+describe('identity attempts against the sandbox', () => {
+	let t: Awaited<ReturnType<typeof startTestApp>>;
+	beforeAll(async () => {
+		t = await startTestApp();
+	});
+	afterAll(() => t.close());
+	beforeEach(async () => {
+		await t.control('POST', 'reset');
+	});
+
+	async function open(s: Awaited<ReturnType<typeof t.session>>): Promise<OpenAttempt> {
+		expect(await startAttempt(t.ctx, s, meta)).toBe('started');
+		const state = await identityState(t.ctx, s, meta);
+		expect(state.open).toBeDefined();
+		return state.open!;
+	}
+
+	async function rightAnswers(o: OpenAttempt) {
+		const r = await t.control('GET', `answers/${o.questions.QuestionSetID}`);
+		expect(r.status).toBe(200);
+		return r.body.Answers as { QuestionID: number; ChoiceID: number }[];
+	}
+
+	function wrong(o: OpenAttempt, right: { QuestionID: number; ChoiceID: number }[]) {
+		return o.questions.Questions.map((q) => {
+			const good = right.find((a) => String(a.QuestionID) === String(q.QuestionID))!.ChoiceID;
+			const bad = q.Choices.find((c) => String(c.ChoiceID) !== String(good))!;
+			return { QuestionID: q.QuestionID, ChoiceID: bad.ChoiceID };
+		});
+	}
+
+	it('passes with the right answers and records the session as verified', async () => {
+		const s = await t.session(50001);
+		const o = await open(s);
+		expect(o.questions.Questions).toHaveLength(5);
+		expect(await submitAnswers(t.ctx, s, o, await rightAnswers(o), meta)).toBe('passed');
+		const [row] = await t.ctx.db.select().from(signingSessions).where(eq(signingSessions.id, s.id));
+		expect(row!.identityPassedAt).toBeInstanceOf(Date);
+		const [attempt] = await t.ctx.db.select().from(identityAttempts).where(eq(identityAttempts.sessionId, s.id));
+		expect(attempt!.outcome).toBe('passed');
+		expect(attempt!.questionsEnc).toBeNull();
+		const types = (await listAudit(t.ctx.db, 1207, 50001)).map((e) => e.type);
+		expect(types).toEqual(['identity.started', 'identity.passed']);
+	});
+
+	it('fails, offers a fresh set, then locks after the second failure across sessions', async () => {
+		const s1 = await t.session(50002);
+		const o1 = await open(s1);
+		expect(await submitAnswers(t.ctx, s1, o1, wrong(o1, await rightAnswers(o1)), meta)).toBe('failed');
+		let state = await identityState(t.ctx, s1, meta);
+		expect(state).toMatchObject({ failures: 1, attemptsLeft: 1, locked: false, last: 'failed' });
+
+		// A second link or device for the same application shares the count.
+		const s2 = await t.session(50002);
+		const o2 = await open(s2);
+		expect(o2.questions.QuestionSetID).not.toBe(o1.questions.QuestionSetID);
+		expect(await submitAnswers(t.ctx, s2, o2, wrong(o2, await rightAnswers(o2)), meta)).toBe('failed');
+		state = await identityState(t.ctx, s1, meta);
+		expect(state).toMatchObject({ failures: 2, attemptsLeft: 0, locked: true });
+		expect(await startAttempt(t.ctx, s1, meta)).toBe('locked');
+		const types = (await listAudit(t.ctx.db, 1207, 50002)).map((e) => e.type);
+		expect(types.filter((x) => x === 'identity.failed')).toHaveLength(2);
+		expect(types.at(-1)).toBe('identity.locked');
+	});
+
+	it('counts an answer after the time limit as a failed try, without asking the bureau', async () => {
+		const s = await t.session(50003);
+		const o = await open(s);
+		const late = new Date(o.attempt.deadlineAt.getTime() + 10_000);
+		expect(await submitAnswers(t.ctx, s, o, await rightAnswers(o), meta, late)).toBe('late');
+		const state = await identityState(t.ctx, s, meta);
+		expect(state).toMatchObject({ failures: 1, last: 'late', open: undefined });
+	});
+
+	it('spends no try when the bureau is down', async () => {
+		const s = await t.session(50006);
+		expect(await startAttempt(t.ctx, s, meta)).toBe('unavailable');
+		const state = await identityState(t.ctx, s, meta);
+		expect(state).toMatchObject({ failures: 0, attemptsLeft: 2, open: undefined });
+	});
+
+	it('spends no try when the bureau fails while answering', async () => {
+		const s = await t.session(50001);
+		const o = await open(s);
+		expect((await t.control('PUT', 'faults/answerset', { status: 503 })).status).toBeLessThan(300);
+		expect(await submitAnswers(t.ctx, s, o, await rightAnswers(o), meta)).toBe('unavailable');
+		await t.control('DELETE', 'faults');
+		expect(await identityState(t.ctx, s, meta)).toMatchObject({ failures: 0, attemptsLeft: 2 });
+	});
+
+	it('never stores the answers', async () => {
+		const s = await t.session(50001);
+		const o = await open(s);
+		const right = await rightAnswers(o);
+		await submitAnswers(t.ctx, s, o, right, meta);
+		const dump = JSON.stringify([
+			await t.ctx.db.select().from(identityAttempts),
+			await listAudit(t.ctx.db, 1207, 50001)
+		]);
+		for (const q of o.questions.Questions) {
+			const chosen = q.Choices.find((c) => right.some((a) => String(a.ChoiceID) === String(c.ChoiceID) && String(a.QuestionID) === String(q.QuestionID)));
+			if (chosen && chosen.Text !== 'NONE OF THE ABOVE') expect(dump).not.toContain(chosen.Text);
+		}
+	});
+});

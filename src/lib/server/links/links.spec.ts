@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyAuditChain, listAudit } from '$lib/server/audit/audit';
+import { openMemoryDatabase, schema, type Database } from '$lib/server/db';
+import { createLink, findLink, linkState } from './links';
+
+const meta = { ip: '203.0.113.7', userAgent: 'test' };
+
+describe('signing links', () => {
+	let database: Database;
+	beforeAll(async () => {
+		database = await openMemoryDatabase();
+	});
+	afterAll(() => database.close());
+
+	const make = (applicationId: number, now = new Date()) =>
+		createLink(
+			database.db,
+			{ officeId: 1207, applicationId, email: null, createdBy: 'test', ttlHours: 168, meta },
+			now
+		);
+
+	it('stores only a hash of a 256-bit token', async () => {
+		const { token, link } = await make(1);
+		expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+		const rows = await database.db.select().from(schema.signingLinks);
+		expect(JSON.stringify(rows)).not.toContain(token);
+		expect(link.tokenHash).toMatch(/^[0-9a-f]{64}$/);
+		expect(linkState(await findLink(database.db, token))).toBe('valid');
+	});
+
+	it('revokes the previous link of the application when a new one is made', async () => {
+		const first = await make(2);
+		const second = await make(2);
+		expect(linkState(await findLink(database.db, first.token))).toBe('revoked');
+		expect(linkState(await findLink(database.db, second.token))).toBe('valid');
+		const events = await listAudit(database.db, 1207, 2);
+		expect(events.map((e) => e.type)).toEqual(['link.created', 'link.revoked', 'link.created']);
+		expect((await verifyAuditChain(database.db, 1207, 2)).ok).toBe(true);
+	});
+
+	it('expires after its lifetime and knows nothing of unknown or malformed tokens', async () => {
+		const { token } = await make(3, new Date('2026-01-01T00:00:00Z'));
+		expect(linkState(await findLink(database.db, token), new Date('2026-01-07T23:59:00Z'))).toBe('valid');
+		expect(linkState(await findLink(database.db, token), new Date('2026-01-08T00:00:00Z'))).toBe('expired');
+		expect(linkState(await findLink(database.db, 'A'.repeat(43)))).toBe('unknown');
+		expect(await findLink(database.db, '../../etc/passwd')).toBeUndefined();
+	});
+});

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openMemoryDatabase, type Database } from '$lib/server/db';
+import { hit, pruneRateLimits } from './ratelimit';
+
+describe('rate limits in the database', () => {
+	let database: Database;
+	beforeAll(async () => {
+		database = await openMemoryDatabase();
+	});
+	afterAll(() => database.close());
+
+	it('allows up to the limit in a window, then refuses with the time to wait', async () => {
+		const limit = { key: 'test:a', max: 3, windowSeconds: 60 };
+		const at = new Date('2026-11-22T10:00:10Z');
+		const results = [];
+		for (let i = 0; i < 4; i++) results.push(await hit(database.db, limit, at));
+		expect(results.map((r) => r.ok)).toEqual([true, true, true, false]);
+		expect(results[3]!.retryAfterSeconds).toBe(50);
+	});
+
+	it('starts afresh in the next window and keeps keys apart', async () => {
+		const limit = { key: 'test:b', max: 1, windowSeconds: 60 };
+		expect((await hit(database.db, limit, new Date('2026-11-22T10:00:00Z'))).ok).toBe(true);
+		expect((await hit(database.db, limit, new Date('2026-11-22T10:00:30Z'))).ok).toBe(false);
+		expect((await hit(database.db, limit, new Date('2026-11-22T10:01:00Z'))).ok).toBe(true);
+		expect((await hit(database.db, { ...limit, key: 'test:c' }, new Date('2026-11-22T10:00:30Z'))).ok).toBe(true);
+	});
+
+	it('counts concurrent hits exactly', async () => {
+		const limit = { key: 'test:d', max: 5, windowSeconds: 60 };
+		const at = new Date('2026-11-22T11:00:00Z');
+		const results = await Promise.all(Array.from({ length: 8 }, () => hit(database.db, limit, at)));
+		expect(results.filter((r) => r.ok)).toHaveLength(5);
+		expect(results.map((r) => r.count).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+	});
+
+	it('prunes old windows', async () => {
+		await pruneRateLimits(database.db, new Date('2026-11-22T10:30:00Z'));
+		const after = await hit(database.db, { key: 'test:a', max: 3, windowSeconds: 60 }, new Date('2026-11-22T10:00:10Z'));
+		expect(after.count).toBe(1);
+	});
+});

@@ -1,0 +1,56 @@
+import { createHash } from 'node:crypto';
+import createDOMPurify, { type DOMPurify, type WindowLike } from 'dompurify';
+import { JSDOM } from 'jsdom';
+import { CONFIG, installHooks } from './policy';
+
+export interface Sanitized {
+	html: string;
+	/** SHA-256 (hex) of the exact `html`: the version of the terms the signer was shown. */
+	sha256: string;
+}
+
+/**
+ * Part of the cache key: bump it whenever the policy changes, so stored results made under the
+ * old policy are no longer used. DOMPurify's own version is included for the same reason.
+ */
+export const SANITIZER_VERSION = `portal-sanitizer-1/dompurify-${createDOMPurify.version}:`;
+
+// One window and one DOMPurify for the process: creating a JSDOM costs milliseconds and the
+// instance holds no per-request state (the config is passed on every call).
+let purify: DOMPurify | undefined;
+
+function instance(): DOMPurify {
+	if (!purify) {
+		const { window } = new JSDOM('');
+		purify = createDOMPurify(window as unknown as WindowLike);
+		installHooks(purify);
+	}
+	return purify;
+}
+
+/**
+ * The portal puts every section under its own h2, so a section's h1/h2 would break the page's
+ * heading outline (and a screen reader's heading navigation). They become h3; h3–h6 stay, since
+ * flattening them would lose the section's own structure.
+ */
+function demoteHeadings(root: DocumentFragment): void {
+	for (const heading of Array.from(root.querySelectorAll('h1, h2'))) {
+		const h3 = heading.ownerDocument.createElement('h3');
+		h3.append(...Array.from(heading.childNodes));
+		heading.replaceWith(h3);
+	}
+}
+
+/** Sanitizes one untrusted HTML section with the portal's strict allow-list. */
+export function sanitizeHtml(raw: string): Sanitized {
+	// null when the input leaves no body to sanitize (a <frameset> document): nothing is shown.
+	const fragment = instance().sanitize(raw, CONFIG) as unknown as DocumentFragment | null;
+	let html = '';
+	if (fragment) {
+		demoteHeadings(fragment);
+		const box = fragment.ownerDocument.createElement('div');
+		box.append(fragment);
+		html = box.innerHTML;
+	}
+	return { html, sha256: createHash('sha256').update(html, 'utf8').digest('hex') };
+}
