@@ -8,11 +8,14 @@ if (!existsSync('build/index.js')) {
 	process.exit(1);
 }
 
-await import(resolve('build/index.js'));
-
 const port = process.env.PORT || '3000';
 const local = `http://127.0.0.1:${port}`;
-const origin = (process.env.ORIGIN || `http://localhost:${port}`).replace(/\/+$/, '');
+// Without ORIGIN, adapter-node takes every request to have come over https; on a developer's
+// machine it is plain http on localhost. Behind a proxy or on a LAN address, set ORIGIN.
+process.env.ORIGIN ||= `http://localhost:${port}`;
+const origin = process.env.ORIGIN.replace(/\/+$/, '');
+
+await import(resolve('build/index.js'));
 
 async function health() {
 	for (let i = 0; i < 100; i++) {
@@ -42,7 +45,7 @@ async function demoLink(key) {
 		});
 		if (res.status === 201) {
 			const { url } = await res.json();
-			return { id, url: url.replace(/^https?:\/\/[^/]+/, origin) };
+			return { id, url };
 		}
 	}
 	return null;

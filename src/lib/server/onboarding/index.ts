@@ -1,0 +1,12 @@
+export { createOnboardingClient } from './client';
+export type {
+	AnswerSetResult,
+	DecisionResult,
+	OnboardingClient,
+	OnboardingClientOptions,
+	SalesTaxQuery
+} from './client';
+export { OnboardingError, parseErrorBody } from './errors';
+export type { OnboardingErrorKind, UpstreamErrorForm } from './errors';
+export type { SendLogEntry } from './send';
+export * from './schemas';
