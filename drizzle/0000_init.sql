@@ -112,6 +112,75 @@ CREATE TABLE "signing_sessions" (
 	"closed_at" timestamp with time zone
 );
 --> statement-breakpoint
+CREATE TABLE "sandbox_acceptance_overrides" (
+	"office_id" integer NOT NULL,
+	"section" text NOT NULL,
+	"override" jsonb NOT NULL,
+	CONSTRAINT "sandbox_acceptance_overrides_office_id_section_pk" PRIMARY KEY("office_id","section")
+);
+--> statement-breakpoint
+CREATE TABLE "sandbox_applications" (
+	"id" integer PRIMARY KEY NOT NULL,
+	"office_id" integer NOT NULL,
+	"scenario" text DEFAULT 'ordinary' NOT NULL,
+	"document" json NOT NULL,
+	"owner_ssns" jsonb NOT NULL,
+	"submitted" json NOT NULL,
+	"created_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "sandbox_counters" (
+	"name" text PRIMARY KEY NOT NULL,
+	"value" integer NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "sandbox_decisions" (
+	"id" integer PRIMARY KEY NOT NULL,
+	"office_id" integer NOT NULL,
+	"application_id" integer NOT NULL,
+	"is_accepted" boolean NOT NULL,
+	"body" json NOT NULL,
+	"ssn_sha256" text NOT NULL,
+	"ssn_last4" text NOT NULL,
+	"received_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "sandbox_faults" (
+	"operation" text PRIMARY KEY NOT NULL,
+	"status" integer,
+	"latency_ms" integer,
+	"hang" boolean DEFAULT false NOT NULL,
+	"body" text,
+	"content_type" text
+);
+--> statement-breakpoint
+CREATE TABLE "sandbox_question_sets" (
+	"id" text PRIMARY KEY NOT NULL,
+	"office_id" integer NOT NULL,
+	"application_id" integer NOT NULL,
+	"questions" jsonb NOT NULL,
+	"answers" jsonb NOT NULL,
+	"created_at" timestamp with time zone NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL,
+	"answered_at" timestamp with time zone,
+	"outcome" text
+);
+--> statement-breakpoint
+CREATE TABLE "sandbox_requests" (
+	"id" bigserial PRIMARY KEY NOT NULL,
+	"method" text NOT NULL,
+	"path" text NOT NULL,
+	"operation" text,
+	"status" integer,
+	"at" timestamp with time zone NOT NULL,
+	"duration_ms" integer
+);
+--> statement-breakpoint
+CREATE TABLE "sandbox_settings" (
+	"key" text PRIMARY KEY NOT NULL,
+	"value" jsonb NOT NULL
+);
+--> statement-breakpoint
 CREATE UNIQUE INDEX "audit_events_chain" ON "audit_events" USING btree ("office_id","application_id","seq");--> statement-breakpoint
 CREATE UNIQUE INDEX "decisions_application" ON "decisions" USING btree ("office_id","application_id");--> statement-breakpoint
 CREATE INDEX "decisions_due" ON "decisions" USING btree ("next_attempt_at") WHERE "decisions"."status" = 'pending';--> statement-breakpoint
@@ -119,4 +188,8 @@ CREATE INDEX "identity_attempts_application" ON "identity_attempts" USING btree 
 CREATE UNIQUE INDEX "signing_links_token_hash" ON "signing_links" USING btree ("token_hash");--> statement-breakpoint
 CREATE INDEX "signing_links_application" ON "signing_links" USING btree ("office_id","application_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "signing_sessions_token_hash" ON "signing_sessions" USING btree ("token_hash");--> statement-breakpoint
-CREATE INDEX "signing_sessions_application" ON "signing_sessions" USING btree ("office_id","application_id");
+CREATE INDEX "signing_sessions_application" ON "signing_sessions" USING btree ("office_id","application_id");--> statement-breakpoint
+CREATE INDEX "sandbox_applications_office" ON "sandbox_applications" USING btree ("office_id","id");--> statement-breakpoint
+CREATE UNIQUE INDEX "sandbox_decisions_application" ON "sandbox_decisions" USING btree ("office_id","application_id");--> statement-breakpoint
+CREATE INDEX "sandbox_question_sets_application" ON "sandbox_question_sets" USING btree ("office_id","application_id");--> statement-breakpoint
+CREATE INDEX "sandbox_requests_path" ON "sandbox_requests" USING btree ("path","id");

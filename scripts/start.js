@@ -18,7 +18,7 @@ const origin = process.env.ORIGIN.replace(/\/+$/, '');
 await import(resolve('build/index.js'));
 
 async function health() {
-	for (let i = 0; i < 100; i++) {
+	for (let i = 0; i < 600; i++) {
 		try {
 			const res = await fetch(`${local}/healthz`);
 			if (res.ok) return await res.json();

@@ -1,0 +1,70 @@
+/**
+ * The PDF standard fonts (Helvetica, Courier…) encode only Windows-1252 ("WinAnsi"); pdf-lib
+ * throws on any other character. Merchant names and upstream text can hold anything, so every
+ * string is brought into that set before it is drawn: accents that WinAnsi lacks lose their
+ * mark (ő → o), typographic look-alikes become their ASCII form, invisible and control
+ * characters go, and whatever is left becomes "?".
+ */
+
+const EXTRA = [
+	0x152, 0x153, 0x160, 0x161, 0x178, 0x17d, 0x17e, 0x192, 0x2c6, 0x2dc, 0x2013, 0x2014, 0x2018,
+	0x2019, 0x201a, 0x201c, 0x201d, 0x201e, 0x2020, 0x2021, 0x2022, 0x2026, 0x2030, 0x2039, 0x203a,
+	0x20ac, 0x2122
+];
+
+const encodable = (cp: number) =>
+	(cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xff) || EXTRA.includes(cp);
+
+/** Look-alikes mapped by hand because Unicode decomposition does not reach them. */
+const REPLACEMENTS: Record<string, string> = {
+	'\u2010': '-',
+	'\u2011': '-',
+	'\u2012': '-',
+	'\u2015': '-',
+	'\u2212': '-',
+	'\u2032': "'",
+	'\u2033': '"',
+	'\u201b': "'",
+	'\u201f': '"',
+	'\u2043': '-',
+	'\u2192': '->',
+	'\u2190': '<-',
+	'\u2264': '<=',
+	'\u2265': '>=',
+	'\u2713': 'v',
+	'\u2714': 'v',
+	'\u00ad': '',
+	'\u0131': 'i',
+	'\u0141': 'L',
+	'\u0142': 'l',
+	'\u0110': 'D',
+	'\u0111': 'd',
+	'\u0126': 'H',
+	'\u0127': 'h'
+};
+
+/** Zero-width and bidi-control characters: dropped, they have no glyph and carry no text. */
+const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+
+/**
+ * Returns `text` with only characters the standard PDF fonts can encode. Keeps `\n`; turns
+ * tabs and other spaces into a plain space.
+ */
+export function sanitizeWinAnsi(text: string): string {
+	let out = '';
+	const normalized = text.normalize('NFC').replace(/\r\n?|[\u2028\u2029\u0085]/g, '\n');
+	for (const ch of normalized) {
+		const cp = ch.codePointAt(0) ?? 0;
+		if (ch === '\n') out += '\n';
+		else if (encodable(cp) && cp !== 0xad) out += ch;
+		else if (ch in REPLACEMENTS) out += REPLACEMENTS[ch];
+		else if (ch === '\t' || /\s/u.test(ch)) out += ' ';
+		else if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || INVISIBLE.test(ch)) continue;
+		else {
+			const stripped = ch.normalize('NFKD').replace(/\p{M}/gu, '');
+			const ok = stripped !== '' && [...stripped].every((c) => encodable(c.codePointAt(0) ?? 0));
+			out += ok ? stripped : '?';
+		}
+	}
+	return out;
+}
