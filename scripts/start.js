@@ -54,14 +54,21 @@ async function demoLink(key) {
 const status = await health();
 const lines = [`Portal:            ${origin}`];
 if (status?.sandbox) {
-	lines.push(`Sandbox service:   ${origin}/sandbox  (e.g. ${origin}/sandbox/api/office/1207/acceptancelanguage)`);
+	lines.push(
+		`Sandbox service:   ${origin}/sandbox  (e.g. ${origin}/sandbox/api/office/1207/acceptancelanguage)`
+	);
 	lines.push(`Dev mailbox:       ${origin}/dev/mailbox`);
 	const key = operatorKey();
 	const demo = key ? await demoLink(key) : null;
 	if (demo) lines.push(`Demo signing link: ${demo.url}  (office 1207, application ${demo.id})`);
-	else lines.push('Demo signing link: none (the demo applications are decided; POST /sandbox/_sandbox/reset)');
+	else
+		lines.push(
+			'Demo signing link: none (the demo applications are decided; POST /sandbox/_sandbox/reset)'
+		);
 	if (key && !process.env.OPERATOR_API_KEY) {
-		lines.push(`Operator API key:  in ${resolve(process.env.DATA_DIR || './data', 'operator-api-key')}`);
+		lines.push(
+			`Operator API key:  in ${resolve(process.env.DATA_DIR || './data', 'operator-api-key')}`
+		);
 	}
 } else if (status) {
 	lines.push(`Onboarding Service: configured by ONBOARDING_BASE_URL`);

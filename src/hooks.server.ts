@@ -14,7 +14,10 @@ export const init: ServerInit = async () => {
 		const ctx = await startApp(env, { devPort: dev ? Number(env.PORT ?? 5173) : undefined });
 		startWorker(ctx);
 	} catch (err) {
-		if (err instanceof ConfigError || (err instanceof Error && err.message.startsWith('Invalid configuration'))) {
+		if (
+			err instanceof ConfigError ||
+			(err instanceof Error && err.message.startsWith('Invalid configuration'))
+		) {
 			console.error(err.message);
 			process.exit(1);
 		}
@@ -34,7 +37,11 @@ const sandbox: Handle = async ({ event, resolve }) => {
 const session: Handle = async ({ event, resolve }) => {
 	const ctx = app();
 	event.locals.signing = event.url.pathname.startsWith('/sign')
-		? await resumeSession(ctx.db, event.cookies.get(SESSION_COOKIE), ctx.config.SESSION_IDLE_MINUTES)
+		? await resumeSession(
+				ctx.db,
+				event.cookies.get(SESSION_COOKIE),
+				ctx.config.SESSION_IDLE_MINUTES
+			)
 		: undefined;
 	return resolve(event);
 };
@@ -54,7 +61,11 @@ const headers: Handle = async ({ event, resolve }) => {
 	set('X-Frame-Options', 'DENY');
 	set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
 	// Signing pages and PDFs carry personal data: no cache may keep them.
-	if (!response.headers.has('cache-control') || event.url.pathname.startsWith('/sign') || event.url.pathname.startsWith('/s/')) {
+	if (
+		!response.headers.has('cache-control') ||
+		event.url.pathname.startsWith('/sign') ||
+		event.url.pathname.startsWith('/s/')
+	) {
 		set('Cache-Control', 'no-store');
 	}
 	return response;
@@ -67,7 +78,9 @@ export const handleError: HandleServerError = ({ error, event, status }) => {
 	if (status !== 404) {
 		// The message and the route only: never a body or form data, they may hold an SSN.
 		const message = error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error';
-		console.error(`[error ${errorId}] ${event.request.method} ${event.route.id ?? 'unknown route'}: ${message}`);
+		console.error(
+			`[error ${errorId}] ${event.request.method} ${event.route.id ?? 'unknown route'}: ${message}`
+		);
 	}
 	return { message: status === 404 ? 'Not found' : 'Something went wrong on our side.', errorId };
 };

@@ -34,13 +34,23 @@ describe('configuration', () => {
 		}
 		expect(caught).toBeInstanceOf(ConfigError);
 		const problems = (caught as ConfigError).problems.join('\n');
-		for (const name of ['ONBOARDING_BASE_URL', 'ONBOARDING_TIMEOUT_MS', 'PORT', 'PORTAL_ENCRYPTION_KEY', 'DATABASE_URL']) {
+		for (const name of [
+			'ONBOARDING_BASE_URL',
+			'ONBOARDING_TIMEOUT_MS',
+			'PORT',
+			'PORTAL_ENCRYPTION_KEY',
+			'DATABASE_URL'
+		]) {
 			expect(problems).toContain(name);
 		}
 	});
 
 	it('treats empty values as unset', () => {
-		const c = parseConfig({ ONBOARDING_BASE_URL: '', ONBOARDING_AUTH_VALUE: '  ', DATABASE_URL: '' });
+		const c = parseConfig({
+			ONBOARDING_BASE_URL: '',
+			ONBOARDING_AUTH_VALUE: '  ',
+			DATABASE_URL: ''
+		});
 		expect(c.sandbox).toBe(true);
 		expect(c.ONBOARDING_AUTH_VALUE).toBeUndefined();
 		expect(c.DATABASE_URL).toBeUndefined();

@@ -133,7 +133,10 @@ export class ConfigError extends Error {
 }
 
 /** Validates the environment; throws a ConfigError that lists every bad value. */
-export function parseConfig(env: Record<string, string | undefined>, opts: { devPort?: number } = {}): Config {
+export function parseConfig(
+	env: Record<string, string | undefined>,
+	opts: { devPort?: number } = {}
+): Config {
 	const input = Object.fromEntries(Object.keys(EnvSchema.entries).map((k) => [k, env[k]]));
 	const result = v.safeParse(EnvSchema, input);
 	if (!result.success) {
@@ -147,7 +150,8 @@ export function parseConfig(env: Record<string, string | undefined>, opts: { dev
 	const out = result.output;
 	const sandbox = out.ONBOARDING_BASE_URL === undefined;
 	const port = opts.devPort ?? out.PORT;
-	const localHost = out.HOST === '0.0.0.0' || out.HOST === '::' || out.HOST === '' ? '127.0.0.1' : out.HOST;
+	const localHost =
+		out.HOST === '0.0.0.0' || out.HOST === '::' || out.HOST === '' ? '127.0.0.1' : out.HOST;
 	const selfUrl = `http://${localHost.includes(':') ? `[${localHost}]` : localHost}:${port}`;
 	return {
 		...out,

@@ -38,7 +38,13 @@ describe('decision outbox against the sandbox', () => {
 
 	const input = (isAccepted: boolean) => {
 		const flags = noSections();
-		if (isAccepted) Object.assign(flags, { TermsAndConditions: true, PaymentReceipt: true, IndividualGuaranty: true, NextDayFunding: true });
+		if (isAccepted)
+			Object.assign(flags, {
+				TermsAndConditions: true,
+				PaymentReceipt: true,
+				IndividualGuaranty: true,
+				NextDayFunding: true
+			});
 		return {
 			isAccepted,
 			flags,
@@ -118,7 +124,10 @@ describe('decision outbox against the sandbox', () => {
 		expect(await deliverDecision(t.ctx, d.id)).toBe('retry');
 		await t.control('DELETE', 'faults');
 		expect(await deliverDecision(t.ctx, d.id)).toBe('delivered');
-		expect((await t.control('GET', 'decisions/50003')).body).toMatchObject({ IsAccepted: false, IsIndividualGuarantyAccepted: false });
+		expect((await t.control('GET', 'decisions/50003')).body).toMatchObject({
+			IsAccepted: false,
+			IsIndividualGuarantyAccepted: false
+		});
 	});
 
 	it('counts 409 "already recorded" as delivered', async () => {
@@ -140,8 +149,14 @@ describe('decision outbox against the sandbox', () => {
 		const s = await verified(50001);
 		const d = await recordDecision(t.ctx.db, t.ctx.encryptionKey, s, input(true), meta);
 		const other = await t.session(50001);
-		await expect(recordDecision(t.ctx.db, t.ctx.encryptionKey, other, input(false), meta)).rejects.toBeInstanceOf(AlreadyDecidedError);
-		const results = await Promise.all([deliverDecision(t.ctx, d.id), deliverDecision(t.ctx, d.id), deliverDecision(t.ctx, d.id)]);
+		await expect(
+			recordDecision(t.ctx.db, t.ctx.encryptionKey, other, input(false), meta)
+		).rejects.toBeInstanceOf(AlreadyDecidedError);
+		const results = await Promise.all([
+			deliverDecision(t.ctx, d.id),
+			deliverDecision(t.ctx, d.id),
+			deliverDecision(t.ctx, d.id)
+		]);
 		expect(results.filter((r) => r === 'delivered')).toHaveLength(1);
 		expect(results.filter((r) => r === 'busy')).toHaveLength(2);
 	});

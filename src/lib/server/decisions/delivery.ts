@@ -39,7 +39,11 @@ function requestBody(d: Decision, ssn: string): MerchantDecisionRequest {
  * delivery whose answer was lost is not a failure. The SSN is wiped as soon as it is no longer
  * needed, delivered or refused for good.
  */
-export async function deliverDecision(ctx: AppContext, id: string, now = new Date()): Promise<DeliveryResult> {
+export async function deliverDecision(
+	ctx: AppContext,
+	id: string,
+	now = new Date()
+): Promise<DeliveryResult> {
 	const d = await claimDecision(ctx.db, id, leaseMs(ctx), now);
 	if (!d) return 'busy';
 	const audit = (type: string, data: Record<string, unknown>) =>
@@ -66,29 +70,59 @@ export async function deliverDecision(ctx: AppContext, id: string, now = new Dat
 			d.applicationId,
 			requestBody(d, decrypt(ctx.encryptionKey, d.ssnEnc))
 		);
-		const merchantDecisionId = result.kind === 'decision' ? result.decision.MerchantDecisionID : null;
+		const merchantDecisionId =
+			result.kind === 'decision' ? result.decision.MerchantDecisionID : null;
 		// Upstream text is kept for the rep, but any long number in it is not ours to keep.
 		const responseMessage =
-			result.kind === 'message' ? result.message.slice(0, 500).replace(/\d[\d\s-]{7,}\d/g, '[number]') : null;
-		await finish({ status: 'delivered', deliveredAt: new Date(), ssnEnc: null, merchantDecisionId, responseMessage, lastStatus: 200, lastError: null });
+			result.kind === 'message'
+				? result.message.slice(0, 500).replace(/\d[\d\s-]{7,}\d/g, '[number]')
+				: null;
+		await finish({
+			status: 'delivered',
+			deliveredAt: new Date(),
+			ssnEnc: null,
+			merchantDecisionId,
+			responseMessage,
+			lastStatus: 200,
+			lastError: null
+		});
 		await audit('decision.delivered', { merchantDecisionId, message: responseMessage });
 		return 'delivered';
 	} catch (err) {
 		const status = err instanceof OnboardingError ? err.status : 0;
 		const reason = err instanceof OnboardingError ? err.message : 'unexpected error';
 		if (status === 409) {
-			await finish({ status: 'delivered', deliveredAt: new Date(), ssnEnc: null, lastStatus: 409, responseMessage: 'already recorded by the service', lastError: null });
+			await finish({
+				status: 'delivered',
+				deliveredAt: new Date(),
+				ssnEnc: null,
+				lastStatus: 409,
+				responseMessage: 'already recorded by the service',
+				lastError: null
+			});
 			await audit('decision.delivered', { alreadyRecorded: true });
 			return 'delivered';
 		}
 		const transient = status === 0 || status === 408 || status === 429 || status >= 500;
 		if (transient) {
 			const next = new Date(Date.now() + backoffMs(ctx, d.attempts + 1));
-			await finish({ lastStatus: status || null, lastError: reason.slice(0, 500), nextAttemptAt: next });
-			await audit('decision.delivery_failed', { status: status || null, retryAt: next.toISOString() });
+			await finish({
+				lastStatus: status || null,
+				lastError: reason.slice(0, 500),
+				nextAttemptAt: next
+			});
+			await audit('decision.delivery_failed', {
+				status: status || null,
+				retryAt: next.toISOString()
+			});
 			return 'retry';
 		}
-		await finish({ status: 'rejected', ssnEnc: null, lastStatus: status, lastError: reason.slice(0, 500) });
+		await finish({
+			status: 'rejected',
+			ssnEnc: null,
+			lastStatus: status,
+			lastError: reason.slice(0, 500)
+		});
 		await audit('decision.rejected', { status });
 		return 'rejected';
 	}

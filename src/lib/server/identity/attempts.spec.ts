@@ -45,7 +45,10 @@ describe('identity attempts against the sandbox', () => {
 		expect(await submitAnswers(t.ctx, s, o, await rightAnswers(o), meta)).toBe('passed');
 		const [row] = await t.ctx.db.select().from(signingSessions).where(eq(signingSessions.id, s.id));
 		expect(row!.identityPassedAt).toBeInstanceOf(Date);
-		const [attempt] = await t.ctx.db.select().from(identityAttempts).where(eq(identityAttempts.sessionId, s.id));
+		const [attempt] = await t.ctx.db
+			.select()
+			.from(identityAttempts)
+			.where(eq(identityAttempts.sessionId, s.id));
 		expect(attempt!.outcome).toBe('passed');
 		expect(attempt!.questionsEnc).toBeNull();
 		const types = (await listAudit(t.ctx.db, 1207, 50001)).map((e) => e.type);
@@ -55,7 +58,9 @@ describe('identity attempts against the sandbox', () => {
 	it('fails, offers a fresh set, then locks after the second failure across sessions', async () => {
 		const s1 = await t.session(50002);
 		const o1 = await open(s1);
-		expect(await submitAnswers(t.ctx, s1, o1, wrong(o1, await rightAnswers(o1)), meta)).toBe('failed');
+		expect(await submitAnswers(t.ctx, s1, o1, wrong(o1, await rightAnswers(o1)), meta)).toBe(
+			'failed'
+		);
 		let state = await identityState(t.ctx, s1, meta);
 		expect(state).toMatchObject({ failures: 1, attemptsLeft: 1, locked: false, last: 'failed' });
 
@@ -63,7 +68,9 @@ describe('identity attempts against the sandbox', () => {
 		const s2 = await t.session(50002);
 		const o2 = await open(s2);
 		expect(o2.questions.QuestionSetID).not.toBe(o1.questions.QuestionSetID);
-		expect(await submitAnswers(t.ctx, s2, o2, wrong(o2, await rightAnswers(o2)), meta)).toBe('failed');
+		expect(await submitAnswers(t.ctx, s2, o2, wrong(o2, await rightAnswers(o2)), meta)).toBe(
+			'failed'
+		);
 		state = await identityState(t.ctx, s1, meta);
 		expect(state).toMatchObject({ failures: 2, attemptsLeft: 0, locked: true });
 		expect(await startAttempt(t.ctx, s1, meta)).toBe('locked');
@@ -107,7 +114,13 @@ describe('identity attempts against the sandbox', () => {
 			await listAudit(t.ctx.db, 1207, 50001)
 		]);
 		for (const q of o.questions.Questions) {
-			const chosen = q.Choices.find((c) => right.some((a) => String(a.ChoiceID) === String(c.ChoiceID) && String(a.QuestionID) === String(q.QuestionID)));
+			const chosen = q.Choices.find((c) =>
+				right.some(
+					(a) =>
+						String(a.ChoiceID) === String(c.ChoiceID) &&
+						String(a.QuestionID) === String(q.QuestionID)
+				)
+			);
 			if (chosen && chosen.Text !== 'NONE OF THE ABOVE') expect(dump).not.toContain(chosen.Text);
 		}
 	});

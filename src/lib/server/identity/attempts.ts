@@ -71,7 +71,11 @@ async function failures(ctx: AppContext, s: SigningSession, now: Date): Promise<
 async function afterFailure(ctx: AppContext, s: SigningSession, meta: RequestMeta, now: Date) {
 	const count = await failures(ctx, s, now);
 	if (count >= ctx.config.IDENTITY_MAX_ATTEMPTS) {
-		await auditFor(ctx, s, meta)('identity.locked', {
+		await auditFor(
+			ctx,
+			s,
+			meta
+		)('identity.locked', {
 			failedAttempts: count,
 			until: new Date(now.getTime() + ctx.config.IDENTITY_WINDOW_HOURS * 3_600_000).toISOString()
 		});
@@ -96,25 +100,40 @@ export async function identityState(
 	if (latest?.outcome === 'pending') {
 		if (now.getTime() > latest.deadlineAt.getTime() + GRACE_MS || !latest.questionsEnc) {
 			await finishAttempt(ctx, latest.id, 'late', now);
-			await auditFor(ctx, s, meta)('identity.failed', { questionSetId: latest.questionSetId, reason: 'time limit passed' });
+			await auditFor(
+				ctx,
+				s,
+				meta
+			)('identity.failed', { questionSetId: latest.questionSetId, reason: 'time limit passed' });
 			await afterFailure(ctx, s, meta, now);
 			last = 'late';
 		} else {
 			open = {
 				attempt: latest,
-				questions: JSON.parse(decrypt(ctx.encryptionKey, latest.questionsEnc)) as IdentityQuestionSet
+				questions: JSON.parse(
+					decrypt(ctx.encryptionKey, latest.questionsEnc)
+				) as IdentityQuestionSet
 			};
 		}
 	}
 	const count = await failures(ctx, s, now);
 	const max = ctx.config.IDENTITY_MAX_ATTEMPTS;
-	return { failures: count, attemptsLeft: Math.max(0, max - count), locked: count >= max, open, last };
+	return {
+		failures: count,
+		attemptsLeft: Math.max(0, max - count),
+		locked: count >= max,
+		open,
+		last
+	};
 }
 
 export type StartResult = 'started' | 'open' | 'locked' | 'unavailable' | 'verified';
 
 async function markPassed(ctx: AppContext, s: SigningSession, now: Date) {
-	await ctx.db.update(signingSessions).set({ identityPassedAt: now }).where(eq(signingSessions.id, s.id));
+	await ctx.db
+		.update(signingSessions)
+		.set({ identityPassedAt: now })
+		.where(eq(signingSessions.id, s.id));
 }
 
 /** Fetches a fresh question set and opens an attempt whose clock starts now. */
@@ -155,7 +174,11 @@ export async function startAttempt(
 		startedAt: now,
 		deadlineAt: new Date(now.getTime() + limit * 1000)
 	});
-	await audit('identity.started', { questionSetId: String(set.QuestionSetID), questions: set.Questions.length, timeLimitSeconds: limit });
+	await audit('identity.started', {
+		questionSetId: String(set.QuestionSetID),
+		questions: set.Questions.length,
+		timeLimitSeconds: limit
+	});
 	return 'started';
 }
 
@@ -177,7 +200,10 @@ export async function submitAnswers(
 	const audit = auditFor(ctx, s, meta);
 	if (now.getTime() > attempt.deadlineAt.getTime() + GRACE_MS) {
 		await finishAttempt(ctx, attempt.id, 'late', now);
-		await audit('identity.failed', { questionSetId: attempt.questionSetId, reason: 'time limit passed' });
+		await audit('identity.failed', {
+			questionSetId: attempt.questionSetId,
+			reason: 'time limit passed'
+		});
 		await afterFailure(ctx, s, meta, now);
 		return 'late';
 	}
@@ -192,7 +218,10 @@ export async function submitAnswers(
 		const status = err instanceof OnboardingError ? err.status : 0;
 		// The bureau never judged these answers: the attempt is void, not failed.
 		await finishAttempt(ctx, attempt.id, 'void', now);
-		await audit('identity.unavailable', { questionSetId: attempt.questionSetId, status: status || null });
+		await audit('identity.unavailable', {
+			questionSetId: attempt.questionSetId,
+			status: status || null
+		});
 		return 'unavailable';
 	}
 	if (result.verified) {

@@ -40,8 +40,12 @@ describe('signing links', () => {
 
 	it('expires after its lifetime and knows nothing of unknown or malformed tokens', async () => {
 		const { token } = await make(3, new Date('2026-01-01T00:00:00Z'));
-		expect(linkState(await findLink(database.db, token), new Date('2026-01-07T23:59:00Z'))).toBe('valid');
-		expect(linkState(await findLink(database.db, token), new Date('2026-01-08T00:00:00Z'))).toBe('expired');
+		expect(linkState(await findLink(database.db, token), new Date('2026-01-07T23:59:00Z'))).toBe(
+			'valid'
+		);
+		expect(linkState(await findLink(database.db, token), new Date('2026-01-08T00:00:00Z'))).toBe(
+			'expired'
+		);
 		expect(linkState(await findLink(database.db, 'A'.repeat(43)))).toBe('unknown');
 		expect(await findLink(database.db, '../../etc/passwd')).toBeUndefined();
 	});

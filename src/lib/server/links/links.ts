@@ -59,12 +59,21 @@ export async function createLink(db: Db, input: CreateLinkInput, now = new Date(
 			at: now
 		};
 		for (const r of revoked) {
-			await appendAudit(tx, { ...base, type: 'link.revoked', data: { linkId: r.id, reason: 'replaced' } });
+			await appendAudit(tx, {
+				...base,
+				type: 'link.revoked',
+				data: { linkId: r.id, reason: 'replaced' }
+			});
 		}
 		await appendAudit(tx, {
 			...base,
 			type: 'link.created',
-			data: { linkId: row!.id, createdBy: input.createdBy, expiresAt: expiresAt.toISOString(), emailedTo: input.email }
+			data: {
+				linkId: row!.id,
+				createdBy: input.createdBy,
+				expiresAt: expiresAt.toISOString(),
+				emailedTo: input.email
+			}
 		});
 		return row!;
 	});
@@ -84,7 +93,10 @@ export function linkState(link: SigningLink | undefined, now = new Date()): Link
 export async function findLink(db: Tx, token: string): Promise<SigningLink | undefined> {
 	// A token of the wrong shape cannot be ours; skip the lookup rather than hash garbage.
 	if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
-	const [row] = await db.select().from(signingLinks).where(eq(signingLinks.tokenHash, hashToken(token)));
+	const [row] = await db
+		.select()
+		.from(signingLinks)
+		.where(eq(signingLinks.tokenHash, hashToken(token)));
 	return row;
 }
 

@@ -22,7 +22,12 @@ export interface MailSettings {
 export async function sendMail(db: Db, settings: MailSettings, mail: Mail): Promise<void> {
 	if (settings.smtpUrl) {
 		const transport = nodemailer.createTransport(settings.smtpUrl);
-		await transport.sendMail({ from: settings.from, to: mail.to, subject: mail.subject, text: mail.text });
+		await transport.sendMail({
+			from: settings.from,
+			to: mail.to,
+			subject: mail.subject,
+			text: mail.text
+		});
 		await db
 			.insert(mailMessages)
 			.values({ to: mail.to, subject: mail.subject, text: '', transport: 'smtp' });

@@ -23,7 +23,9 @@ describe('rate limits in the database', () => {
 		expect((await hit(database.db, limit, new Date('2026-11-22T10:00:00Z'))).ok).toBe(true);
 		expect((await hit(database.db, limit, new Date('2026-11-22T10:00:30Z'))).ok).toBe(false);
 		expect((await hit(database.db, limit, new Date('2026-11-22T10:01:00Z'))).ok).toBe(true);
-		expect((await hit(database.db, { ...limit, key: 'test:c' }, new Date('2026-11-22T10:00:30Z'))).ok).toBe(true);
+		expect(
+			(await hit(database.db, { ...limit, key: 'test:c' }, new Date('2026-11-22T10:00:30Z'))).ok
+		).toBe(true);
 	});
 
 	it('counts concurrent hits exactly', async () => {
@@ -36,7 +38,11 @@ describe('rate limits in the database', () => {
 
 	it('prunes old windows', async () => {
 		await pruneRateLimits(database.db, new Date('2026-11-22T10:30:00Z'));
-		const after = await hit(database.db, { key: 'test:a', max: 3, windowSeconds: 60 }, new Date('2026-11-22T10:00:10Z'));
+		const after = await hit(
+			database.db,
+			{ key: 'test:a', max: 3, windowSeconds: 60 },
+			new Date('2026-11-22T10:00:10Z')
+		);
 		expect(after.count).toBe(1);
 	});
 });

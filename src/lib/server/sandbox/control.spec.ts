@@ -160,7 +160,10 @@ describe('settings, answers, requests, reset', () => {
 		h.clock.now = new Date(h.clock.now.getTime() + 1000);
 		const newest = await h.callJson('GET', `${API}/questionset/50002`);
 		const res = await h.callJson('GET', `${CONTROL}/answers/latest/50002`);
-		expect(res.body).toMatchObject({ ApplicationID: 50002, QuestionSetID: newest.body.QuestionSetID });
+		expect(res.body).toMatchObject({
+			ApplicationID: 50002,
+			QuestionSetID: newest.body.QuestionSetID
+		});
 		expect((await h.call('GET', `${CONTROL}/answers/latest/abc`)).status).toBe(400);
 	});
 

@@ -53,7 +53,11 @@ export async function showTerms(
 		html: clean[i]!.html,
 		sha256: clean[i]!.sha256
 	}));
-	const shown: PresentedSection[] = sections.map(({ key, title, sha256 }) => ({ key, title, sha256 }));
+	const shown: PresentedSection[] = sections.map(({ key, title, sha256 }) => ({
+		key,
+		title,
+		sha256
+	}));
 	const version = termsVersion(shown);
 	if (session.termsVersion !== version) {
 		await ctx.db.transaction(async (tx) => {

@@ -13,12 +13,19 @@ import { createSession } from '$lib/server/signing/session';
 export async function startTestApp(env: Record<string, string> = {}) {
 	const sandbox = await startSandboxServer();
 	const database = await openMemoryDatabase();
-	const config = parseConfig({ ONBOARDING_BASE_URL: sandbox.baseUrl, ONBOARDING_TIMEOUT_MS: '2000', ...env });
+	const config = parseConfig({
+		ONBOARDING_BASE_URL: sandbox.baseUrl,
+		ONBOARDING_TIMEOUT_MS: '2000',
+		...env
+	});
 	const ctx: AppContext = {
 		config,
 		database,
 		db: database.db,
-		onboarding: createOnboardingClient({ baseUrl: sandbox.baseUrl, timeoutMs: config.ONBOARDING_TIMEOUT_MS }),
+		onboarding: createOnboardingClient({
+			baseUrl: sandbox.baseUrl,
+			timeoutMs: config.ONBOARDING_TIMEOUT_MS
+		}),
 		encryptionKey: randomBytes(32),
 		operatorApiKey: 'test-operator-key-0123456789',
 		sandbox: undefined

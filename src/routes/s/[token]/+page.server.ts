@@ -29,10 +29,16 @@ export const actions: Actions = {
 		try {
 			item = await findApplication(ctx, link.officeId, link.applicationId);
 		} catch {
-			return fail(503, { message: 'We can’t reach the onboarding service right now. Wait a minute and press Start again.' });
+			return fail(503, {
+				message:
+					'We can’t reach the onboarding service right now. Wait a minute and press Start again.'
+			});
 		}
 		if (!item) {
-			return fail(404, { message: 'This application can no longer be found. Please contact your sales representative.' });
+			return fail(404, {
+				message:
+					'This application can no longer be found. Please contact your sales representative.'
+			});
 		}
 		const meta = requestMeta(event);
 		const { secret } = await ctx.db.transaction(async (tx) => {

@@ -26,9 +26,13 @@ export const load: PageServerLoad = async (event) => {
 		open: state.open
 			? {
 					deadline: state.open.attempt.deadlineAt.toISOString(),
-					secondsLeft: Math.max(0, Math.round((state.open.attempt.deadlineAt.getTime() - now) / 1000)),
+					secondsLeft: Math.max(
+						0,
+						Math.round((state.open.attempt.deadlineAt.getTime() - now) / 1000)
+					),
 					limitSeconds: Math.round(
-						(state.open.attempt.deadlineAt.getTime() - state.open.attempt.startedAt.getTime()) / 1000
+						(state.open.attempt.deadlineAt.getTime() - state.open.attempt.startedAt.getTime()) /
+							1000
 					),
 					questions: state.open.questions.Questions.map((q) => ({
 						id: String(q.QuestionID),
@@ -47,7 +51,9 @@ async function limited(event: RequestEvent, session: SigningSession) {
 		max: ctx.config.RATE_LIMIT_IDENTITY,
 		windowSeconds: 3600
 	});
-	return r.ok ? null : fail(429, { message: 'Too many requests. Wait a little while, then try again.' });
+	return r.ok
+		? null
+		: fail(429, { message: 'Too many requests. Wait a little while, then try again.' });
 }
 
 export const actions: Actions = {
@@ -70,7 +76,11 @@ export const actions: Actions = {
 		if (blocked) return blocked;
 		const parsed = parseAnswers(await event.request.formData(), state.open.questions);
 		if (Object.keys(parsed.errors).length > 0) {
-			return fail(400, { errors: parsed.errors, selected: parsed.selected, message: 'Answer every question, then submit.' });
+			return fail(400, {
+				errors: parsed.errors,
+				selected: parsed.selected,
+				message: 'Answer every question, then submit.'
+			});
 		}
 		const result = await submitAnswers(ctx, session, state.open, parsed.answers, meta);
 		if (result === 'unavailable') return fail(503, { message: UNAVAILABLE });

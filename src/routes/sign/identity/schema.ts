@@ -17,7 +17,8 @@ export function parseAnswers(form: FormData, set: IdentityQuestionSet): AnswerPa
 	for (const q of set.Questions) {
 		const qid = String(q.QuestionID);
 		const value = form.get(`q-${qid}`);
-		const choice = typeof value === 'string' ? q.Choices.find((c) => String(c.ChoiceID) === value) : undefined;
+		const choice =
+			typeof value === 'string' ? q.Choices.find((c) => String(c.ChoiceID) === value) : undefined;
 		if (!choice) {
 			errors[qid] = 'Choose one answer for this question.';
 			continue;

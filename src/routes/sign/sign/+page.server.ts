@@ -45,15 +45,24 @@ async function decide(
 ) {
 	const ctx = app();
 	try {
-		const decision = await recordDecision(ctx.db, ctx.encryptionKey, session, input, requestMeta(event));
+		const decision = await recordDecision(
+			ctx.db,
+			ctx.encryptionKey,
+			session,
+			input,
+			requestMeta(event)
+		);
 		try {
 			await deliverDecision(ctx, decision.id);
 		} catch (err) {
 			// Recorded is what matters here; the worker delivers it later.
-			console.error(`[decision] immediate delivery failed: ${err instanceof Error ? err.message : 'unknown'}`);
+			console.error(
+				`[decision] immediate delivery failed: ${err instanceof Error ? err.message : 'unknown'}`
+			);
 		}
 	} catch (err) {
-		if (err instanceof AlreadyDecidedError) return fail(409, { message: err.message + ' Your sales representative can tell you more.' });
+		if (err instanceof AlreadyDecidedError)
+			return fail(409, { message: err.message + ' Your sales representative can tell you more.' });
 		throw err;
 	}
 	redirect(303, '/sign/done');
@@ -69,7 +78,8 @@ export const actions: Actions = {
 		const checked = presented.filter((p) => form[`section-${p.key}`] === 'yes').map((p) => p.key);
 		const errors: Record<string, string> = {};
 		for (const p of presented) {
-			if (!checked.includes(p.key)) errors[`section-${p.key}`] = `Tick to confirm you accept the ${p.title}.`;
+			if (!checked.includes(p.key))
+				errors[`section-${p.key}`] = `Tick to confirm you accept the ${p.title}.`;
 		}
 		const parsed = v.safeParse(SignerSchema, form);
 		if (!parsed.success) Object.assign(errors, fieldErrors(parsed.issues));
@@ -78,7 +88,12 @@ export const actions: Actions = {
 		}
 		const flags = noSections();
 		for (const key of checked) flags[key as SectionKey] = true;
-		return decide(event, session, { ...parsed.output, isAccepted: true, flags, declineReason: null });
+		return decide(event, session, {
+			...parsed.output,
+			isAccepted: true,
+			flags,
+			declineReason: null
+		});
 	},
 	decline: async (event) => {
 		const { session, limited } = await guard(event);
@@ -95,7 +110,13 @@ export const actions: Actions = {
 			...(reason.success ? {} : { reason: reason.issues[0].message })
 		};
 		if (!parsed.success || !reason.success) {
-			return fail(400, { action: 'decline' as const, declining: true, values, reason: reasonInput.slice(0, 1000), errors });
+			return fail(400, {
+				action: 'decline' as const,
+				declining: true,
+				values,
+				reason: reasonInput.slice(0, 1000),
+				errors
+			});
 		}
 		return decide(event, session, {
 			...parsed.output,

@@ -38,7 +38,10 @@ export const DeclineReasonSchema = v.optional(
 		v.trim(),
 		v.maxLength(1000, 'Keep the reason to 1,000 characters or fewer.'),
 		// The reason reaches the rep and the records: it is no place for an SSN or an account number.
-		v.check((s) => !/\d{7,}/.test(s.replace(/[\s.-]/g, '')), 'Please leave numbers such as SSNs or account numbers out of the reason.')
+		v.check(
+			(s) => !/\d{7,}/.test(s.replace(/[\s.-]/g, '')),
+			'Please leave numbers such as SSNs or account numbers out of the reason.'
+		)
 	),
 	''
 );
@@ -57,7 +60,8 @@ export function fieldErrors(issues: v.BaseIssue<unknown>[]): Record<string, stri
 
 /** What was typed, to keep on the page after an error — never the SSN. */
 export function keptValues(form: Record<string, FormDataEntryValue>): SignerValues {
-	const text = (k: string) => (typeof form[k] === 'string' ? (form[k] as string).slice(0, 300) : '');
+	const text = (k: string) =>
+		typeof form[k] === 'string' ? (form[k] as string).slice(0, 300) : '';
 	return {
 		firstName: text('firstName'),
 		lastName: text('lastName'),

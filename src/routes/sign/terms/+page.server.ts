@@ -17,7 +17,9 @@ export const load: PageServerLoad = async (event) => {
 		const terms = await showTerms(ctx, session, requestMeta(event));
 		return { ...terms, consent: CONSENT_TEXT };
 	} catch {
-		error(503, { message: 'We can’t load the agreement right now. Wait a minute, then reload this page.' });
+		error(503, {
+			message: 'We can’t load the agreement right now. Wait a minute, then reload this page.'
+		});
 	}
 };
 
@@ -32,11 +34,19 @@ export const actions: Actions = {
 		}
 		if (parsed.output.version !== session.termsVersion) {
 			// The office changed its terms while the merchant was reading: they must see the new ones.
-			return fail(409, { errors: { consent: 'The agreement was updated while you were reading. Please read the updated version below.' } });
+			return fail(409, {
+				errors: {
+					consent:
+						'The agreement was updated while you were reading. Please read the updated version below.'
+				}
+			});
 		}
 		const now = new Date();
 		await ctx.db.transaction(async (tx) => {
-			await tx.update(signingSessions).set({ consentAt: now }).where(eq(signingSessions.id, session.id));
+			await tx
+				.update(signingSessions)
+				.set({ consentAt: now })
+				.where(eq(signingSessions.id, session.id));
 			await appendAudit(tx, {
 				officeId: session.officeId,
 				applicationId: session.applicationId,

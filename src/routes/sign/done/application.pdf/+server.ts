@@ -9,7 +9,9 @@ export const GET: RequestHandler = async (event) => {
 	try {
 		pdf = await app().onboarding.getApplicationPdf(s.officeId, s.applicationId);
 	} catch {
-		error(503, { message: 'The application PDF can’t be fetched right now. Try again in a minute.' });
+		error(503, {
+			message: 'The application PDF can’t be fetched right now. Try again in a minute.'
+		});
 	}
 	return new Response(pdf as BodyInit, {
 		headers: {

@@ -17,9 +17,12 @@ export const GET: RequestHandler = async (event) => {
 		officeId: s.officeId,
 		applicationId: s.applicationId,
 		businessName: s.businessName,
-		signerName: decision ? `${String(decision.body.MerchantFirstName)} ${String(decision.body.MerchantLastName)}` : '',
+		signerName: decision
+			? `${String(decision.body.MerchantFirstName)} ${String(decision.body.MerchantLastName)}`
+			: '',
 		outcome: decision?.isAccepted ? 'accepted' : 'declined',
-		decisionReference: decision?.merchantDecisionId != null ? String(decision.merchantDecisionId) : null,
+		decisionReference:
+			decision?.merchantDecisionId != null ? String(decision.merchantDecisionId) : null,
 		events,
 		verification,
 		generatedAt: new Date()

@@ -43,7 +43,8 @@ export const POST: RequestHandler = async (event) => {
 	const params = v.safeParse(ParamsSchema, event.params);
 	if (!params.success) return problem(400, 'The path is invalid.', reasons(params.issues));
 	const raw = await readBody(event.request);
-	if (!raw.ok) return problem(400, 'The body is not valid JSON.', { body: ['must be a JSON object'] });
+	if (!raw.ok)
+		return problem(400, 'The body is not valid JSON.', { body: ['must be a JSON object'] });
 	const body = v.safeParse(BodySchema, raw.value);
 	if (!body.success) return problem(400, 'The body is invalid.', reasons(body.issues));
 
@@ -61,26 +62,44 @@ export const POST: RequestHandler = async (event) => {
 		application = await findApplication(ctx, officeId, applicationId);
 	} catch (err) {
 		if (err instanceof OnboardingError && err.status === 404) application = undefined;
-		else return problem(502, 'The Onboarding Service could not be reached; nothing was created. Try again shortly.');
+		else
+			return problem(
+				502,
+				'The Onboarding Service could not be reached; nothing was created. Try again shortly.'
+			);
 	}
 	if (!application) return problem(404, `Office ${officeId} has no application ${applicationId}.`);
 	if (await decisionFor(ctx.db, officeId, applicationId)) {
-		return problem(409, 'A decision is already recorded for this application; no link was created.');
+		return problem(
+			409,
+			'A decision is already recorded for this application; no link was created.'
+		);
 	}
 
 	const email = body.output.email ?? null;
-	const { token, link } = await createLink(ctx.db, {
-		officeId,
-		applicationId,
-		email,
-		createdBy: 'operator-api',
-		ttlHours: ctx.config.LINK_TTL_HOURS,
-		expiresAt,
-		meta: requestMeta(event)
-	}, now);
+	const { token, link } = await createLink(
+		ctx.db,
+		{
+			officeId,
+			applicationId,
+			email,
+			createdBy: 'operator-api',
+			ttlHours: ctx.config.LINK_TTL_HOURS,
+			expiresAt,
+			meta: requestMeta(event)
+		},
+		now
+	);
 	const url = `${event.url.origin}/s/${token}`;
 	if (email) {
-		await sendLinkMail(ctx, { to: email, url, business: businessName(application), expiresAt: link.expiresAt, officeId, applicationId });
+		await sendLinkMail(ctx, {
+			to: email,
+			url,
+			business: businessName(application),
+			expiresAt: link.expiresAt,
+			officeId,
+			applicationId
+		});
 	}
 	return json({ url, expiresAt: link.expiresAt.toISOString() }, { status: 201 });
 };
