@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendAudit, listAudit, verifyAuditChain } from '$lib/server/audit/audit';
+import { claimDecision } from '$lib/server/decisions/decisions';
+import { hit } from '$lib/server/ratelimit/ratelimit';
+import { openDatabase, schema, type Database } from '.';
+
+/**
+ * The same code on a PostgreSQL server, as two instances would share it: two pools, racing.
+ * `.ci/run` starts a server and sets TEST_DATABASE_URL; CI fails rather than skip without one.
+ */
+const url = process.env.TEST_DATABASE_URL;
+if (!url && process.env.CI) throw new Error('TEST_DATABASE_URL must be set in CI (see .ci/run).');
+
+describe.runIf(url)('on a PostgreSQL server, two instances side by side', () => {
+	let a: Database;
+	let b: Database;
+
+	beforeAll(async () => {
+		const wipe = await openDatabase({ url: url!, max: 1 }).catch(() => undefined);
+		await wipe?.db.execute(
+			sql`drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;`
+		);
+		await wipe?.close();
+		// Both start at once: the advisory lock serializes the migrations.
+		[a, b] = await Promise.all([openDatabase({ url: url! }), openDatabase({ url: url! })]);
+	});
+	afterAll(async () => {
+		await a?.close();
+		await b?.close();
+	});
+
+	it('migrates once and both instances see the same tables', async () => {
+		expect(a.kind).toBe('postgres');
+		const rows = await b.db.execute(
+			sql`select count(*)::int as n from drizzle.__drizzle_migrations`
+		);
+		expect((rows as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(1);
+	});
+
+	it('keeps one linear audit chain when both append at once', async () => {
+		const writes = Array.from({ length: 20 }, (_, i) =>
+			appendAudit(i % 2 ? a.db : b.db, {
+				officeId: 1,
+				applicationId: 7,
+				type: 'test.event',
+				data: { i }
+			})
+		);
+		await Promise.all(writes);
+		const events = await listAudit(a.db, 1, 7);
+		expect(events.map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+		expect(await verifyAuditChain(b.db, 1, 7)).toMatchObject({ ok: true, count: 20 });
+	});
+
+	it('counts rate-limit hits exactly across instances', async () => {
+		const limit = { key: `pg:${randomUUID()}`, max: 10, windowSeconds: 60 };
+		const at = new Date();
+		const results = await Promise.all(
+			Array.from({ length: 30 }, (_, i) => hit(i % 2 ? a.db : b.db, limit, at))
+		);
+		expect(results.filter((r) => r.ok)).toHaveLength(10);
+	});
+
+	it('lets exactly one instance take a decision’s delivery lease', async () => {
+		const [d] = await a.db
+			.insert(schema.decisions)
+			.values({
+				officeId: 1,
+				applicationId: 8,
+				sessionId: randomUUID(),
+				isAccepted: true,
+				body: {},
+				ssnEnc: 'v1.x.y.z',
+				ssnLast4: '0000'
+			})
+			.returning();
+		const claims = await Promise.all(
+			Array.from({ length: 10 }, (_, i) => claimDecision(i % 2 ? a.db : b.db, d!.id, 30_000))
+		);
+		expect(claims.filter(Boolean)).toHaveLength(1);
+	});
+});
