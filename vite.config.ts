@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
 	plugins: [sveltekit()],
+	// The portal's client reaches the embedded sandbox over HTTP on 127.0.0.1:<port>
+	// (src/lib/server/config): the dev server must listen exactly there.
+	server: { host: '127.0.0.1', port: 5173, strictPort: true },
 	ssr: {
 		// PGlite loads its WebAssembly and data files relative to its own module, and jsdom
 		// reads files of its own at run time: both must stay in node_modules, not be bundled.
