@@ -5,6 +5,7 @@ import type { Handle, HandleServerError, ServerInit } from '@sveltejs/kit';
 import { sequence } from '@sveltejs/kit/hooks';
 import { app, startApp } from '$lib/server/app';
 import { ConfigError } from '$lib/server/config/config';
+import { isForeignFormPost } from '$lib/server/http/csrf';
 import { startWorker } from '$lib/server/decisions/worker';
 import { SESSION_COOKIE, resumeSession } from '$lib/server/signing/session';
 
@@ -23,6 +24,13 @@ export const init: ServerInit = async () => {
 		}
 		throw err;
 	}
+};
+
+const csrf: Handle = ({ event, resolve }) => {
+	if (isForeignFormPost(event.request, event.url.origin)) {
+		return new Response('Cross-site form submissions are forbidden.', { status: 403 });
+	}
+	return resolve(event);
 };
 
 /** The embedded Onboarding Service: only when no real one is configured, else not there at all. */
@@ -71,7 +79,7 @@ const headers: Handle = async ({ event, resolve }) => {
 	return response;
 };
 
-export const handle = sequence(sandbox, session, headers);
+export const handle = sequence(headers, csrf, sandbox, session);
 
 export const handleError: HandleServerError = ({ error, event, status }) => {
 	const errorId = randomUUID();

@@ -10,11 +10,13 @@ mkdirSync(resolve(dir, 'data'), { recursive: true });
 const log = resolve(dir, 'server.log');
 
 for (const stream of [process.stdout, process.stderr]) {
-	const write = stream.write.bind(stream);
-	stream.write = (chunk, ...rest) => {
-		appendFileSync(log, chunk);
-		return write(chunk, ...rest);
-	};
+	const write = /** @type {(...args: unknown[]) => boolean} */ (stream.write.bind(stream));
+	stream.write = /** @type {typeof stream.write} */ (
+		(/** @type {string | Uint8Array} */ chunk, /** @type {unknown[]} */ ...rest) => {
+			appendFileSync(log, chunk);
+			return write(chunk, ...rest);
+		}
+	);
 }
 
 Object.assign(process.env, {
@@ -30,4 +32,6 @@ Object.assign(process.env, {
 	RATE_LIMIT_DECISION: '100000'
 });
 
-await import(resolve('build/index.js'));
+// E2E_BUILD_DIR runs another copy of the build (e.g. a snapshot taken so that a rebuild during
+// the run cannot pull files from under the server); the default is the project's build/.
+await import(resolve(process.env.E2E_BUILD_DIR || 'build', 'index.js'));

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listAudit } from '$lib/server/audit/audit';
@@ -102,6 +103,24 @@ describe('identity attempts against the sandbox', () => {
 		expect(await submitAnswers(t.ctx, s, o, await rightAnswers(o), meta)).toBe('unavailable');
 		await t.control('DELETE', 'faults');
 		expect(await identityState(t.ctx, s, meta)).toMatchObject({ failures: 0, attemptsLeft: 2 });
+	});
+
+	it('lets a later session on the same link carry on, but not one on another link', async () => {
+		const link = randomUUID();
+		const first = await t.session(50001, 1207, link);
+		const o = await open(first);
+		expect(await submitAnswers(t.ctx, first, o, await rightAnswers(o), meta)).toBe('passed');
+
+		// The service now answers 409 "already verified" to any new question-set request.
+		const sameLink = await t.session(50001, 1207, link);
+		expect(await startAttempt(t.ctx, sameLink, meta)).toBe('verified');
+		const otherLink = await t.session(50001, 1207, randomUUID());
+		expect(await startAttempt(t.ctx, otherLink, meta)).toBe('elsewhere');
+		const [row] = await t.ctx.db
+			.select()
+			.from(signingSessions)
+			.where(eq(signingSessions.id, otherLink.id));
+		expect(row!.identityPassedAt).toBeNull();
 	});
 
 	it('never stores the answers', async () => {

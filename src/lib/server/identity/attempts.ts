@@ -127,7 +127,30 @@ export async function identityState(
 	};
 }
 
-export type StartResult = 'started' | 'open' | 'locked' | 'unavailable' | 'verified';
+export type StartResult = 'started' | 'open' | 'locked' | 'unavailable' | 'verified' | 'elsewhere';
+
+/**
+ * Whether an earlier session on the same link passed the questions: the merchant whose session
+ * ended (idle, closed tab) may carry on; anyone holding another link may not, since the service
+ * will ask no further questions to tell who they are.
+ */
+async function passedOnSameLink(ctx: AppContext, s: SigningSession): Promise<boolean> {
+	if (!s.linkId) return false;
+	const rows = await ctx.db
+		.select({ id: identityAttempts.id })
+		.from(identityAttempts)
+		.innerJoin(signingSessions, eq(signingSessions.id, identityAttempts.sessionId))
+		.where(
+			and(
+				eq(identityAttempts.officeId, s.officeId),
+				eq(identityAttempts.applicationId, s.applicationId),
+				eq(identityAttempts.outcome, 'passed'),
+				eq(signingSessions.linkId, s.linkId)
+			)
+		)
+		.limit(1);
+	return rows.length > 0;
+}
 
 async function markPassed(ctx: AppContext, s: SigningSession, now: Date) {
 	await ctx.db
@@ -157,9 +180,13 @@ export async function startAttempt(
 			return 'locked';
 		}
 		if (status === 409) {
-			await markPassed(ctx, s, now);
-			await audit('identity.passed', { by: 'service', note: 'already verified' });
-			return 'verified';
+			if (await passedOnSameLink(ctx, s)) {
+				await markPassed(ctx, s, now);
+				await audit('identity.passed', { by: 'earlier session on this link' });
+				return 'verified';
+			}
+			await audit('identity.refused', { reason: 'verified in another session' });
+			return 'elsewhere';
 		}
 		await audit('identity.unavailable', { status: status || null });
 		return 'unavailable';

@@ -50,3 +50,39 @@ describe('signing links', () => {
 		expect(await findLink(database.db, '../../etc/passwd')).toBeUndefined();
 	});
 });
+
+describe('sessions of a replaced link', () => {
+	it('end when the link is revoked, unless the decision is made', async () => {
+		const { createSession, resumeSession } = await import('$lib/server/signing/session');
+		const database = await openMemoryDatabase();
+		try {
+			const make = () =>
+				createLink(database.db, {
+					officeId: 1207,
+					applicationId: 9,
+					email: null,
+					createdBy: 'test',
+					ttlHours: 168,
+					meta
+				});
+			const first = await make();
+			const started = await createSession(database.db, {
+				channel: 'link',
+				linkId: first.link.id,
+				repId: null,
+				officeId: 1207,
+				applicationId: 9,
+				businessName: 'B',
+				ownerFirstName: '',
+				ownerLastName: '',
+				ownerEmail: '',
+				...meta
+			});
+			expect(await resumeSession(database.db, started.secret, 30)).toBeDefined();
+			await make();
+			expect(await resumeSession(database.db, started.secret, 30)).toBeUndefined();
+		} finally {
+			await database.close();
+		}
+	});
+});

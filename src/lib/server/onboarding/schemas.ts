@@ -766,6 +766,15 @@ export const ApplicationListItemSchema = v.looseObject({
 export const ApplicationListSchema = v.array(ApplicationListItemSchema);
 export type ApplicationListItem = v.InferOutput<typeof ApplicationListItemSchema>;
 
+// [assumed] Status values: "Pending Signature" while the merchant may sign, "Signed" or
+// "Declined" once a decision is on record (the contract shows only the first).
+const DECIDED_STATUSES = new Set(['signed', 'declined']);
+
+/** Whether the service already holds a merchant decision for the application. */
+export function isDecided(item: Pick<ApplicationListItem, 'Status'>): boolean {
+	return DECIDED_STATUSES.has(item.Status.trim().toLowerCase());
+}
+
 // [assumed] the whole AvailableEquipment shape (contract: AvailableEquipment).
 export const AvailableEquipmentSchema = v.looseObject({
 	AvailableTerminalID: intish,

@@ -13,7 +13,7 @@ export interface Sanitized {
  * Part of the cache key: bump it whenever the policy changes, so stored results made under the
  * old policy are no longer used. DOMPurify's own version is included for the same reason.
  */
-export const SANITIZER_VERSION = `portal-sanitizer-1/dompurify-${createDOMPurify.version}:`;
+export const SANITIZER_VERSION = `portal-sanitizer-2/dompurify-${createDOMPurify.version}:`;
 
 // One window and one DOMPurify for the process: creating a JSDOM costs milliseconds and the
 // instance holds no per-request state (the config is passed on every call).
@@ -41,6 +41,16 @@ function demoteHeadings(root: DocumentFragment): void {
 	}
 }
 
+/**
+ * A wide table scrolls sideways on a phone (the page's CSS); a scrolling region must be
+ * reachable by keyboard, so each table takes focus. Added after sanitizing: the allow-list
+ * itself never admits tabindex from the service's HTML.
+ */
+function focusableTables(root: DocumentFragment): void {
+	for (const table of Array.from(root.querySelectorAll('table')))
+		table.setAttribute('tabindex', '0');
+}
+
 /** Sanitizes one untrusted HTML section with the portal's strict allow-list. */
 export function sanitizeHtml(raw: string): Sanitized {
 	// null when the input leaves no body to sanitize (a <frameset> document): nothing is shown.
@@ -48,6 +58,7 @@ export function sanitizeHtml(raw: string): Sanitized {
 	let html = '';
 	if (fragment) {
 		demoteHeadings(fragment);
+		focusableTables(fragment);
 		const box = fragment.ownerDocument.createElement('div');
 		box.append(fragment);
 		html = box.innerHTML;

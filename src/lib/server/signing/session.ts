@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { hashToken, newToken } from '$lib/server/crypto/tokens';
 import type { Db, Tx } from '$lib/server/db';
-import { signingSessions, type Channel } from '$lib/server/db/schema';
+import { signingLinks, signingSessions, type Channel } from '$lib/server/db/schema';
 
 export type SigningSession = typeof signingSessions.$inferSelect;
 
@@ -41,11 +41,16 @@ export async function resumeSession(
 	now = new Date()
 ): Promise<SigningSession | undefined> {
 	if (!secret || !/^[A-Za-z0-9_-]{43}$/.test(secret)) return undefined;
-	const [row] = await db
-		.select()
+	const [found] = await db
+		.select({ session: signingSessions, linkRevokedAt: signingLinks.revokedAt })
 		.from(signingSessions)
+		.leftJoin(signingLinks, eq(signingLinks.id, signingSessions.linkId))
 		.where(eq(signingSessions.tokenHash, hashToken(secret)));
+	const row = found?.session;
 	if (!row || row.closedAt) return undefined;
+	// A rep who sends a new link (say, the first went to the wrong person) ends what the old one
+	// started — unless the decision is already made, whose done page stays reachable.
+	if (found.linkRevokedAt && !row.decisionId) return undefined;
 	const idle = now.getTime() - row.lastSeenAt.getTime() > idleMinutes * 60_000;
 	const old = now.getTime() - row.createdAt.getTime() > MAX_SESSION_MS;
 	if (idle || old) return undefined;

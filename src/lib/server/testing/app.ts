@@ -39,11 +39,11 @@ export async function startTestApp(env: Record<string, string> = {}) {
 		const text = await res.text();
 		return { status: res.status, body: text ? JSON.parse(text) : null };
 	};
-	const session = async (applicationId: number, officeId = 1207) =>
+	const session = async (applicationId: number, officeId = 1207, linkId: string | null = null) =>
 		(
 			await createSession(ctx.db, {
 				channel: 'link',
-				linkId: null,
+				linkId,
 				repId: null,
 				officeId,
 				applicationId,

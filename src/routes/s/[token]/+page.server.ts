@@ -3,6 +3,7 @@ import { app } from '$lib/server/app';
 import { appendAudit } from '$lib/server/audit/audit';
 import { requestMeta } from '$lib/server/http/meta';
 import { openLink } from '$lib/server/links/open';
+import { isDecided } from '$lib/server/onboarding';
 import { businessName, findApplication } from '$lib/server/signing/application';
 import { createSession, SESSION_COOKIE } from '$lib/server/signing/session';
 import type { Actions, PageServerLoad } from './$types';
@@ -38,6 +39,12 @@ export const actions: Actions = {
 			return fail(404, {
 				message:
 					'This application can no longer be found. Please contact your sales representative.'
+			});
+		}
+		if (isDecided(item)) {
+			return fail(409, {
+				message:
+					'A decision is already on record for this application, so there is nothing left to sign. Your sales representative can tell you more.'
 			});
 		}
 		const meta = requestMeta(event);

@@ -64,6 +64,12 @@ export const actions: Actions = {
 		const result = await startAttempt(app(), session, requestMeta(event));
 		if (result === 'unavailable') return fail(503, { message: UNAVAILABLE });
 		if (result === 'locked') return fail(423, { locked: true, message: null });
+		if (result === 'elsewhere') {
+			return fail(409, {
+				message:
+					'Your identity was already confirmed in a session that used a different link. For your security, please ask your sales representative to help you finish.'
+			});
+		}
 		redirect(303, result === 'verified' ? '/sign/sign' : '/sign/identity');
 	},
 	answer: async (event) => {

@@ -3,7 +3,7 @@ import { isPossibleSsn, ssnDigits } from '$lib/server/signing/ssn';
 
 const name = (what: string) =>
 	v.pipe(
-		v.string(`Enter your ${what}.`),
+		v.optional(v.string(`Enter your ${what}.`), ''),
 		v.trim(),
 		v.nonEmpty(`Enter your ${what}.`),
 		v.maxLength(100, `Your ${what} must be 100 characters or fewer.`)
@@ -11,7 +11,7 @@ const name = (what: string) =>
 
 const email = (what: string) =>
 	v.pipe(
-		v.string(`Enter ${what}.`),
+		v.optional(v.string(`Enter ${what}.`), ''),
 		v.trim(),
 		v.nonEmpty(`Enter ${what}.`),
 		v.maxLength(254, `${what} is too long.`),
@@ -24,7 +24,7 @@ export const SignerSchema = v.object({
 	email: email('your email address'),
 	notificationEmail: email('an email address for notices'),
 	ssn: v.pipe(
-		v.string('Enter your Social Security Number.'),
+		v.optional(v.string('Enter your Social Security Number.'), ''),
 		v.transform(ssnDigits),
 		v.nonEmpty('Enter your Social Security Number.'),
 		v.regex(/^\d{9}$/, 'Enter the 9 digits of your Social Security Number.'),
@@ -46,7 +46,8 @@ export const DeclineReasonSchema = v.optional(
 	''
 );
 
-export type SignerValues = Omit<v.InferInput<typeof SignerSchema>, 'ssn'>;
+/** What goes back to the page after an error: every field as typed, never the SSN. */
+export type SignerValues = Record<'firstName' | 'lastName' | 'email' | 'notificationEmail', string>;
 
 /** Field errors by name, the first message of each. */
 export function fieldErrors(issues: v.BaseIssue<unknown>[]): Record<string, string> {

@@ -1,9 +1,15 @@
 import * as v from 'valibot';
 
+const STALE = 'The page is out of date. Reload it and try again.';
+
+// Missing fields arrive as undefined: read them as empty so the messages below are the ones shown.
 export const ConsentSchema = v.object({
-	consent: v.literal('yes', 'Tick the box to agree to use electronic records before you continue.'),
-	version: v.pipe(
-		v.string('The page is out of date. Reload it and try again.'),
-		v.regex(/^[0-9a-f]{64}$/, 'The page is out of date. Reload it and try again.')
-	)
+	consent: v.pipe(
+		v.optional(v.string(), ''),
+		v.check(
+			(s) => s === 'yes',
+			'Tick the box to agree to use electronic records before you continue.'
+		)
+	),
+	version: v.pipe(v.optional(v.string(), ''), v.regex(/^[0-9a-f]{64}$/, STALE))
 });

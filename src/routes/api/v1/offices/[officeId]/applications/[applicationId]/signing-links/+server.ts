@@ -5,7 +5,7 @@ import { isOperator } from '$lib/server/http/operator-auth';
 import { requestMeta } from '$lib/server/http/meta';
 import { createLink } from '$lib/server/links/links';
 import { sendLinkMail } from '$lib/server/links/mail';
-import { OnboardingError } from '$lib/server/onboarding';
+import { isDecided, OnboardingError } from '$lib/server/onboarding';
 import { businessName, findApplication } from '$lib/server/signing/application';
 import { decisionFor } from '$lib/server/decisions/decisions';
 import { BodySchema, ParamsSchema } from './schema';
@@ -43,8 +43,13 @@ export const POST: RequestHandler = async (event) => {
 	const params = v.safeParse(ParamsSchema, event.params);
 	if (!params.success) return problem(400, 'The path is invalid.', reasons(params.issues));
 	const raw = await readBody(event.request);
-	if (!raw.ok)
+	if (!raw.ok) {
 		return problem(400, 'The body is not valid JSON.', { body: ['must be a JSON object'] });
+	}
+	// Valibot's object schemas take arrays too; an array is not a link request.
+	if (typeof raw.value !== 'object' || raw.value === null || Array.isArray(raw.value)) {
+		return problem(400, 'The body is invalid.', { body: ['must be a JSON object'] });
+	}
 	const body = v.safeParse(BodySchema, raw.value);
 	if (!body.success) return problem(400, 'The body is invalid.', reasons(body.issues));
 
@@ -69,7 +74,7 @@ export const POST: RequestHandler = async (event) => {
 			);
 	}
 	if (!application) return problem(404, `Office ${officeId} has no application ${applicationId}.`);
-	if (await decisionFor(ctx.db, officeId, applicationId)) {
+	if (isDecided(application) || (await decisionFor(ctx.db, officeId, applicationId))) {
 		return problem(
 			409,
 			'A decision is already recorded for this application; no link was created.'

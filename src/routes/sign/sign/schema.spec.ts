@@ -1,0 +1,55 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { ConsentSchema } from '../terms/schema';
+import { DeclineReasonSchema, SignerSchema, fieldErrors, keptValues } from './schema';
+
+describe('sign form', () => {
+	it('accepts a complete form and keeps the SSN digits only', () => {
+		const r = v.safeParse(SignerSchema, {
+			firstName: ' Dana ',
+			lastName: 'Whitfield',
+			email: 'dana@example.com',
+			notificationEmail: 'notices@example.com',
+			ssn: '123-45 6789'
+		});
+		expect(r.success && r.output).toMatchObject({ firstName: 'Dana', ssn: '123456789' });
+	});
+
+	it('names every missing or bad field in plain words', () => {
+		const r = v.safeParse(SignerSchema, { email: 'not-an-email', ssn: '000-12-3456' });
+		expect(r.success).toBe(false);
+		const errors = fieldErrors(r.success ? [] : r.issues);
+		expect(errors).toEqual({
+			firstName: 'Enter your first name.',
+			lastName: 'Enter your last name.',
+			email: 'Enter your email address in the form name@example.com.',
+			notificationEmail: 'Enter an email address for notices.',
+			ssn: 'That isn’t a valid Social Security Number. Check the digits.'
+		});
+		expect(JSON.stringify(errors)).not.toContain('3456');
+	});
+
+	it('keeps what was typed, except the SSN', () => {
+		const kept = keptValues({ firstName: 'Dana', email: 'x@y', ssn: '123456789' });
+		expect(kept).toEqual({ firstName: 'Dana', lastName: '', email: 'x@y', notificationEmail: '' });
+		expect(JSON.stringify(kept)).not.toContain('123456789');
+	});
+
+	it('keeps numbers such as SSNs out of a decline reason', () => {
+		expect(v.safeParse(DeclineReasonSchema, 'Fees too high').success).toBe(true);
+		expect(v.safeParse(DeclineReasonSchema, undefined).success).toBe(true);
+		expect(v.safeParse(DeclineReasonSchema, 'my ssn is 123-45-6789').success).toBe(false);
+	});
+});
+
+describe('consent form', () => {
+	it('asks for the tick in plain words when it is missing', () => {
+		const r = v.safeParse(ConsentSchema, { version: 'a'.repeat(64) });
+		expect(r.success ? null : r.issues[0].message).toBe(
+			'Tick the box to agree to use electronic records before you continue.'
+		);
+		expect(v.safeParse(ConsentSchema, { consent: 'yes', version: 'a'.repeat(64) }).success).toBe(
+			true
+		);
+	});
+});

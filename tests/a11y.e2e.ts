@@ -1,0 +1,141 @@
+import { expect, test } from '@playwright/test';
+import { check } from './support/a11y';
+import {
+	DEMO,
+	TEXT,
+	agreeToTerms,
+	answerQuestions,
+	createLink,
+	fillSignForm,
+	freshSsn,
+	newApplication,
+	openLinkAndStart,
+	resetSandbox,
+	startQuestions
+} from './support/flow';
+
+test.beforeEach(async ({ request }) => {
+	await resetSandbox(request);
+});
+
+test('every step of an accept has no serious accessibility problem, on a phone and a tablet', async ({
+	page,
+	request
+}) => {
+	test.setTimeout(120_000);
+	const problems: string[] = [];
+	const app = await newApplication(request, 'Axe');
+	const { path } = await createLink(request, app.id);
+
+	await page.goto(path);
+	await check(page, '01-link', problems);
+	await openLinkAndStart(page, path);
+	await check(page, '02-terms', problems);
+
+	// The consent error.
+	await page
+		.locator('form')
+		.last()
+		.evaluate((f) => f.setAttribute('novalidate', ''));
+	await page.getByRole('button', { name: 'Continue' }).click();
+	await expect(page.locator('#consent-error')).toBeVisible();
+	await check(page, '03-terms-error', problems);
+	await agreeToTerms(page);
+	await check(page, '04-identity-intro', problems);
+
+	await startQuestions(page);
+	await expect(page.getByRole('timer')).toBeVisible();
+	await check(page, '05-identity-questions', problems);
+	await answerQuestions(page, app.id, 'wrong');
+	await expect(page.getByText(TEXT.mismatch)).toBeVisible();
+	await check(page, '06-identity-failed', problems);
+	await startQuestions(page);
+	await answerQuestions(page, app.id, 'right');
+	await expect(page).toHaveURL(/\/sign\/sign$/);
+	await check(page, '07-sign', problems);
+
+	await page.locator('form[action="?/accept"]').evaluate((f) => f.setAttribute('novalidate', ''));
+	await page.getByLabel('Email', { exact: true }).fill('');
+	await page.getByLabel('Social Security Number').fill('12');
+	await page.getByRole('button', { name: 'Accept and sign' }).click();
+	await expect(page.getByText(/highlighted fields/)).toBeVisible();
+	await check(page, '08-sign-errors', problems);
+
+	await page.getByRole('button', { name: 'Decline', exact: true }).click();
+	await expect(page.getByRole('heading', { level: 1, name: TEXT.declineTitle })).toBeVisible();
+	await check(page, '09-decline-confirm', problems);
+	await page.getByRole('link', { name: 'Go back' }).click();
+	await expect(
+		page.getByRole('heading', { level: 1, name: 'Sign your application' })
+	).toBeVisible();
+
+	await fillSignForm(page, { ssn: freshSsn(), email: app.email });
+	await page.getByRole('button', { name: 'Accept and sign' }).click();
+	await expect(page.getByRole('heading', { level: 1, name: TEXT.signedTitle })).toBeVisible();
+	await check(page, '10-done', problems);
+
+	// The error pages.
+	await page.goto(path);
+	await check(page, '11-link-used', problems);
+	await page.goto('/s/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+	await check(page, '12-link-unknown', problems);
+	await page.context().clearCookies();
+	await page.goto('/sign/terms');
+	await check(page, '13-no-session', problems);
+
+	expect(problems).toEqual([]);
+});
+
+test('the locked and bureau-down identity pages have no serious accessibility problem', async ({
+	page,
+	request
+}) => {
+	const problems: string[] = [];
+	const { path } = await createLink(request, DEMO.bureauDown);
+	await openLinkAndStart(page, path);
+	await agreeToTerms(page);
+	await page.getByRole('button', { name: 'Start the questions' }).click();
+	await expect(page.getByText(TEXT.bureauDown)).toBeVisible();
+	await check(page, '14-identity-bureau-down', problems);
+
+	// A revoked link page.
+	await createLink(request, DEMO.bureauDown);
+	await page.goto(path);
+	await expect(page.getByText('replaced by a newer one')).toBeVisible();
+	await check(page, '15-link-revoked', problems);
+	expect(problems).toEqual([]);
+});
+
+test('the fee table in the agreement reads on a phone: no word is broken across lines', async ({
+	page,
+	request
+}) => {
+	const app = await newApplication(request, 'Table');
+	const { path } = await createLink(request, app.id);
+	await page.setViewportSize({ width: 390, height: 844 });
+	await openLinkAndStart(page, path);
+	const broken = await page
+		.locator('.terms-body table')
+		.first()
+		.evaluate((table) => {
+			const out: string[] = [];
+			for (const cell of table.querySelectorAll('th, td')) {
+				const text = cell.textContent?.trim() ?? '';
+				for (const word of text.split(/\s+/)) {
+					if (word.length < 2) continue;
+					const node = [...cell.childNodes].find(
+						(n) => n.nodeType === Node.TEXT_NODE && n.textContent?.includes(word)
+					);
+					if (!node) continue;
+					const range = document.createRange();
+					const start = node.textContent!.indexOf(word);
+					range.setStart(node, start);
+					range.setEnd(node, start + word.length);
+					const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+					if (lines.size > 1) out.push(word);
+				}
+			}
+			return out;
+		});
+	expect(broken, 'words split across lines in the fee table').toEqual([]);
+});

@@ -1,0 +1,222 @@
+import { expect, test } from '@playwright/test';
+import {
+	TEXT,
+	agreeToTerms,
+	createLink,
+	digitsOf,
+	freshSsn,
+	fillSignForm,
+	newApplication,
+	openLinkAndStart,
+	passIdentity,
+	receivedDecision,
+	rememberSsn,
+	resetSandbox,
+	setSection,
+	sha256,
+	waitForDecision
+} from './support/flow';
+
+test.beforeEach(async ({ request }) => {
+	await resetSandbox(request);
+});
+
+test('accepting sends the service exactly what the merchant confirmed', async ({
+	page,
+	request
+}) => {
+	const app = await newApplication(request, 'Accept');
+	const { path } = await createLink(request, app.id);
+	await openLinkAndStart(page, path);
+
+	// Terms: each presented section under its own heading; Seasonal Addendum is not presented.
+	const titles = [
+		'Terms and Conditions',
+		'Payment Receipt',
+		'Individual Guaranty',
+		'Next Day Funding'
+	];
+	for (const t of titles) {
+		await expect(
+			page.locator('section').getByRole('heading', { level: 2, name: t, exact: true })
+		).toBeVisible();
+	}
+	await expect(page.getByRole('heading', { name: 'Seasonal Addendum' })).toHaveCount(0);
+	await agreeToTerms(page);
+
+	// Identity: the limit and the tries are stated before the clock starts.
+	await expect(page.getByText(/You will have 2 minutes/)).toBeVisible();
+	await expect(page.getByText(/You have 2 of 2\s+tries left/)).toBeVisible();
+	await passIdentity(page, app.id);
+
+	// Sign: one box per presented section, the prefilled fields, a masked SSN.
+	const group = page.getByRole('group', { name: 'Confirm each document' });
+	await expect(group.getByRole('checkbox')).toHaveCount(4);
+	for (const t of titles)
+		await expect(group.getByLabel(`I have read and accept the ${t}`)).not.toBeChecked();
+	await expect(page.getByLabel('First name')).toHaveValue(app.first);
+	await expect(page.getByLabel('Last name')).toHaveValue(app.last);
+	await expect(page.getByLabel('Email', { exact: true })).toHaveValue(app.email);
+	await expect(page.getByLabel('Notification email')).toHaveValue(app.email);
+	await expect(page.getByLabel('Social Security Number')).toHaveAttribute('type', 'password');
+
+	const ssn = '372-51-8806';
+	await fillSignForm(page, {
+		first: 'Morgan Q.',
+		last: 'Testwell-Ray',
+		email: 'signer@testshop.example',
+		notificationEmail: 'notices@testshop.example',
+		ssn
+	});
+	const before = Date.now();
+	await page.getByRole('button', { name: 'Accept and sign' }).click();
+	await expect(page).toHaveURL(/\/sign\/done$/);
+	await expect(page.getByRole('heading', { level: 1, name: TEXT.signedTitle })).toBeVisible();
+
+	const d = await waitForDecision(request, app.id);
+	const b = d.body;
+	expect(b.IPAddress).toBe('127.0.0.1');
+	expect(b.MerchantIPAddress).toBe('127.0.0.1');
+	expect(b.IsAccepted).toBe(true);
+	expect(b.ApplicationID).toBe(app.id);
+	expect(b.MerchantSSN, 'the control API never shows the SSN').toBeUndefined();
+	expect(d.ssnSha256).toBe(sha256(digitsOf(ssn)));
+	expect(d.ssnLast4).toBe('8806');
+	expect(b.MerchantFirstName).toBe('Morgan Q.');
+	expect(b.MerchantLastName).toBe('Testwell-Ray');
+	expect(b.MerchantEmail).toBe('signer@testshop.example');
+	expect(b.NotificationEmail).toBe('notices@testshop.example');
+	expect(b.IsIndividualGuarantyAccepted).toBe(true);
+	expect(b.AcceptanceLanguage).toEqual({
+		Accept_TermsAndConditions_Prod: true,
+		Accept_PaymentReceipt_Prod: true,
+		Accept_IndividualGuaranty_Prod: true,
+		Accept_SeasonalAddendum_Prod: false,
+		Accept_NextDayFunding_Prod: true
+	});
+
+	// Done: the time and the decision number the service assigned.
+	await page.reload();
+	await expect(page.getByText(String(d.merchantDecisionId), { exact: true })).toBeVisible();
+	const when = await page.locator('time').getAttribute('datetime');
+	expect(Math.abs(new Date(when!).getTime() - before)).toBeLessThan(60_000);
+	await expect(page.getByRole('link', { name: 'Download the application (PDF)' })).toHaveAttribute(
+		'href',
+		'/sign/done/application.pdf'
+	);
+	await expect(
+		page.getByRole('link', { name: 'Download the signing certificate (PDF)' })
+	).toHaveAttribute('href', '/sign/done/certificate.pdf');
+});
+
+test('accept needs every presented section ticked; errors per field, the SSN never sent back', async ({
+	page,
+	request
+}) => {
+	const app = await newApplication(request, 'Accept errors');
+	const { path } = await createLink(request, app.id);
+	await openLinkAndStart(page, path);
+	await agreeToTerms(page);
+	await passIdentity(page, app.id);
+
+	const ssn = '481-27-3390';
+	await fillSignForm(page, {
+		email: 'not-an-email',
+		ssn,
+		sections: ['Terms and Conditions', 'Payment Receipt', 'Next Day Funding']
+	});
+	// The browser's own checks would stop the post; the server's are what is tested here.
+	await page.locator('form[action="?/accept"]').evaluate((f) => f.setAttribute('novalidate', ''));
+	const [answer] = await Promise.all([
+		page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/sign/sign')),
+		page.getByRole('button', { name: 'Accept and sign' }).click()
+	]);
+	const answered = await answer.text();
+
+	await expect(page.getByText('Tick to confirm you accept the Individual Guaranty.')).toBeVisible();
+	await expect(page.getByText(/Enter your email address in the form/)).toBeVisible();
+	await expect(page.getByLabel('Email', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+	await expect(page.getByLabel('I have read and accept the Individual Guaranty')).toHaveAttribute(
+		'aria-invalid',
+		'true'
+	);
+	// What was ticked and typed is kept…
+	await expect(page.getByLabel('I have read and accept the Terms and Conditions')).toBeChecked();
+	await expect(page.getByLabel('Email', { exact: true })).toHaveValue('not-an-email');
+	// …but no answer carried the SSN back.
+	expect(answered).not.toContain(digitsOf(ssn));
+	expect(answered).not.toContain(ssn);
+	expect(await receivedDecision(request, app.id)).toBeNull();
+	await expect(page).toHaveURL(/\/sign\/sign$/);
+
+	// A bad SSN is named beside its field.
+	await page.getByLabel('I have read and accept the Individual Guaranty').check();
+	await page.getByLabel('Email', { exact: true }).fill('morgan@testshop.example');
+	rememberSsn('999-12-3456');
+	await page.getByLabel('Social Security Number').fill('999-12-3456');
+	await page.getByRole('button', { name: 'Accept and sign' }).click();
+	await expect(
+		page.getByText('That isn’t a valid Social Security Number. Check the digits.')
+	).toBeVisible();
+	await expect(page.getByLabel('Social Security Number')).toHaveAttribute('aria-invalid', 'true');
+	expect(await receivedDecision(request, app.id)).toBeNull();
+});
+
+test('consent is required before the questions, with a plain message', async ({
+	page,
+	request
+}) => {
+	const app = await newApplication(request, 'Consent');
+	const { path } = await createLink(request, app.id);
+	await openLinkAndStart(page, path);
+	const box = page.getByLabel(TEXT.consent);
+	await expect(box).toHaveAttribute('required', '');
+	// A browser that does not enforce `required` (or a forged post) reaches the server's check.
+	await page
+		.locator('form')
+		.last()
+		.evaluate((f) => f.setAttribute('novalidate', ''));
+	await page.getByRole('button', { name: 'Continue' }).click();
+	const error = page.locator('#consent-error');
+	await expect(error).toBeVisible();
+	await expect(box).toHaveAttribute('aria-invalid', 'true');
+	await expect(error).toHaveText(
+		'Tick the box to agree to use electronic records before you continue.'
+	);
+	await expect(page).toHaveURL(/\/sign\/terms$/);
+	await agreeToTerms(page);
+});
+
+test('the flags follow what was presented: a seasonal addendum shown, no guaranty', async ({
+	page,
+	request
+}) => {
+	await setSection(request, 'SeasonalAddendum', { presented: true });
+	await setSection(request, 'IndividualGuaranty', { presented: false });
+	const app = await newApplication(request, 'Flags');
+	const { path } = await createLink(request, app.id);
+	await openLinkAndStart(page, path);
+	await expect(page.locator('section.terms h2')).toHaveText([
+		'Terms and Conditions',
+		'Payment Receipt',
+		'Seasonal Addendum',
+		'Next Day Funding'
+	]);
+	await agreeToTerms(page);
+	await passIdentity(page, app.id);
+	const group = page.getByRole('group', { name: 'Confirm each document' });
+	await expect(group.getByRole('checkbox')).toHaveCount(4);
+	await expect(group.getByLabel('I have read and accept the Seasonal Addendum')).toBeVisible();
+	await fillSignForm(page, { ssn: freshSsn() });
+	await page.getByRole('button', { name: 'Accept and sign' }).click();
+	await expect(page.getByRole('heading', { level: 1, name: TEXT.signedTitle })).toBeVisible();
+	const d = await waitForDecision(request, app.id);
+	expect(d.body.IsIndividualGuarantyAccepted).toBe(false);
+	expect(d.body.AcceptanceLanguage).toEqual({
+		Accept_TermsAndConditions_Prod: true,
+		Accept_PaymentReceipt_Prod: true,
+		Accept_IndividualGuaranty_Prod: false,
+		Accept_SeasonalAddendum_Prod: true,
+		Accept_NextDayFunding_Prod: true
+	});
+});

@@ -1,0 +1,110 @@
+import { expect, test } from '@playwright/test';
+import {
+	TEXT,
+	agreeToTerms,
+	createLink,
+	digitsOf,
+	fillSigner,
+	newApplication,
+	openLinkAndStart,
+	passIdentity,
+	receivedDecision,
+	resetSandbox,
+	sha256,
+	waitForDecision
+} from './support/flow';
+
+test.beforeEach(async ({ request }) => {
+	await resetSandbox(request);
+});
+
+test('declining asks once more, the reason is optional, the service receives IsAccepted false', async ({
+	page,
+	request
+}) => {
+	const app = await newApplication(request, 'Decline');
+	const { path } = await createLink(request, app.id);
+	await openLinkAndStart(page, path);
+	await agreeToTerms(page);
+	await passIdentity(page, app.id);
+
+	// The first press only asks.
+	await page.getByRole('button', { name: 'Decline', exact: true }).click();
+	await expect(page.getByRole('heading', { level: 1, name: TEXT.declineTitle })).toBeVisible();
+	await expect(page.getByLabel('Reason (optional)')).toBeVisible();
+	await expect(page.getByLabel('First name')).toHaveValue(app.first);
+	await expect(page.getByLabel('Social Security Number')).toHaveAttribute('type', 'password');
+	await expect(page.getByRole('button', { name: 'Yes, decline' })).toBeVisible();
+	expect(
+		await receivedDecision(request, app.id),
+		'nothing is recorded on the first press'
+	).toBeNull();
+
+	// "Go back" returns to the sign form, nothing recorded.
+	await page.getByRole('link', { name: 'Go back' }).click();
+	await expect(
+		page.getByRole('heading', { level: 1, name: 'Sign your application' })
+	).toBeVisible();
+	expect(await receivedDecision(request, app.id)).toBeNull();
+
+	// Decline for real, without a reason.
+	await page.getByRole('button', { name: 'Decline', exact: true }).click();
+	await expect(page.getByRole('heading', { level: 1, name: TEXT.declineTitle })).toBeVisible();
+	const ssn = '264-83-1957';
+	await fillSigner(page, { ssn });
+	await page.getByRole('button', { name: 'Yes, decline' }).click();
+	await expect(page).toHaveURL(/\/sign\/done$/);
+	await expect(page.getByRole('heading', { level: 1, name: TEXT.declinedTitle })).toBeVisible();
+	await expect(page.getByText('You declined the application.')).toBeVisible();
+
+	const d = await waitForDecision(request, app.id);
+	expect(d.body.IsAccepted).toBe(false);
+	expect(d.body.ApplicationID).toBe(app.id);
+	expect(d.body.MerchantFirstName).toBe(app.first);
+	expect(d.body.MerchantLastName).toBe(app.last);
+	expect(d.body.MerchantEmail).toBe(app.email);
+	expect(d.body.NotificationEmail).toBe(app.email);
+	expect(d.body.IPAddress).toBe('127.0.0.1');
+	expect(d.body.MerchantIPAddress).toBe('127.0.0.1');
+	expect(d.body.IsIndividualGuarantyAccepted).toBe(false);
+	expect(d.body.AcceptanceLanguage).toEqual({
+		Accept_TermsAndConditions_Prod: false,
+		Accept_PaymentReceipt_Prod: false,
+		Accept_IndividualGuaranty_Prod: false,
+		Accept_SeasonalAddendum_Prod: false,
+		Accept_NextDayFunding_Prod: false
+	});
+	expect(d.ssnSha256).toBe(sha256(digitsOf(ssn)));
+	expect(d.ssnLast4).toBe('1957');
+	await page.reload();
+	await expect(page.getByText(String(d.merchantDecisionId), { exact: true })).toBeVisible();
+});
+
+test('a decline reason is accepted when given, and must not hold long numbers', async ({
+	page,
+	request
+}) => {
+	const app = await newApplication(request, 'Decline reason');
+	const { path } = await createLink(request, app.id);
+	await openLinkAndStart(page, path);
+	await agreeToTerms(page);
+	await passIdentity(page, app.id);
+
+	await page.getByRole('button', { name: 'Decline', exact: true }).click();
+	const ssn = '318-46-2075';
+	await page.getByLabel('Reason (optional)').fill('My account is 123456789, please call');
+	await fillSigner(page, { ssn });
+	await page.getByRole('button', { name: 'Yes, decline' }).click();
+	await expect(
+		page.getByText('Please leave numbers such as SSNs or account numbers out of the reason.')
+	).toBeVisible();
+	await expect(page.getByRole('heading', { level: 1, name: TEXT.declineTitle })).toBeVisible();
+	expect(await receivedDecision(request, app.id)).toBeNull();
+
+	await page.getByLabel('Reason (optional)').fill('The fees are higher than we agreed.');
+	await fillSigner(page, { ssn });
+	await page.getByRole('button', { name: 'Yes, decline' }).click();
+	await expect(page.getByRole('heading', { level: 1, name: TEXT.declinedTitle })).toBeVisible();
+	const d = await waitForDecision(request, app.id);
+	expect(d.body.IsAccepted).toBe(false);
+});

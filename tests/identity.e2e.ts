@@ -1,0 +1,190 @@
+import { expect, test } from '@playwright/test';
+import { check } from './support/a11y';
+import { DEMO_APPLICATIONS } from '../src/lib/server/sandbox/seed-data';
+import {
+	DEMO,
+	TEXT,
+	agreeToTerms,
+	answerQuestions,
+	controlAnswers,
+	createLink,
+	newApplication,
+	openLinkAndStart,
+	passIdentity,
+	ready,
+	replayPost,
+	resetSandbox,
+	ruleAnswers,
+	setTimeLimit,
+	startQuestions
+} from './support/flow';
+
+const demoDoc = (id: number) => {
+	const demo = DEMO_APPLICATIONS.find((a) => a.id === id);
+	if (!demo) throw new Error(`no demo application ${id}`);
+	return demo.request;
+};
+
+test.beforeEach(async ({ request }) => {
+	await resetSandbox(request);
+});
+
+test('wrong answers once, then right answers with a fresh set (50001)', async ({
+	page,
+	request
+}) => {
+	const { path } = await createLink(request, DEMO.ordinary);
+	await openLinkAndStart(page, path);
+	await agreeToTerms(page);
+	await expect(page.getByText(/You have 2 of 2\s+tries left/)).toBeVisible();
+
+	await startQuestions(page);
+	await expect(page.getByRole('timer')).toBeVisible();
+	const firstSet = await page.locator('fieldset').allInnerTexts();
+	await answerQuestions(page, DEMO.ordinary, 'wrong');
+
+	await expect(page).toHaveURL(/\/sign\/identity$/);
+	await expect(page.getByText(TEXT.mismatch)).toBeVisible();
+	await expect(page.getByText(TEXT.oneMoreTry)).toBeVisible();
+	await expect(page.getByText(/You have 1 of 2\s+tries left/)).toBeVisible();
+
+	await startQuestions(page);
+	const secondSet = await page.locator('fieldset').allInnerTexts();
+	expect(secondSet, 'a retake gets a fresh question set').not.toEqual(firstSet);
+	// The rule the sandbox README gives for demos picks the same answers as its control API.
+	expect(await ruleAnswers(page, demoDoc(DEMO.ordinary))).toEqual(
+		await controlAnswers(request, DEMO.ordinary)
+	);
+	await answerQuestions(page, DEMO.ordinary, 'right');
+	await expect(page).toHaveURL(/\/sign\/sign$/);
+	await expect(
+		page.getByRole('heading', { level: 1, name: 'Sign your application' })
+	).toBeVisible();
+});
+
+test('two failures lock the questions, and a new link for the same application is still locked', async ({
+	page,
+	browser,
+	request
+}) => {
+	const id = DEMO.identityFails;
+	const { path } = await createLink(request, id);
+	await openLinkAndStart(page, path);
+	await agreeToTerms(page);
+
+	await startQuestions(page);
+	await answerQuestions(page, id, 'right'); // this application never verifies
+	await expect(page.getByText(TEXT.mismatch)).toBeVisible();
+	await expect(page.getByText(TEXT.oneMoreTry)).toBeVisible();
+
+	await startQuestions(page);
+	await answerQuestions(page, id, 'right');
+	const lockedNotice = page.getByRole('alert').filter({ hasText: TEXT.locked });
+	await expect(lockedNotice).toBeVisible();
+	await expect(lockedNotice).toContainText('contact your sales representative');
+	await expect(page.getByRole('button', { name: 'Start the questions' })).toHaveCount(0);
+	await expect(page.locator('fieldset')).toHaveCount(0);
+
+	// A reload does not unlock.
+	await page.reload();
+	await expect(page.getByText(TEXT.locked)).toBeVisible();
+	const problems: string[] = [];
+	await check(page, '16-identity-locked', problems);
+	expect(problems, 'accessibility of the locked page').toEqual([]);
+
+	// A new link, on another device, for the same application.
+	const other = await browser.newContext();
+	try {
+		const p2 = await other.newPage();
+		const second = await createLink(request, id);
+		await openLinkAndStart(p2, second.path);
+		await agreeToTerms(p2);
+		await expect(p2.getByText(TEXT.locked)).toBeVisible();
+		await expect(p2.getByRole('button', { name: 'Start the questions' })).toHaveCount(0);
+		// Even a forged start post gets no questions.
+		const res = await replayPost(p2, '/sign/identity?/start', {});
+		expect(res.status()).toBeLessThan(500);
+		expect(await res.text()).not.toContain('<fieldset');
+		await p2.goto('/sign/identity');
+		await expect(p2.locator('fieldset')).toHaveCount(0);
+		await expect(p2.getByText(TEXT.locked)).toBeVisible();
+	} finally {
+		await other.close();
+	}
+});
+
+test('credit bureau down (50006): told plainly, no try used', async ({ page, request }) => {
+	const { path } = await createLink(request, DEMO.bureauDown);
+	await openLinkAndStart(page, path);
+	await agreeToTerms(page);
+	await expect(page.getByText(/You have 2 of 2\s+tries left/)).toBeVisible();
+
+	await page.getByRole('button', { name: 'Start the questions' }).click();
+	await expect(page.getByText(TEXT.bureauDown)).toBeVisible();
+	await expect(page.locator('fieldset')).toHaveCount(0);
+	await expect(page.getByText(/You have 2 of 2\s+tries left/)).toBeVisible();
+
+	// Still nothing used after trying again and reloading.
+	await page.getByRole('button', { name: 'Start the questions' }).click();
+	await expect(page.getByText(TEXT.bureauDown)).toBeVisible();
+	await page.reload();
+	await expect(page.getByText(/You have 2 of 2\s+tries left/)).toBeVisible();
+	await expect(page.getByText(TEXT.locked)).toHaveCount(0);
+});
+
+test('answers sent after the time limit count as a failed try', async ({ page, request }) => {
+	await setTimeLimit(request, 1);
+	const app = await newApplication(request, 'Late');
+	const { path } = await createLink(request, app.id);
+	await openLinkAndStart(page, path);
+	await agreeToTerms(page);
+	await expect(page.getByText(/You have 2 of 2\s+tries left/)).toBeVisible();
+
+	await startQuestions(page);
+	// The limit plus the portal's grace for slow networks (3 s) has passed.
+	await page.waitForTimeout(5_000);
+	await answerQuestions(page, app.id, 'right');
+	await expect(page).toHaveURL(/\/sign\/identity$/);
+	await expect(page.getByText(/time ran out/i)).toBeVisible();
+	await expect(page.getByText(TEXT.oneMoreTry)).toBeVisible();
+	await expect(page.getByText(/You have 1 of 2\s+tries left/)).toBeVisible();
+	await expect(page.getByRole('heading', { name: 'Sign your application' })).toHaveCount(0);
+});
+
+test('a new link after identity passed elsewhere does not let a new session skip the questions', async ({
+	page,
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'Second device');
+	// Device A passes identity, then stops before signing.
+	const first = await createLink(request, app.id);
+	await openLinkAndStart(page, first.path);
+	await agreeToTerms(page);
+	await passIdentity(page, app.id);
+
+	// A new link (e.g. a forwarded or re-sent email) opened on device B.
+	const other = await browser.newContext();
+	try {
+		const p2 = await other.newPage();
+		const second = await createLink(request, app.id);
+		await openLinkAndStart(p2, second.path);
+		await agreeToTerms(p2);
+		await ready(p2);
+		await p2.getByRole('button', { name: 'Start the questions' }).click();
+		// Either new questions or a plain refusal; never the sign form without answering anything.
+		const outcome = async () => {
+			if (/\/sign\/sign$/.test(p2.url())) return 'sign form';
+			if ((await p2.locator('fieldset').count()) === 5) return 'questions';
+			if (await p2.getByRole('alert').count()) return 'refused';
+			return 'pending';
+		};
+		await expect.poll(outcome).not.toBe('pending');
+		expect(await outcome()).not.toBe('sign form');
+		const r = await p2.goto('/sign/sign');
+		expect(r?.status()).toBeLessThan(500);
+		await expect(p2).not.toHaveURL(/\/sign\/sign$/);
+	} finally {
+		await other.close();
+	}
+});

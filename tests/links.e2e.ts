@@ -1,0 +1,203 @@
+import { randomBytes } from 'node:crypto';
+import { expect, test, type Page } from '@playwright/test';
+import { E2E } from './support/env';
+import {
+	DEMO,
+	TEXT,
+	createLink,
+	newApplication,
+	openLinkAndStart,
+	postLink,
+	ready,
+	resetSandbox,
+	walkTo
+} from './support/flow';
+
+test.beforeEach(async ({ request }) => {
+	await resetSandbox(request);
+});
+
+const MESSAGES = {
+	unknown: 'This link isn’t valid',
+	expired: 'This link has expired',
+	revoked: 'This link has been replaced by a newer one',
+	used: 'This link has already been used to record a decision'
+};
+
+/** The error page of a link: status, its own message, no business name, no Start button. */
+async function expectLinkError(
+	page: Page,
+	path: string,
+	status: number,
+	message: string,
+	business: string
+) {
+	const res = await page.goto(path);
+	expect(res?.status()).toBe(status);
+	await expect(page.getByText(message)).toBeVisible();
+	await expect(page.getByRole('button', { name: 'Start' })).toHaveCount(0);
+	expect(await page.content()).not.toContain(business);
+	// The Start post (a replayed form) is refused the same way.
+	const post = await page.request.post(path, {
+		form: {},
+		headers: { origin: new URL(page.url()).origin, accept: 'text/html' },
+		maxRedirects: 0
+	});
+	expect(post.status()).toBe(status);
+	expect(await post.text()).not.toContain(business);
+	expect(post.headers()['set-cookie'] ?? '').not.toContain('signing_session');
+}
+
+test.describe('operator API', () => {
+	test('201 with url and expiresAt; the link page names the business and changes nothing', async ({
+		page,
+		request
+	}) => {
+		const app = await newApplication(request, 'Api');
+		const res = await postLink(request, app.id, { body: { email: 'morgan@testshop.example' } });
+		expect(res.status()).toBe(201);
+		const body = (await res.json()) as { url: string; expiresAt: string };
+		expect(body.url).toMatch(/^http:\/\/127\.0\.0\.1:4319\/s\/[A-Za-z0-9_-]{40,}$/);
+		const ttl = new Date(body.expiresAt).getTime() - Date.now();
+		expect(ttl).toBeGreaterThan(167 * 3_600_000);
+		expect(ttl).toBeLessThanOrEqual(168 * 3_600_000);
+
+		// Opening it twice (a mail scanner, then the merchant) changes nothing: Start still works.
+		const path = new URL(body.url).pathname;
+		for (let i = 0; i < 2; i++) {
+			const r = await page.goto(path);
+			expect(r?.status()).toBe(200);
+			await expect(page.getByRole('heading', { level: 1, name: TEXT.linkHeading })).toBeVisible();
+			await expect(page.getByText(app.business).first()).toBeVisible();
+		}
+		expect(
+			(await page.context().cookies()).filter((c) => c.name === 'signing_session')
+		).toHaveLength(0);
+		await openLinkAndStart(page, path);
+		const cookie = (await page.context().cookies()).find((c) => c.name === 'signing_session');
+		expect(cookie?.httpOnly).toBe(true);
+		expect(cookie?.sameSite).toBe('Strict');
+		expect(page.url(), 'the session URL carries no token').not.toContain(path.split('/').pop()!);
+	});
+
+	test('an earlier expiresAt is honoured', async ({ request }) => {
+		const app = await newApplication(request, 'Api expiry');
+		const at = new Date(Date.now() + 3_600_000).toISOString();
+		const res = await postLink(request, app.id, { body: { expiresAt: at } });
+		expect(res.status()).toBe(201);
+		expect(new Date(((await res.json()) as { expiresAt: string }).expiresAt).getTime()).toBe(
+			new Date(at).getTime()
+		);
+	});
+
+	test('401 without or with a wrong key, and nothing is created', async ({ page, request }) => {
+		const app = await newApplication(request, 'Api auth');
+		const first = await createLink(request, app.id);
+		for (const key of [null, 'wrong-key-0123456789abcdefghij', '']) {
+			const res = await postLink(request, app.id, { key });
+			expect(res.status(), `key ${String(key)}`).toBe(401);
+			expect(JSON.stringify(await res.json())).not.toContain('/s/');
+		}
+		const basic = await request.post(`/api/v1/offices/1207/applications/${app.id}/signing-links`, {
+			headers: { authorization: 'Basic ZTJlOmUyZQ==' }
+		});
+		expect(basic.status()).toBe(401);
+		// Had any of them created a link, the first would now be revoked.
+		const r = await page.goto(first.path);
+		expect(r?.status()).toBe(200);
+	});
+
+	test('404 for an unknown application or office', async ({ request }) => {
+		expect((await postLink(request, 59999)).status()).toBe(404);
+		expect((await postLink(request, DEMO.ordinary, { officeId: 4242 })).status()).toBe(404);
+	});
+
+	test('400 with message and errors for bad JSON or fields', async ({ request }) => {
+		const app = await newApplication(request, 'Api bad');
+		const cases: [string, string | object][] = [
+			['malformed JSON', '{"email": '],
+			['not an email', { email: 'nope' }],
+			['unknown field', { emial: 'morgan@testshop.example' }],
+			['expiresAt not a date', { expiresAt: 'tomorrow' }],
+			['expiresAt in the past', { expiresAt: new Date(Date.now() - 60_000).toISOString() }],
+			[
+				'expiresAt beyond 7 days',
+				{ expiresAt: new Date(Date.now() + 8 * 86_400_000).toISOString() }
+			],
+			['an array', '[]']
+		];
+		for (const [what, body] of cases) {
+			const res = await postLink(request, app.id, { body: body as never });
+			expect(res.status(), what).toBe(400);
+			const json = (await res.json()) as { message?: unknown; errors?: unknown };
+			expect(typeof json.message, what).toBe('string');
+			expect(json.errors, what).toBeTruthy();
+		}
+		for (const bad of ['abc', '-1', '1.5']) {
+			const res = await request.post(`/api/v1/offices/1207/applications/${bad}/signing-links`, {
+				headers: { authorization: `Bearer ${E2E.operatorKey}` }
+			});
+			expect(res.status(), `application id ${bad}`).toBe(400);
+		}
+	});
+
+	test('409 for an application the service already has a decision for (50004)', async ({
+		request
+	}) => {
+		const res = await postLink(request, DEMO.decided);
+		expect(res.status(), await res.text()).toBe(409);
+	});
+});
+
+test.describe('link states', () => {
+	test('unknown token → 404', async ({ page }) => {
+		await expectLinkError(
+			page,
+			`/s/${randomBytes(32).toString('base64url')}`,
+			404,
+			MESSAGES.unknown,
+			'Test Shop'
+		);
+		await expectLinkError(page, '/s/short', 404, MESSAGES.unknown, 'Test Shop');
+	});
+
+	test('expired → 410', async ({ page, request }) => {
+		const app = await newApplication(request, 'Expired');
+		const { path } = await createLink(request, app.id, {
+			expiresAt: new Date(Date.now() + 2_500).toISOString()
+		});
+		const r = await page.goto(path);
+		expect(r?.status()).toBe(200);
+		await page.waitForTimeout(3_500);
+		await expectLinkError(page, path, 410, MESSAGES.expired, app.business);
+	});
+
+	test('revoked by a newer link → 410; the newer one works', async ({ page, request }) => {
+		const app = await newApplication(request, 'Revoked');
+		const first = await createLink(request, app.id);
+		const second = await createLink(request, app.id);
+		await expectLinkError(page, first.path, 410, MESSAGES.revoked, app.business);
+		await openLinkAndStart(page, second.path);
+	});
+
+	test('used after a decision → 410, and no new link can be made', async ({ page, request }) => {
+		const app = await newApplication(request, 'Used');
+		const { link } = await walkTo(page, request, app, 'done');
+		await expectLinkError(page, link, 410, MESSAGES.used, app.business);
+		const again = await postLink(request, app.id);
+		expect(again.status()).toBe(409);
+	});
+
+	test('a started session is not a way around an expired link', async ({ page, request }) => {
+		const app = await newApplication(request, 'Expired start');
+		const { path } = await createLink(request, app.id, {
+			expiresAt: new Date(Date.now() + 2_000).toISOString()
+		});
+		await page.goto(path);
+		await ready(page);
+		await page.waitForTimeout(2_500);
+		await page.getByRole('button', { name: 'Start' }).click();
+		await expect(page.getByText(MESSAGES.expired)).toBeVisible();
+		await expect(page).not.toHaveURL(/\/sign\//);
+	});
+});

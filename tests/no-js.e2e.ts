@@ -1,0 +1,132 @@
+import { expect, test, type APIRequestContext, type Browser } from '@playwright/test';
+import { E2E } from './support/env';
+import {
+	TEXT,
+	agreeToTerms,
+	answerQuestions,
+	createLink,
+	digitsOf,
+	fillSignForm,
+	fillSigner,
+	newApplication,
+	noScriptContext,
+	openLinkAndStart,
+	receivedDecision,
+	resetSandbox,
+	sha256,
+	startQuestions,
+	waitForDecision
+} from './support/flow';
+
+test.beforeEach(async ({ request }) => {
+	await resetSandbox(request);
+});
+
+/**
+ * With `forceOrigin`, every request carries `Origin: <portal>`. A real browser sends
+ * `Origin: null` on form posts from a page with `Referrer-Policy: no-referrer`; forcing it lets
+ * the remaining steps be checked even while that alone breaks the plain-form flow.
+ */
+async function acceptWithoutScript(
+	browser: Browser,
+	request: APIRequestContext,
+	forceOrigin: boolean
+) {
+	const context = await noScriptContext(
+		browser,
+		forceOrigin ? { extraHTTPHeaders: { origin: E2E.origin } } : {}
+	);
+	const page = await context.newPage();
+	try {
+		const app = await newApplication(request, forceOrigin ? 'No script origin' : 'No script');
+		const { path } = await createLink(request, app.id);
+		await openLinkAndStart(page, path);
+
+		// A consent post without the box ticked (the browser's own check switched off).
+		await page
+			.locator('form')
+			.last()
+			.evaluate((f) => f.setAttribute('novalidate', ''));
+		await page.getByRole('button', { name: 'Continue' }).click();
+		await expect(page.locator('#consent-error')).toBeVisible();
+		await agreeToTerms(page);
+
+		await page.getByRole('button', { name: 'Start the questions' }).click();
+		await expect(page.locator('fieldset')).toHaveCount(5);
+		// Without script the deadline is printed instead of a ticking timer.
+		await expect(page.getByText(/Answer by/)).toBeVisible();
+		// Submitting with questions unanswered keeps the choice made and names the gaps.
+		await page.locator('fieldset').first().locator('input[type=radio]').first().check();
+		await page.getByRole('button', { name: 'Submit answers' }).click();
+		await expect(page.getByText('Answer every question, then submit.')).toBeVisible();
+		await expect(
+			page.locator('fieldset').first().locator('input[type=radio]').first()
+		).toBeChecked();
+		await answerQuestions(page, app.id, 'right');
+		await expect(page).toHaveURL(/\/sign\/sign$/);
+
+		// A server-side error keeps what was typed, except the SSN.
+		const ssn = forceOrigin ? '407-38-2261' : '407-38-2262';
+		await fillSignForm(page, { ssn, email: 'morgan@', sections: ['Terms and Conditions'] });
+		await page.locator('form[action="?/accept"]').evaluate((f) => f.setAttribute('novalidate', ''));
+		await page.getByRole('button', { name: 'Accept and sign' }).click();
+		await expect(page.getByText(/Please fix the \d+ highlighted fields below/)).toBeVisible();
+		await expect(page.getByLabel('Email', { exact: true })).toHaveValue('morgan@');
+		await expect(page.getByLabel('I have read and accept the Terms and Conditions')).toBeChecked();
+		await expect(page.getByLabel('Social Security Number')).toHaveValue('');
+		const html = await page.content();
+		expect(html).not.toContain(digitsOf(ssn));
+		expect(html).not.toContain(ssn);
+		expect(await receivedDecision(request, app.id)).toBeNull();
+
+		await fillSignForm(page, { ssn, email: 'morgan@testshop.example' });
+		await page.getByRole('button', { name: 'Accept and sign' }).click();
+		await expect(page).toHaveURL(/\/sign\/done$/);
+		await expect(page.getByRole('heading', { level: 1, name: TEXT.signedTitle })).toBeVisible();
+
+		const d = await waitForDecision(request, app.id);
+		expect(d.body.IsAccepted).toBe(true);
+		expect(d.ssnSha256).toBe(sha256(digitsOf(ssn)));
+		await page.reload();
+		await expect(page.getByText(String(d.merchantDecisionId), { exact: true })).toBeVisible();
+		await expect(page.getByRole('link', { name: 'Download the application (PDF)' })).toBeVisible();
+	} finally {
+		await context.close();
+	}
+}
+
+test('the whole accept flow works with JavaScript off', async ({ browser, request }) => {
+	await acceptWithoutScript(browser, request, false);
+});
+
+test('with JavaScript off and a same-origin Origin header forced, every later step works', async ({
+	browser,
+	request
+}) => {
+	await acceptWithoutScript(browser, request, true);
+});
+
+test('declining works with JavaScript off', async ({ browser, request }) => {
+	const context = await noScriptContext(browser);
+	const page = await context.newPage();
+	try {
+		const app = await newApplication(request, 'No script decline');
+		const { path } = await createLink(request, app.id);
+		await openLinkAndStart(page, path);
+		await agreeToTerms(page);
+		await startQuestions(page);
+		await answerQuestions(page, app.id, 'right');
+		await expect(page).toHaveURL(/\/sign\/sign$/);
+
+		await page.getByRole('button', { name: 'Decline', exact: true }).click();
+		await expect(page.getByRole('heading', { level: 1, name: TEXT.declineTitle })).toBeVisible();
+		await page.getByLabel('Reason (optional)').fill('Not ready yet.');
+		await fillSigner(page, { ssn: '219-44-6083' });
+		await page.getByRole('button', { name: 'Yes, decline' }).click();
+		await expect(page.getByRole('heading', { level: 1, name: TEXT.declinedTitle })).toBeVisible();
+		const d = await waitForDecision(request, app.id);
+		expect(d.body.IsAccepted).toBe(false);
+	} finally {
+		await context.close();
+	}
+});

@@ -1,0 +1,175 @@
+import { expect, test } from '@playwright/test';
+import {
+	TEXT,
+	agreeToTerms,
+	createLink,
+	freshSsn,
+	newApplication,
+	openLinkAndStart,
+	passIdentity,
+	receivedDecision,
+	rememberSsn,
+	replayPost,
+	resetSandbox,
+	startQuestions,
+	waitForDecision,
+	fillSignForm
+} from './support/flow';
+
+test.beforeEach(async ({ request }) => {
+	await resetSandbox(request);
+});
+
+const signerForm = (ssn: string): Record<string, string> => ({
+	'section-TermsAndConditions': 'yes',
+	'section-PaymentReceipt': 'yes',
+	'section-IndividualGuaranty': 'yes',
+	'section-NextDayFunding': 'yes',
+	firstName: 'Morgan',
+	lastName: 'Testwell',
+	email: 'morgan@testshop.example',
+	notificationEmail: 'morgan@testshop.example',
+	ssn
+});
+
+test('later steps by URL lead back to the current step', async ({ page, request }) => {
+	const app = await newApplication(request, 'Skip url');
+	const { path } = await createLink(request, app.id);
+	await openLinkAndStart(page, path);
+
+	for (const later of [
+		'/sign/identity',
+		'/sign/sign',
+		'/sign/done',
+		'/sign/done/application.pdf',
+		'/sign/done/certificate.pdf'
+	]) {
+		const r = await page.goto(later);
+		expect(r?.status(), later).toBe(200);
+		await expect(page, later).toHaveURL(/\/sign\/terms$/);
+	}
+	await agreeToTerms(page);
+	for (const other of ['/sign/terms', '/sign/sign', '/sign/done']) {
+		await page.goto(other);
+		await expect(page, other).toHaveURL(/\/sign\/identity$/);
+	}
+	await passIdentity(page, app.id);
+	for (const other of ['/sign/terms', '/sign/identity', '/sign/done']) {
+		await page.goto(other);
+		await expect(page, other).toHaveURL(/\/sign\/sign$/);
+	}
+});
+
+test('/sign without a session is a 401 page, not a step', async ({ page }) => {
+	for (const p of ['/sign/terms', '/sign/identity', '/sign/sign', '/sign/done']) {
+		const r = await page.goto(p);
+		expect(r?.status(), p).toBe(401);
+		await expect(
+			page.getByRole('heading', { level: 1, name: 'Your session has ended' })
+		).toBeVisible();
+	}
+});
+
+test('replayed posts for later steps change nothing', async ({ page, request }) => {
+	const app = await newApplication(request, 'Skip post');
+	const { path } = await createLink(request, app.id);
+	await openLinkAndStart(page, path);
+
+	// At terms: an accept, a decline and an identity answer are all sent back to terms.
+	const ssn = freshSsn();
+	rememberSsn(ssn);
+	for (const [action, form] of [
+		['/sign/sign?/accept', signerForm(ssn)],
+		['/sign/sign?/decline', { ...signerForm(ssn), confirm: 'yes' }],
+		['/sign/identity?/start', {}],
+		['/sign/identity?/answer', { 'q-1': '1', 'q-2': '1', 'q-3': '1', 'q-4': '1', 'q-5': '1' }]
+	] as const) {
+		const res = await replayPost(page, action, form);
+		expect(res.status(), action).toBe(303);
+		expect(res.headers().location, action).toMatch(/\/sign\/terms$/);
+	}
+	expect(await receivedDecision(request, app.id)).toBeNull();
+	const r = await page.goto('/sign/done');
+	expect(r?.status()).toBe(200);
+	await expect(page).toHaveURL(/\/sign\/terms$/);
+
+	// Consent, then skip the identity questions with a direct accept.
+	await agreeToTerms(page);
+	const skip = await replayPost(page, '/sign/sign?/accept', signerForm(ssn));
+	expect(skip.status()).toBe(303);
+	expect(skip.headers().location).toMatch(/\/sign\/identity$/);
+	expect(await receivedDecision(request, app.id)).toBeNull();
+
+	// An open question set, then an accept post: still refused.
+	await startQuestions(page);
+	const skip2 = await replayPost(page, '/sign/sign?/accept', signerForm(ssn));
+	expect(skip2.headers().location).toMatch(/\/sign\/identity$/);
+	expect(await receivedDecision(request, app.id)).toBeNull();
+	await page.goto('/sign/identity');
+	await expect(page.locator('fieldset')).toHaveCount(5);
+});
+
+test('replaying an earlier step after moving on, or posting after done, changes nothing', async ({
+	page,
+	request
+}) => {
+	const app = await newApplication(request, 'Replay');
+	const { path } = await createLink(request, app.id);
+	await openLinkAndStart(page, path);
+	const version = await page.locator('input[name="version"]').inputValue();
+	await agreeToTerms(page);
+	await passIdentity(page, app.id);
+
+	// At sign: the consent and identity posts are sent back to sign.
+	for (const [action, form] of [
+		['/sign/terms', { consent: 'yes', version }],
+		['/sign/identity?/start', {}],
+		['/sign/identity?/answer', { 'q-1': '1' }]
+	] as const) {
+		const res = await replayPost(page, action, form);
+		expect(res.status(), action).toBe(303);
+		expect(res.headers().location, action).toMatch(/\/sign\/sign$/);
+	}
+	await page.goto('/sign/sign');
+	await expect(
+		page.getByRole('heading', { level: 1, name: 'Sign your application' })
+	).toBeVisible();
+
+	const ssn = freshSsn();
+	await fillSignForm(page, { ssn });
+	await page.getByRole('button', { name: 'Accept and sign' }).click();
+	await expect(page.getByRole('heading', { level: 1, name: TEXT.signedTitle })).toBeVisible();
+	const first = await waitForDecision(request, app.id);
+
+	// After done: a second accept, a decline and a consent post change nothing.
+	const other = freshSsn();
+	rememberSsn(other);
+	for (const [action, form] of [
+		['/sign/sign?/accept', { ...signerForm(other), firstName: 'Someone' }],
+		['/sign/sign?/decline', { ...signerForm(other), confirm: 'yes' }],
+		['/sign/terms', { consent: 'yes', version }]
+	] as const) {
+		const res = await replayPost(page, action, form);
+		expect(res.status(), action).toBe(303);
+		expect(res.headers().location, action).toMatch(/\/sign\/done$/);
+	}
+	const after = await receivedDecision(request, app.id);
+	expect(after?.merchantDecisionId).toBe(first.merchantDecisionId);
+	expect(after?.body.IsAccepted).toBe(true);
+	expect(after?.body.MerchantFirstName).toBe('Morgan');
+	expect(after?.ssnLast4).toBe(ssn.slice(-4));
+	await page.goto('/sign/done');
+	await expect(page.getByRole('heading', { level: 1, name: TEXT.signedTitle })).toBeVisible();
+});
+
+test('a cross-site form post is refused', async ({ page, request }) => {
+	const app = await newApplication(request, 'Csrf');
+	const { path } = await createLink(request, app.id);
+	await openLinkAndStart(page, path);
+	const res = await page.request.post('/sign/terms', {
+		form: { consent: 'yes', version: 'x'.repeat(64) },
+		headers: { origin: 'https://evil.example' },
+		maxRedirects: 0
+	});
+	expect(res.status()).toBe(403);
+});
