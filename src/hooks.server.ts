@@ -13,7 +13,16 @@ export const init: ServerInit = async () => {
 	if (building) return;
 	try {
 		const ctx = await startApp(env, { devPort: dev ? Number(env.PORT ?? 5173) : undefined });
-		startWorker(ctx);
+		const stopWorker = startWorker(ctx);
+		// adapter-node emits this once the HTTP server has closed (SIGTERM, SIGINT): let go of the
+		// database so the process can end, and end it if something else still holds it open.
+		process.once('sveltekit:shutdown', () => {
+			stopWorker();
+			void ctx.database
+				.close()
+				.catch(() => {})
+				.finally(() => setTimeout(() => process.exit(0), 1000).unref());
+		});
 	} catch (err) {
 		if (
 			err instanceof ConfigError ||

@@ -9,6 +9,7 @@ import {
 	controlAnswers,
 	createLink,
 	newApplication,
+	noScriptContext,
 	openLinkAndStart,
 	passIdentity,
 	ready,
@@ -132,23 +133,46 @@ test('credit bureau down (50006): told plainly, no try used', async ({ page, req
 	await expect(page.getByText(TEXT.locked)).toHaveCount(0);
 });
 
-test('answers sent after the time limit count as a failed try', async ({ page, request }) => {
+test('answers sent after the time limit count as a failed try (no script: the server decides)', async ({
+	browser,
+	request
+}) => {
 	await setTimeLimit(request, 1);
 	const app = await newApplication(request, 'Late');
 	const { path } = await createLink(request, app.id);
+	const context = await noScriptContext(browser);
+	try {
+		const page = await context.newPage();
+		await openLinkAndStart(page, path);
+		await agreeToTerms(page);
+		await expect(page.getByText(/You have 2 of 2\s+tries left/)).toBeVisible();
+
+		await startQuestions(page);
+		// The limit plus the portal's grace for slow networks (3 s) has passed.
+		await page.waitForTimeout(5_000);
+		await answerQuestions(page, app.id, 'right');
+		await expect(page).toHaveURL(/\/sign\/identity$/);
+		await expect(page.getByText(/time ran out/i)).toBeVisible();
+		await expect(page.getByText(TEXT.oneMoreTry)).toBeVisible();
+		await expect(page.getByText(/You have 1 of 2\s+tries left/)).toBeVisible();
+		await expect(page.getByRole('heading', { name: 'Sign your application' })).toHaveCount(0);
+	} finally {
+		await context.close();
+	}
+});
+
+test('when the time runs out, the page ends the try by itself', async ({ page, request }) => {
+	await setTimeLimit(request, 1);
+	const app = await newApplication(request, 'Time up');
+	const { path } = await createLink(request, app.id);
 	await openLinkAndStart(page, path);
 	await agreeToTerms(page);
-	await expect(page.getByText(/You have 2 of 2\s+tries left/)).toBeVisible();
-
 	await startQuestions(page);
-	// The limit plus the portal's grace for slow networks (3 s) has passed.
-	await page.waitForTimeout(5_000);
-	await answerQuestions(page, app.id, 'right');
-	await expect(page).toHaveURL(/\/sign\/identity$/);
+	await expect(page.getByText(/Time is up: this try has ended/)).toBeVisible();
+	// No submit: the questions give way to the next step on their own.
+	await expect(page.locator('fieldset')).toHaveCount(0, { timeout: 15_000 });
 	await expect(page.getByText(/time ran out/i)).toBeVisible();
-	await expect(page.getByText(TEXT.oneMoreTry)).toBeVisible();
 	await expect(page.getByText(/You have 1 of 2\s+tries left/)).toBeVisible();
-	await expect(page.getByRole('heading', { name: 'Sign your application' })).toHaveCount(0);
 });
 
 test('a new link after identity passed elsewhere does not let a new session skip the questions', async ({

@@ -86,7 +86,7 @@ describe('renderCertificate', () => {
 			'Application accepted and signed',
 			'Tablet: handed back',
 			'203.0.113.7',
-			'Emailed link',
+			'Signing link',
 			'R-17',
 			`sections[0].sha256: ${sectionHash('a')}`,
 			`sections[1].sha256: ${sectionHash('b')}`,

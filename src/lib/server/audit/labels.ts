@@ -31,7 +31,7 @@ export function typeLabel(type: string): string {
 }
 
 export function channelLabel(channel: Channel | null): string {
-	if (channel === 'link') return 'Emailed link';
+	if (channel === 'link') return 'Signing link';
 	if (channel === 'in_person') return 'In person, on the rep’s device';
 	return '';
 }

@@ -6,6 +6,7 @@ import { decisions, signingLinks, signingSessions } from '$lib/server/db/schema'
 import type { RequestMeta } from '$lib/server/http/meta';
 import type { SigningSession } from '$lib/server/signing/session';
 import type { SectionKey } from '$lib/server/signing/sections';
+import { sessionEvent } from '$lib/server/signing/event';
 
 export type Decision = typeof decisions.$inferSelect;
 
@@ -113,14 +114,8 @@ export async function recordDecision(
 				)
 			);
 		await appendAudit(tx, {
-			officeId: session.officeId,
-			applicationId: session.applicationId,
+			...sessionEvent(session, meta),
 			type: input.isAccepted ? 'decision.accepted' : 'decision.declined',
-			channel: session.channel,
-			rep: session.repId,
-			sessionId: session.id,
-			ip: meta.ip,
-			userAgent: meta.userAgent,
 			at: now,
 			data: {
 				decisionId: row.id,

@@ -41,6 +41,12 @@ describe('form posts from our own pages only', () => {
 		).toBe(true);
 	});
 
+	it('leaves requests with their own credential (a bearer key) to the endpoint', () => {
+		expect(
+			isForeignFormPost(post({ 'content-type': 'text/plain', authorization: 'Bearer k' }), ORIGIN)
+		).toBe(false);
+	});
+
 	it('leaves JSON and safe methods to their own checks', () => {
 		expect(
 			isForeignFormPost(

@@ -12,6 +12,9 @@ export function isForeignFormPost(request: Request, origin: string): boolean {
 	if (!UNSAFE.has(request.method)) return false;
 	const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
 	if (!FORM_TYPES.includes(type)) return false;
+	// An HTML form cannot send an Authorization header: such a request (the operator API's
+	// bearer key) carries its own credential, not the cookies CSRF abuses.
+	if (request.headers.has('authorization')) return false;
 	const from = request.headers.get('origin');
 	if (from === origin) return false;
 	const site = request.headers.get('sec-fetch-site');

@@ -6,6 +6,7 @@ import { identityAttempts, signingSessions, type AttemptOutcome } from '$lib/ser
 import type { RequestMeta } from '$lib/server/http/meta';
 import { OnboardingError, type IdentityQuestionSet } from '$lib/server/onboarding';
 import type { SigningSession } from '$lib/server/signing/session';
+import { sessionEvent } from '$lib/server/signing/event';
 
 /** Answers that arrive this long after the deadline were sent in time over a slow network. */
 const GRACE_MS = 3_000;
@@ -31,17 +32,7 @@ const windowStart = (ctx: AppContext, now: Date) =>
 
 function auditFor(ctx: AppContext, s: SigningSession, meta: RequestMeta) {
 	return (type: string, data: Record<string, unknown> = {}) =>
-		appendAudit(ctx.db, {
-			officeId: s.officeId,
-			applicationId: s.applicationId,
-			type,
-			channel: s.channel,
-			rep: s.repId,
-			sessionId: s.id,
-			ip: meta.ip,
-			userAgent: meta.userAgent,
-			data
-		});
+		appendAudit(ctx.db, { ...sessionEvent(s, meta), type, data });
 }
 
 async function finishAttempt(ctx: AppContext, id: string, outcome: AttemptOutcome, now: Date) {
@@ -125,6 +116,22 @@ export async function identityState(
 		open,
 		last
 	};
+}
+
+/**
+ * The limit to announce before the clock starts. The set's own limit is known only once it is
+ * fetched (which starts the clock), so the merchant is told the limit the bureau last gave for
+ * this office, falling back on the configured one.
+ */
+export async function announcedLimitSeconds(ctx: AppContext, s: SigningSession): Promise<number> {
+	const [last] = await ctx.db
+		.select({ startedAt: identityAttempts.startedAt, deadlineAt: identityAttempts.deadlineAt })
+		.from(identityAttempts)
+		.where(eq(identityAttempts.officeId, s.officeId))
+		.orderBy(desc(identityAttempts.startedAt))
+		.limit(1);
+	if (!last) return ctx.config.IDENTITY_TIME_LIMIT_SECONDS;
+	return Math.round((last.deadlineAt.getTime() - last.startedAt.getTime()) / 1000);
 }
 
 export type StartResult = 'started' | 'open' | 'locked' | 'unavailable' | 'verified' | 'elsewhere';

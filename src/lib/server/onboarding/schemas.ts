@@ -413,7 +413,8 @@ const AssignedTerminalResponse = v.looseObject({
 	AssignedSoftware: AssignedSoftwareResponse
 });
 
-const leaseUnshown = [
+/** The response Lease members, always null: only their names are known. */
+export const LEASE_FIELDS = [
 	'LeaseID',
 	'LeasePayment',
 	'LeaseTerm',
@@ -434,7 +435,7 @@ const leaseUnshown = [
 	'LeaseZip'
 ] as const;
 const LeaseResponse = v.looseObject({
-	...fields(leaseUnshown, unshownOut),
+	...fields(LEASE_FIELDS, unshownOut),
 	LeaseCompanyID: intish,
 	LeasedTerminals: v.array(v.unknown())
 });
@@ -536,7 +537,7 @@ const InternetMobileAddendumResponse = v.looseObject({
 // ---------------------------------------------------------------------------------------------
 
 /** Groups that carried only null in both directions. */
-const nullGroups = [
+export const NULL_GROUPS = [
 	'CreditCard',
 	'RegulatedCheckCard',
 	'StandardPassThrough',
@@ -553,7 +554,7 @@ const nullGroups = [
 	'PaymentReceipt'
 ] as const;
 /** Groups that appear, null, in responses only. */
-const responseOnlyNullGroups = [
+export const RESPONSE_ONLY_NULL_GROUPS = [
 	'CheckCard',
 	'InterchangePassThrough',
 	'FlatRate',
@@ -579,7 +580,7 @@ export const ApplicationCreateRequestSchema = v.object({
 	BillingService: v.nullable(BillingServiceRequest),
 	EquipmentSetupForm: EquipmentSetupFormRequest,
 	InternetMobileAddendum: InternetMobileAddendumRequest,
-	...fields(nullGroups, unshownIn)
+	...fields(NULL_GROUPS, unshownIn)
 });
 
 /** An Application as the service returns it (create response). */
@@ -600,8 +601,8 @@ export const ApplicationResponseSchema = v.looseObject({
 	EquipmentSetupForm: EquipmentSetupFormResponse,
 	InternetMobileAddendum: InternetMobileAddendumResponse,
 	AccountUpdater: AccountUpdaterResponse,
-	...fields(nullGroups, unshownOut),
-	...fields(responseOnlyNullGroups, unshownOut)
+	...fields(NULL_GROUPS, unshownOut),
+	...fields(RESPONSE_ONLY_NULL_GROUPS, unshownOut)
 });
 
 export type ApplicationCreateRequest = v.InferInput<typeof ApplicationCreateRequestSchema>;

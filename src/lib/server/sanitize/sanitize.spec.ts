@@ -118,14 +118,19 @@ describe('sanitizeHtml on hand-written attacks', () => {
 });
 
 describe('sanitizeHtml keeps ordinary formatting', () => {
-	it('keeps headings (h1/h2 demoted to h3), paragraphs, lists and emphasis', () => {
+	it('keeps headings (shifted to start at h3, under the page’s h2), paragraphs, lists and emphasis', () => {
 		const raw =
 			'<h1>Title</h1><h2>Sub</h2><h4>Small</h4><p><strong>Bold</strong> <b>b</b> <em>it</em> <i>i</i> <u>u</u></p>' +
 			'<ul><li>one</li></ul><ol><li>two</li></ol><dl><dt>t</dt><dd>d</dd></dl><blockquote>q</blockquote>';
 		expect(sanitizeHtml(raw).html).toBe(
-			'<h3>Title</h3><h3>Sub</h3><h4>Small</h4><p><strong>Bold</strong> <b>b</b> <em>it</em> <i>i</i> <u>u</u></p>' +
+			'<h3>Title</h3><h4>Sub</h4><h6>Small</h6><p><strong>Bold</strong> <b>b</b> <em>it</em> <i>i</i> <u>u</u></p>' +
 				'<ul><li>one</li></ul><ol><li>two</li></ol><dl><dt>t</dt><dd>d</dd></dl><blockquote>q</blockquote>'
 		);
+	});
+
+	it('moves a section whose headings start at h4 up to h3, and caps deep ones at h6', () => {
+		expect(sanitizeHtml('<h4>A</h4><h5>B</h5>').html).toBe('<h3>A</h3><h4>B</h4>');
+		expect(sanitizeHtml('<h1>A</h1><h6>B</h6>').html).toBe('<h3>A</h3><h6>B</h6>');
 	});
 
 	it('keeps tables with their spans and scopes, and drops bad values', () => {

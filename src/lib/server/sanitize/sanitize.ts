@@ -13,7 +13,7 @@ export interface Sanitized {
  * Part of the cache key: bump it whenever the policy changes, so stored results made under the
  * old policy are no longer used. DOMPurify's own version is included for the same reason.
  */
-export const SANITIZER_VERSION = `portal-sanitizer-2/dompurify-${createDOMPurify.version}:`;
+export const SANITIZER_VERSION = `portal-sanitizer-3/dompurify-${createDOMPurify.version}:`;
 
 // One window and one DOMPurify for the process: creating a JSDOM costs milliseconds and the
 // instance holds no per-request state (the config is passed on every call).
@@ -29,15 +29,20 @@ function instance(): DOMPurify {
 }
 
 /**
- * The portal puts every section under its own h2, so a section's h1/h2 would break the page's
- * heading outline (and a screen reader's heading navigation). They become h3; h3–h6 stay, since
- * flattening them would lose the section's own structure.
+ * The portal puts every section under its own h2, so the section's headings must start at h3 to
+ * keep the page's outline (and a screen reader's heading navigation) whole: the section's
+ * highest heading level becomes h3 and the others keep their distance from it, down to h6.
  */
 function demoteHeadings(root: DocumentFragment): void {
-	for (const heading of Array.from(root.querySelectorAll('h1, h2'))) {
-		const h3 = heading.ownerDocument.createElement('h3');
-		h3.append(...Array.from(heading.childNodes));
-		heading.replaceWith(h3);
+	const headings = Array.from(root.querySelectorAll('h1, h2, h3, h4, h5, h6'));
+	if (headings.length === 0) return;
+	const top = Math.min(...headings.map((h) => Number(h.localName.slice(1))));
+	for (const heading of headings) {
+		const level = Math.min(6, Number(heading.localName.slice(1)) - top + 3);
+		if (`h${level}` === heading.localName) continue;
+		const replacement = heading.ownerDocument.createElement(`h${level}`);
+		replacement.append(...Array.from(heading.childNodes));
+		heading.replaceWith(replacement);
 	}
 }
 

@@ -7,6 +7,7 @@ import type { RequestMeta } from '$lib/server/http/meta';
 import { ACCEPTANCE_SECTIONS } from '$lib/server/onboarding';
 import { sanitizeAllCached } from '$lib/server/sanitize';
 import type { SigningSession } from './session';
+import { sessionEvent } from './event';
 
 export interface ShownSection extends PresentedSection {
 	html: string;
@@ -66,13 +67,8 @@ export async function showTerms(
 				.set({ termsShown: shown, termsVersion: version, termsShownAt: new Date() })
 				.where(eq(signingSessions.id, session.id));
 			await appendAudit(tx, {
-				officeId: session.officeId,
-				applicationId: session.applicationId,
+				...sessionEvent(session, meta),
 				type: 'terms.shown',
-				channel: session.channel,
-				rep: session.repId,
-				sessionId: session.id,
-				...meta,
 				data: { serviceVersion: language.Version ?? null, termsVersion: version, sections: shown }
 			});
 		});

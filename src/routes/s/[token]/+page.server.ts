@@ -7,6 +7,7 @@ import { isDecided } from '$lib/server/onboarding';
 import { businessName, findApplication } from '$lib/server/signing/application';
 import { createSession, SESSION_COOKIE } from '$lib/server/signing/session';
 import type { Actions, PageServerLoad } from './$types';
+import { sessionEvent } from '$lib/server/signing/event';
 
 // Mail scanners open links too: this load reads and never writes (but for the rate-limit count).
 export const load: PageServerLoad = async (event) => {
@@ -61,13 +62,7 @@ export const actions: Actions = {
 				ownerEmail: item.Ownr1_Email ?? '',
 				...meta
 			});
-			const common = {
-				officeId: link.officeId,
-				applicationId: link.applicationId,
-				channel: 'link' as const,
-				sessionId: created.session.id,
-				...meta
-			};
+			const common = sessionEvent(created.session, meta);
 			await appendAudit(tx, { ...common, type: 'link.opened', data: { linkId: link.id } });
 			await appendAudit(tx, { ...common, type: 'session.started', data: { linkId: link.id } });
 			return created;

@@ -1,7 +1,12 @@
 import { fail, redirect, type RequestEvent } from '@sveltejs/kit';
 import { app } from '$lib/server/app';
 import { requestMeta } from '$lib/server/http/meta';
-import { identityState, startAttempt, submitAnswers } from '$lib/server/identity/attempts';
+import {
+	announcedLimitSeconds,
+	identityState,
+	startAttempt,
+	submitAnswers
+} from '$lib/server/identity/attempts';
 import { hit } from '$lib/server/ratelimit/ratelimit';
 import { requireStep } from '$lib/server/signing/guard';
 import type { SigningSession } from '$lib/server/signing/session';
@@ -14,10 +19,13 @@ const UNAVAILABLE =
 export const load: PageServerLoad = async (event) => {
 	const session = requireStep(event, 'identity');
 	const ctx = app();
-	const state = await identityState(ctx, session, requestMeta(event));
+	const [state, limitSeconds] = await Promise.all([
+		identityState(ctx, session, requestMeta(event)),
+		announcedLimitSeconds(ctx, session)
+	]);
 	const now = Date.now();
 	return {
-		limitSeconds: ctx.config.IDENTITY_TIME_LIMIT_SECONDS,
+		limitSeconds,
 		maxAttempts: ctx.config.IDENTITY_MAX_ATTEMPTS,
 		windowHours: ctx.config.IDENTITY_WINDOW_HOURS,
 		attemptsLeft: state.attemptsLeft,

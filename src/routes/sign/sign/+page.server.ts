@@ -24,18 +24,23 @@ export const load: PageServerLoad = async (event) => {
 	};
 };
 
-async function guard(event: RequestEvent) {
-	const session = requireStep(event, 'sign');
+/**
+ * Counts a decision post that passed validation: typos and the first press of Decline are not
+ * the abuse this limit is for, so they do not use it up.
+ */
+async function limited(session: SigningSession) {
 	const ctx = app();
 	const r = await hit(ctx.db, {
 		key: `decision:${session.officeId}:${session.applicationId}`,
 		max: ctx.config.RATE_LIMIT_DECISION,
 		windowSeconds: 3600
 	});
-	return { session, ctx, limited: !r.ok };
+	if (r.ok) return null;
+	const minutes = Math.max(1, Math.ceil(r.retryAfterSeconds / 60));
+	return fail(429, {
+		message: `Too many tries for this application. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`
+	});
 }
-
-const TOO_MANY = 'Too many tries. Wait a little while, then try again.';
 
 /** Records, then tries to deliver at once; whatever the service does, the decision is kept. */
 async function decide(
@@ -70,8 +75,7 @@ async function decide(
 
 export const actions: Actions = {
 	accept: async (event) => {
-		const { session, limited } = await guard(event);
-		if (limited) return fail(429, { message: TOO_MANY });
+		const session = requireStep(event, 'sign');
 		const form = Object.fromEntries(await event.request.formData());
 		const values = keptValues(form);
 		const presented = session.termsShown ?? [];
@@ -86,6 +90,8 @@ export const actions: Actions = {
 		if (!parsed.success || Object.keys(errors).length > 0) {
 			return fail(400, { action: 'accept' as const, values, checked, errors });
 		}
+		const tooMany = await limited(session);
+		if (tooMany) return tooMany;
 		const flags = noSections();
 		for (const key of checked) flags[key as SectionKey] = true;
 		return decide(event, session, {
@@ -96,8 +102,7 @@ export const actions: Actions = {
 		});
 	},
 	decline: async (event) => {
-		const { session, limited } = await guard(event);
-		if (limited) return fail(429, { message: TOO_MANY });
+		const session = requireStep(event, 'sign');
 		const form = Object.fromEntries(await event.request.formData());
 		// The first press only asks once more; nothing is recorded until it is confirmed.
 		if (form.confirm !== 'yes') return { declining: true };
@@ -118,6 +123,8 @@ export const actions: Actions = {
 				errors
 			});
 		}
+		const tooMany = await limited(session);
+		if (tooMany) return tooMany;
 		return decide(event, session, {
 			...parsed.output,
 			isAccepted: false,

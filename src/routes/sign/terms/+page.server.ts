@@ -9,6 +9,7 @@ import { requireStep } from '$lib/server/signing/guard';
 import { CONSENT_SHA256, CONSENT_TEXT, showTerms } from '$lib/server/signing/terms';
 import { ConsentSchema } from './schema';
 import type { Actions, PageServerLoad } from './$types';
+import { sessionEvent } from '$lib/server/signing/event';
 
 export const load: PageServerLoad = async (event) => {
 	const session = requireStep(event, 'terms');
@@ -48,13 +49,8 @@ export const actions: Actions = {
 				.set({ consentAt: now })
 				.where(eq(signingSessions.id, session.id));
 			await appendAudit(tx, {
-				officeId: session.officeId,
-				applicationId: session.applicationId,
+				...sessionEvent(session, requestMeta(event)),
 				type: 'consent.given',
-				channel: session.channel,
-				rep: session.repId,
-				sessionId: session.id,
-				...requestMeta(event),
 				at: now,
 				data: { consentSha256: CONSENT_SHA256, termsVersion: session.termsVersion }
 			});
