@@ -53,6 +53,11 @@ test('every step of an accept has no serious accessibility problem, on a phone a
 	await answerQuestions(page, app.id, 'right');
 	await expect(page).toHaveURL(/\/sign\/sign$/);
 	await check(page, '07-sign', problems);
+	await page.getByRole('link', { name: 'Read the documents again' }).click();
+	await expect(page).toHaveURL(/\/sign\/review$/);
+	await check(page, '07b-review', problems);
+	await page.getByRole('link', { name: 'Back to signing' }).first().click();
+	await expect(page).toHaveURL(/\/sign\/sign$/);
 
 	await page.locator('form[action="?/accept"]').evaluate((f) => f.setAttribute('novalidate', ''));
 	await page.getByLabel('Email', { exact: true }).fill('');
