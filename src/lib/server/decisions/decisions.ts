@@ -1,6 +1,7 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { appendAudit } from '$lib/server/audit/audit';
 import { encrypt } from '$lib/server/crypto/secretbox';
+import { activeLinksOf } from '$lib/server/links/links';
 import type { Db, Tx } from '$lib/server/db';
 import { decisions, signingLinks, signingSessions } from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
@@ -105,14 +106,7 @@ export async function recordDecision(
 		await tx
 			.update(signingLinks)
 			.set({ usedAt: now })
-			.where(
-				and(
-					eq(signingLinks.officeId, session.officeId),
-					eq(signingLinks.applicationId, session.applicationId),
-					isNull(signingLinks.usedAt),
-					isNull(signingLinks.revokedAt)
-				)
-			);
+			.where(activeLinksOf(session.officeId, session.applicationId));
 		await appendAudit(tx, {
 			...sessionEvent(session, meta),
 			type: input.isAccepted ? 'decision.accepted' : 'decision.declined',

@@ -18,6 +18,16 @@ export interface CreateLinkInput {
 	meta: RequestMeta;
 }
 
+/** The application's links that are neither revoked nor used (expired ones included). */
+export function activeLinksOf(officeId: number, applicationId: number) {
+	return and(
+		eq(signingLinks.officeId, officeId),
+		eq(signingLinks.applicationId, applicationId),
+		isNull(signingLinks.revokedAt),
+		isNull(signingLinks.usedAt)
+	);
+}
+
 /**
  * Creates a link and revokes every earlier one of the application in the same transaction, so
  * there is at most one usable link per application. Returns the token: the only time it exists.
@@ -29,14 +39,7 @@ export async function createLink(db: Db, input: CreateLinkInput, now = new Date(
 		const revoked = await tx
 			.update(signingLinks)
 			.set({ revokedAt: now })
-			.where(
-				and(
-					eq(signingLinks.officeId, input.officeId),
-					eq(signingLinks.applicationId, input.applicationId),
-					isNull(signingLinks.revokedAt),
-					isNull(signingLinks.usedAt)
-				)
-			)
+			.where(activeLinksOf(input.officeId, input.applicationId))
 			.returning({ id: signingLinks.id });
 		const [row] = await tx
 			.insert(signingLinks)
@@ -98,11 +101,4 @@ export async function findLink(db: Tx, token: string): Promise<SigningLink | und
 		.from(signingLinks)
 		.where(eq(signingLinks.tokenHash, hashToken(token)));
 	return row;
-}
-
-export async function markLinkUsed(tx: Tx, linkId: string, now: Date): Promise<void> {
-	await tx
-		.update(signingLinks)
-		.set({ usedAt: now })
-		.where(and(eq(signingLinks.id, linkId), isNull(signingLinks.usedAt)));
 }
