@@ -92,12 +92,19 @@ export const handle = sequence(headers, csrf, sandbox, session);
 
 export const handleError: HandleServerError = ({ error, event, status }) => {
 	const errorId = randomUUID();
-	if (status !== 404) {
+	// 4xx are the client's (bad input, unknown paths): only our own failures are logged.
+	if (status >= 500) {
 		// The message and the route only: never a body or form data, they may hold an SSN.
 		const message = error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error';
 		console.error(
 			`[error ${errorId}] ${event.request.method} ${event.route.id ?? 'unknown route'}: ${message}`
 		);
 	}
-	return { message: status === 404 ? 'Not found' : 'Something went wrong on our side.', errorId };
+	const message =
+		status === 404
+			? 'There is nothing at this address. Check the link, or ask your sales representative for a new one.'
+			: status < 500
+				? 'This request could not be handled. Go back and try again.'
+				: 'Something went wrong on our side. Please try again in a minute.';
+	return { message, errorId: status >= 500 ? errorId : undefined };
 };

@@ -101,8 +101,13 @@ describe('renderCertificate', () => {
 			expect(text).toContain(e.hash);
 			expect(text).toContain(e.at.toISOString().replace('T', ' ').replace('Z', ' UTC'));
 		}
-		expect(text).not.toMatch(/(?<!\d)\d{9}(?!\d)/);
-		expect(text).not.toMatch(/\d{3}-\d{2}-\d{4}/);
+		// Hashes and ids are random hex, which holds a run of nine digits now and then: take them
+		// out first, so that what is left can be searched for anything shaped like an SSN.
+		const prose = text
+			.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '')
+			.replace(/[0-9a-f]{64}/g, '');
+		expect(prose).not.toMatch(/(?<!\d)\d{9}(?!\d)/);
+		expect(prose).not.toMatch(/\d{3}-\d{2}-\d{4}/);
 	});
 
 	it('says plainly when the chain is broken', async () => {
