@@ -1,3 +1,4 @@
+import { LEASE_FIELDS } from './schemas';
 import type {
 	AcceptanceLanguage,
 	ApplicationCreateRequest,
@@ -347,7 +348,7 @@ export function exampleCreateResponse(
 				}
 			],
 			Lease: {
-				...Object.fromEntries(LEASE_NULL_FIELDS.map((k) => [k, null])),
+				...Object.fromEntries(LEASE_FIELDS.map((k) => [k, null])),
 				LeaseCompanyID: 0,
 				LeasedTerminals: []
 			}
@@ -362,27 +363,6 @@ export function exampleCreateResponse(
 		MerchantSetupFees: null
 	};
 }
-
-const LEASE_NULL_FIELDS = [
-	'LeaseID',
-	'LeasePayment',
-	'LeaseTerm',
-	'FirstAndLastPaymentProd',
-	'FirstAndLastPayment',
-	'FirstMonthlyPaymentProd',
-	'FirstMonthlyPayment',
-	'LastMonthlyPaymentProd',
-	'LastMonthlyPayment',
-	'OtherPaymentProd',
-	'OtherPayment',
-	'PayableTotal',
-	'VendorCode',
-	'LeaseNumber',
-	'LeaseAddress',
-	'LeaseCity',
-	'LeaseState',
-	'LeaseZip'
-];
 
 const OWNER2_NULLS = {
 	Ownr2_Legal_Name_First: null,
