@@ -24,10 +24,7 @@ export const init: ServerInit = async () => {
 				.finally(() => setTimeout(() => process.exit(0), 1000).unref());
 		});
 	} catch (err) {
-		if (
-			err instanceof ConfigError ||
-			(err instanceof Error && err.message.startsWith('Invalid configuration'))
-		) {
+		if (err instanceof ConfigError) {
 			console.error(err.message);
 			process.exit(1);
 		}

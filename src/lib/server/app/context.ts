@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseConfig, type Config } from '$lib/server/config/config';
+import { ConfigError, parseConfig, type Config } from '$lib/server/config/config';
 import { openDatabase, type Database, type Db } from '$lib/server/db';
 import { loadOrCreateKey } from '$lib/server/crypto/secretbox';
 import { createOnboardingClient, type OnboardingClient } from '$lib/server/onboarding';
@@ -45,9 +45,9 @@ export async function startApp(
 	if (config.DATABASE_URL && !config.PORTAL_ENCRYPTION_KEY) {
 		// Several instances share one database: a key generated into one machine's data folder
 		// would make the others unable to read what it encrypted.
-		throw new Error(
-			'Invalid configuration:\n  - PORTAL_ENCRYPTION_KEY: required when DATABASE_URL is set (openssl rand -base64 32)'
-		);
+		throw new ConfigError([
+			'PORTAL_ENCRYPTION_KEY: required when DATABASE_URL is set (openssl rand -base64 32)'
+		]);
 	}
 	mkdirSync(config.DATA_DIR, { recursive: true });
 	const database = await openDatabase({
