@@ -1,5 +1,6 @@
 import type { SandboxScenario } from '../db/schema';
 import { exampleCreateRequest } from '../onboarding/fixtures';
+import { NULL_GROUPS } from '../onboarding/schemas';
 
 /**
  * The demo applications of office 1207, in the service's request (create) form: seeding runs
@@ -330,20 +331,7 @@ function application(m: Merchant): Obj {
 			IMA_Vendor_City: null,
 			IMA_Vendor_State: null
 		},
-		CreditCard: null,
-		RegulatedCheckCard: null,
-		StandardPassThrough: null,
-		EnhancedPassThrough: null,
-		NextDayFunding: null,
-		WirelessFees: null,
-		BenefitsPackage: null,
-		DebitEBT: null,
-		ProviderPay: null,
-		ProviderAdvantage: null,
-		ProviderView: null,
-		ProviderFund: null,
-		ECheck: null,
-		PaymentReceipt: null
+		...Object.fromEntries(NULL_GROUPS.map((g) => [g, null]))
 	};
 }
 
