@@ -1,2 +1,2 @@
-export { newToken, hashToken, constantTimeEqual } from './tokens';
+export { newToken, hashToken, isTokenShaped, constantTimeEqual } from './tokens';
 export { encrypt, decrypt, loadOrCreateKey } from './secretbox';

@@ -5,6 +5,11 @@ export function newToken(): string {
 	return randomBytes(32).toString('base64url');
 }
 
+/** Whether a string could be one of ours: anything else need not be hashed and looked up. */
+export function isTokenShaped(s: string): boolean {
+	return /^[A-Za-z0-9_-]{43}$/.test(s);
+}
+
 /** What the database keeps instead of a token: a leaked table then opens nothing. */
 export function hashToken(token: string): string {
 	return createHash('sha256').update(token, 'utf8').digest('hex');

@@ -1,11 +1,8 @@
-import { timingSafeEqual, createHash } from 'node:crypto';
+import { constantTimeEqual } from '$lib/server/crypto/tokens';
 
-/** Compares a bearer token with the operator key in constant time (hashing first evens lengths). */
+/** Whether a request's `Authorization: Bearer …` carries the operator key (compared in constant time). */
 export function isOperator(authorization: string | null, key: string | undefined): boolean {
 	if (!key || !authorization) return false;
 	const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-	if (!match) return false;
-	const a = createHash('sha256').update(match[1]!).digest();
-	const b = createHash('sha256').update(key).digest();
-	return timingSafeEqual(a, b);
+	return match !== null && constantTimeEqual(match[1]!, key);
 }

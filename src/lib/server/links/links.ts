@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { appendAudit } from '$lib/server/audit/audit';
-import { hashToken, newToken } from '$lib/server/crypto/tokens';
+import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
 import type { Db, Tx } from '$lib/server/db';
 import { signingLinks } from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
@@ -95,7 +95,7 @@ export function linkState(link: SigningLink | undefined, now = new Date()): Link
 
 export async function findLink(db: Tx, token: string): Promise<SigningLink | undefined> {
 	// A token of the wrong shape cannot be ours; skip the lookup rather than hash garbage.
-	if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
+	if (!isTokenShaped(token)) return undefined;
 	const [row] = await db
 		.select()
 		.from(signingLinks)

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { hashToken, newToken } from '$lib/server/crypto/tokens';
+import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
 import type { Db, Tx } from '$lib/server/db';
 import { signingLinks, signingSessions, type Channel } from '$lib/server/db/schema';
 
@@ -40,7 +40,7 @@ export async function resumeSession(
 	idleMinutes: number,
 	now = new Date()
 ): Promise<SigningSession | undefined> {
-	if (!secret || !/^[A-Za-z0-9_-]{43}$/.test(secret)) return undefined;
+	if (!secret || !isTokenShaped(secret)) return undefined;
 	const [found] = await db
 		.select({ session: signingSessions, linkRevokedAt: signingLinks.revokedAt })
 		.from(signingSessions)
