@@ -19,10 +19,12 @@ for (const stream of [process.stdout, process.stderr]) {
 	);
 }
 
+const port = process.env.E2E_PORT || '4319';
+
 Object.assign(process.env, {
-	PORT: '4319',
+	PORT: port,
 	HOST: '127.0.0.1',
-	ORIGIN: 'http://127.0.0.1:4319',
+	ORIGIN: `http://127.0.0.1:${port}`,
 	DATA_DIR: resolve(dir, 'data'),
 	OPERATOR_API_KEY: 'e2e-operator-key-0123456789abcdef',
 	DELIVERY_INTERVAL_SECONDS: '1',
