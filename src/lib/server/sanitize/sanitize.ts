@@ -13,7 +13,7 @@ export interface Sanitized {
  * Part of the cache key: bump it whenever the policy changes, so stored results made under the
  * old policy are no longer used. DOMPurify's own version is included for the same reason.
  */
-export const SANITIZER_VERSION = `portal-sanitizer-3/dompurify-${createDOMPurify.version}:`;
+export const SANITIZER_VERSION = `portal-sanitizer-4/dompurify-${createDOMPurify.version}:`;
 
 // One window and one DOMPurify for the process: creating a JSDOM costs milliseconds and the
 // instance holds no per-request state (the config is passed on every call).
@@ -58,8 +58,13 @@ function focusableTables(root: DocumentFragment): void {
 
 /** Sanitizes one untrusted HTML section with the portal's strict allow-list. */
 export function sanitizeHtml(raw: string): Sanitized {
+	// Parsed as the page is (standards mode, thanks to the doctype): without it the parser runs in
+	// quirks mode, where `<p><table>` nests, and the markup would mutate when the browser reads it.
 	// null when the input leaves no body to sanitize (a <frameset> document): nothing is shown.
-	const fragment = instance().sanitize(raw, CONFIG) as unknown as DocumentFragment | null;
+	const fragment = instance().sanitize(
+		`<!doctype html>${raw}`,
+		CONFIG
+	) as unknown as DocumentFragment | null;
 	let html = '';
 	if (fragment) {
 		demoteHeadings(fragment);
