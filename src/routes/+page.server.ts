@@ -1,7 +1,8 @@
 import { app } from '$lib/server/app';
+import { mailMode } from '$lib/server/mail/mode';
 import type { PageServerLoad } from './$types';
 
 export const load: PageServerLoad = () => {
 	const { config } = app();
-	return { sandbox: config.sandbox, mailbox: !config.SMTP_URL };
+	return { sandbox: config.sandbox, mailbox: mailMode(config) === 'mailbox' };
 };

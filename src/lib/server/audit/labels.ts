@@ -4,6 +4,8 @@ import type { Channel } from '$lib/server/db/schema';
 const TYPE_LABELS: Record<string, string> = {
 	'link.created': 'Signing link created',
 	'link.sent': 'Signing link emailed',
+	'link.reminded': 'Reminder emailed',
+	'mail.failed': 'Email could not be delivered',
 	'link.revoked': 'Signing link revoked',
 	'link.opened': 'Signing link opened',
 	'session.started': 'Signing session started',

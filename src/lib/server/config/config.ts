@@ -26,6 +26,17 @@ const optionalText = v.optional(
 	)
 );
 
+/** Unset or empty, or else matching the pattern. */
+const optionalMatching = (pattern: RegExp, message: string) =>
+	v.optional(
+		v.pipe(
+			v.string(),
+			v.trim(),
+			v.transform((s) => (s === '' ? undefined : s)),
+			v.optional(v.pipe(v.string(), v.regex(pattern, message)))
+		)
+	);
+
 const httpUrl = (name: string) =>
 	v.optional(
 		v.pipe(
@@ -60,6 +71,15 @@ const base64Key = v.optional(
 	)
 );
 
+function isTimeZone(zone: string): boolean {
+	try {
+		new Intl.DateTimeFormat('en-US', { timeZone: zone });
+		return zone !== '';
+	} catch {
+		return false;
+	}
+}
+
 export const EnvSchema = v.object({
 	ONBOARDING_BASE_URL: httpUrl('ONBOARDING_BASE_URL'),
 	ONBOARDING_AUTH_HEADER: v.optional(
@@ -73,21 +93,9 @@ export const EnvSchema = v.object({
 	ONBOARDING_AUTH_VALUE: optionalText,
 	ONBOARDING_TIMEOUT_MS: integer('ONBOARDING_TIMEOUT_MS', 100, 120_000, 10_000),
 	DATA_DIR: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'DATA_DIR is empty')), './data'),
-	DATABASE_URL: v.optional(
-		v.pipe(
-			v.string(),
-			v.trim(),
-			v.transform((s) => (s === '' ? undefined : s)),
-			v.optional(
-				v.pipe(
-					v.string(),
-					v.regex(
-						/^postgres(ql)?:\/\//,
-						'DATABASE_URL must be a postgres:// or postgresql:// connection string'
-					)
-				)
-			)
-		)
+	DATABASE_URL: optionalMatching(
+		/^postgres(ql)?:\/\//,
+		'DATABASE_URL must be a postgres:// or postgresql:// connection string'
 	),
 	PORTAL_ENCRYPTION_KEY: base64Key,
 	OPERATOR_API_KEY: v.optional(
@@ -109,8 +117,27 @@ export const EnvSchema = v.object({
 	RATE_LIMIT_IDENTITY: integer('RATE_LIMIT_IDENTITY', 1, 1_000_000, 10),
 	RATE_LIMIT_DECISION: integer('RATE_LIMIT_DECISION', 1, 1_000_000, 10),
 	DELIVERY_INTERVAL_SECONDS: integer('DELIVERY_INTERVAL_SECONDS', 1, 3600, 10),
-	SMTP_URL: optionalText,
+	SMTP_URL: optionalMatching(
+		/^smtps?:\/\/[^/\s]/,
+		'SMTP_URL must be an smtp:// or smtps:// address such as smtps://user:pass@smtp.example.com:465'
+	),
 	MAIL_FROM: v.optional(v.pipe(v.string(), v.trim()), 'Signing portal <no-reply@localhost>'),
+	MAIL_MAX_ATTEMPTS: integer('MAIL_MAX_ATTEMPTS', 1, 50, 8),
+	MAIL_RETRY_SECONDS: integer('MAIL_RETRY_SECONDS', 1, 86_400, 60),
+	REMINDER_FIRST_DAYS: integer('REMINDER_FIRST_DAYS', 1, 90, 3),
+	REMINDER_EVERY_DAYS: integer('REMINDER_EVERY_DAYS', 1, 90, 2),
+	REMINDER_MAX: integer('REMINDER_MAX', 0, 20, 3),
+	OFFICE_TIME_ZONE: v.optional(
+		v.pipe(
+			v.string(),
+			v.trim(),
+			v.check(
+				isTimeZone,
+				'OFFICE_TIME_ZONE must be an IANA time zone such as America/Chicago or America/New_York'
+			)
+		),
+		'America/Chicago'
+	),
 	PORT: integer('PORT', 1, 65_535, 3000),
 	HOST: v.optional(v.string(), '0.0.0.0'),
 	ORIGIN: httpUrl('ORIGIN')

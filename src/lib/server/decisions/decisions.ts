@@ -2,6 +2,7 @@ import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { appendAudit } from '$lib/server/audit/audit';
 import { encrypt } from '$lib/server/crypto/secretbox';
 import { activeLinksOf } from '$lib/server/links/links';
+import { notifyRep } from '$lib/server/mail/notes';
 import type { Db, Tx } from '$lib/server/db';
 import { decisions, signingLinks, signingSessions } from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
@@ -68,8 +69,8 @@ function decisionBody(session: SigningSession, input: DecisionInput, ip: string)
 }
 
 /**
- * Records the decision, closes the session's steps, uses up the application's links and writes
- * the audit event — one transaction, before anything is sent upstream.
+ * Records the decision, closes the session's steps, uses up the application's links, writes the
+ * audit event and queues the rep's note — one transaction, before anything is sent upstream.
  */
 export async function recordDecision(
 	db: Db,
@@ -81,6 +82,7 @@ export async function recordDecision(
 ): Promise<Decision> {
 	const ip = meta.ip ?? '';
 	const body = decisionBody(session, input, ip);
+	const signer = `${input.firstName} ${input.lastName}`;
 	return db.transaction(async (tx) => {
 		const [row] = await tx
 			.insert(decisions)
@@ -115,12 +117,21 @@ export async function recordDecision(
 				decisionId: row.id,
 				sectionsAccepted: input.flags,
 				sectionsShown: session.termsShown ?? [],
-				signerName: `${input.firstName} ${input.lastName}`,
+				signerName: signer,
 				email: input.email,
 				notificationEmail: input.notificationEmail,
 				ssnLast4: input.ssn.slice(-4),
 				declineReasonGiven: Boolean(input.declineReason)
 			}
+		});
+		await notifyRep(tx, {
+			officeId: session.officeId,
+			applicationId: session.applicationId,
+			business: session.businessName,
+			at: now,
+			...(input.isAccepted
+				? { kind: 'signed', signer }
+				: { kind: 'declined', signer, reason: input.declineReason })
 		});
 		return row;
 	});

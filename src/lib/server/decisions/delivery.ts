@@ -2,7 +2,9 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '$lib/server/app';
 import { appendAudit } from '$lib/server/audit/audit';
 import { decrypt } from '$lib/server/crypto/secretbox';
-import { decisions } from '$lib/server/db/schema';
+import type { Tx } from '$lib/server/db';
+import { decisions, signingSessions } from '$lib/server/db/schema';
+import { notifyRep } from '$lib/server/mail/notes';
 import { OnboardingError, type MerchantDecisionRequest } from '$lib/server/onboarding';
 import { claimDecision, type Decision } from './decisions';
 
@@ -46,24 +48,39 @@ export async function deliverDecision(
 ): Promise<DeliveryResult> {
 	const d = await claimDecision(ctx.db, id, leaseMs(ctx), now);
 	if (!d) return 'busy';
-	const audit = (type: string, data: Record<string, unknown>) =>
-		appendAudit(ctx.db, {
+	const audit = (type: string, data: Record<string, unknown>, tx: Tx = ctx.db) =>
+		appendAudit(tx, {
 			officeId: d.officeId,
 			applicationId: d.applicationId,
 			type,
 			sessionId: d.sessionId,
 			data: { decisionId: d.id, attempt: d.attempts + 1, ...data }
 		});
-	const finish = (set: Partial<Decision>) =>
-		ctx.db
+	const finish = (set: Partial<Decision>, tx: Tx = ctx.db) =>
+		tx
 			.update(decisions)
 			.set({ ...set, attempts: d.attempts + 1, lockedUntil: null })
 			.where(eq(decisions.id, d.id));
+	/** Refused for good: the row, its event and the rep's note commit together. */
+	const reject = (set: Partial<Decision>, status: number | null): Promise<'rejected'> =>
+		ctx.db.transaction(async (tx) => {
+			await finish({ ...set, status: 'rejected', ssnEnc: null }, tx);
+			await audit('decision.rejected', { status }, tx);
+			const [session] = await tx
+				.select({ business: signingSessions.businessName })
+				.from(signingSessions)
+				.where(eq(signingSessions.id, d.sessionId));
+			await notifyRep(tx, {
+				officeId: d.officeId,
+				applicationId: d.applicationId,
+				business: session?.business ?? `Application ${d.applicationId}`,
+				kind: 'undelivered',
+				status
+			});
+			return 'rejected' as const;
+		});
 
-	if (!d.ssnEnc) {
-		await finish({ status: 'rejected', lastError: 'no SSN on record' });
-		return 'rejected';
-	}
+	if (!d.ssnEnc) return reject({ lastError: 'no SSN on record' }, null);
 	try {
 		const result = await ctx.onboarding.postMerchantDecision(
 			d.officeId,
@@ -117,13 +134,6 @@ export async function deliverDecision(
 			});
 			return 'retry';
 		}
-		await finish({
-			status: 'rejected',
-			ssnEnc: null,
-			lastStatus: status,
-			lastError: reason.slice(0, 500)
-		});
-		await audit('decision.rejected', { status });
-		return 'rejected';
+		return reject({ lastStatus: status, lastError: reason.slice(0, 500) }, status);
 	}
 }

@@ -1,6 +1,8 @@
 import { and, asc, eq, lte } from 'drizzle-orm';
 import type { AppContext } from '$lib/server/app';
 import { decisions } from '$lib/server/db/schema';
+import { queueDueReminders } from '$lib/server/links/reminders';
+import { deliverMailDue, errorClass } from '$lib/server/mail/deliver';
 import { pruneRateLimits } from '$lib/server/ratelimit/ratelimit';
 import { deliverDecision } from './delivery';
 
@@ -19,21 +21,38 @@ export async function deliverDue(ctx: AppContext, now = new Date()): Promise<num
 	return delivered;
 }
 
-/** The background worker: decision delivery and housekeeping, on a timer that never overlaps. */
+/**
+ * The background worker: decision delivery, reminders, the mail outbox and housekeeping, on a
+ * timer that never overlaps. Each part runs even when another fails.
+ */
 export function startWorker(ctx: AppContext): () => void {
 	let running = false;
 	let lastPrune = 0;
+	const steps: [string, () => Promise<unknown>][] = [
+		['decisions', () => deliverDue(ctx)],
+		['reminders', () => queueDueReminders(ctx)],
+		['mail', () => deliverMailDue(ctx)],
+		[
+			'housekeeping',
+			async () => {
+				if (Date.now() - lastPrune < 3_600_000) return;
+				lastPrune = Date.now();
+				await pruneRateLimits(ctx.db, new Date(Date.now() - 2 * 86_400_000));
+			}
+		]
+	];
 	const tick = async () => {
 		if (running) return;
 		running = true;
 		try {
-			await deliverDue(ctx);
-			if (Date.now() - lastPrune > 3_600_000) {
-				lastPrune = Date.now();
-				await pruneRateLimits(ctx.db, new Date(Date.now() - 2 * 86_400_000));
+			for (const [name, step] of steps) {
+				try {
+					await step();
+				} catch (err) {
+					// The class and code only: a driver's or library's message can carry data.
+					console.error(`[worker] ${name}: ${errorClass(err)}`);
+				}
 			}
-		} catch (err) {
-			console.error(`[worker] ${err instanceof Error ? err.message : 'unknown error'}`);
 		} finally {
 			running = false;
 		}

@@ -4,6 +4,7 @@ import { appendAudit } from '$lib/server/audit/audit';
 import { decrypt, encrypt } from '$lib/server/crypto/secretbox';
 import { identityAttempts, signingSessions, type AttemptOutcome } from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
+import { notifyRep } from '$lib/server/mail/notes';
 import { OnboardingError, type IdentityQuestionSet } from '$lib/server/onboarding';
 import type { SigningSession } from '$lib/server/signing/session';
 import { sessionEvent } from '$lib/server/signing/event';
@@ -59,17 +60,44 @@ async function failures(ctx: AppContext, s: SigningSession, now: Date): Promise<
 	return rows.length;
 }
 
+/**
+ * The lock's event and the rep's note, together. The rep hears of a lock once per window, however
+ * often the merchant runs into it.
+ */
+async function lockedOut(
+	ctx: AppContext,
+	s: SigningSession,
+	meta: RequestMeta,
+	now: Date,
+	data: Record<string, unknown>,
+	until: Date | null
+) {
+	await ctx.db.transaction(async (tx) => {
+		await appendAudit(tx, { ...sessionEvent(s, meta), type: 'identity.locked', data });
+		await notifyRep(tx, {
+			officeId: s.officeId,
+			applicationId: s.applicationId,
+			business: s.businessName,
+			kind: 'locked',
+			until,
+			onceSince: windowStart(ctx, now),
+			at: now
+		});
+	});
+}
+
 async function afterFailure(ctx: AppContext, s: SigningSession, meta: RequestMeta, now: Date) {
 	const count = await failures(ctx, s, now);
 	if (count >= ctx.config.IDENTITY_MAX_ATTEMPTS) {
-		await auditFor(
+		const until = new Date(now.getTime() + ctx.config.IDENTITY_WINDOW_HOURS * 3_600_000);
+		await lockedOut(
 			ctx,
 			s,
-			meta
-		)('identity.locked', {
-			failedAttempts: count,
-			until: new Date(now.getTime() + ctx.config.IDENTITY_WINDOW_HOURS * 3_600_000).toISOString()
-		});
+			meta,
+			now,
+			{ failedAttempts: count, until: until.toISOString() },
+			until
+		);
 	}
 }
 
@@ -183,7 +211,7 @@ export async function startAttempt(
 	} catch (err) {
 		const status = err instanceof OnboardingError ? err.status : 0;
 		if (status === 423) {
-			await audit('identity.locked', { by: 'service' });
+			await lockedOut(ctx, s, meta, now, { by: 'service' }, null);
 			return 'locked';
 		}
 		if (status === 409) {

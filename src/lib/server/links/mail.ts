@@ -1,6 +1,13 @@
 import type { AppContext } from '$lib/server/app';
 import { appendAudit } from '$lib/server/audit/audit';
-import { sendMail } from '$lib/server/mail/mail';
+import { encrypt } from '$lib/server/crypto/secretbox';
+import type { Tx } from '$lib/server/db';
+import { linkReminders } from '$lib/server/db/schema';
+import { mailMode } from '$lib/server/mail/mode';
+import { enqueueMail } from '$lib/server/mail/outbox';
+import type { RepContact } from '$lib/server/mail/rep-contact';
+import { linkEmail } from './email';
+import { firstReminderAt } from './reminders';
 
 export interface LinkMail {
 	to: string;
@@ -9,34 +16,84 @@ export interface LinkMail {
 	expiresAt: Date;
 	officeId: number;
 	applicationId: number;
+	/** The link the email carries: a reminder plan follows it, and stops when it is spent. */
+	linkId: string;
+	/** Named in the email, and its Reply-To, when known. */
+	rep?: RepContact;
 }
 
-export async function sendLinkMail(ctx: AppContext, m: LinkMail): Promise<void> {
-	const until = m.expiresAt.toUTCString();
-	await sendMail(
-		ctx.db,
-		{ smtpUrl: ctx.config.SMTP_URL, from: ctx.config.MAIL_FROM },
-		{
-			to: m.to,
-			subject: `Please review and sign: ${m.business}`,
-			text: [
-				`Hello,`,
-				``,
-				`Your merchant application for ${m.business} is ready for your review and signature.`,
-				`Open this link to read the agreement, confirm your identity and sign:`,
-				``,
-				m.url,
-				``,
-				`The link works until ${until}. It takes about three minutes.`,
-				`If you did not expect this message, contact your sales representative.`
-			].join('\n')
-		}
-	);
-	await appendAudit(ctx.db, {
-		officeId: m.officeId,
-		applicationId: m.applicationId,
-		type: 'link.sent',
-		channel: 'link',
-		data: { to: m.to }
+/** `off`: mail is off (production without SMTP_URL): nothing was queued, hand the link over by hand. */
+export type LinkMailResult = 'queued' | 'off';
+
+/**
+ * Queues the link email and plans its reminders, with a `link.sent` event on the trail, all in
+ * one transaction (the caller's, when given). The worker sends it.
+ */
+export async function sendLinkMail(
+	ctx: AppContext,
+	m: LinkMail,
+	tx?: Tx,
+	now = new Date()
+): Promise<LinkMailResult> {
+	if (mailMode(ctx.config) === 'off') return 'off';
+	const email = linkEmail({
+		business: m.business,
+		url: m.url,
+		expiresAt: m.expiresAt,
+		rep: m.rep,
+		timeZone: ctx.config.OFFICE_TIME_ZONE
 	});
+	const write = async (t: Tx) => {
+		const row = await enqueueMail(
+			t,
+			ctx.encryptionKey,
+			{
+				kind: 'link',
+				officeId: m.officeId,
+				applicationId: m.applicationId,
+				linkId: m.linkId,
+				to: m.to,
+				replyTo: m.rep?.email ?? null,
+				...email
+			},
+			now
+		);
+		const first = firstReminderAt(ctx.config, now, m.expiresAt);
+		if (first) {
+			// The reminder needs the link again, and only its hash is stored: the URL is kept
+			// encrypted for as long as a reminder may still go out (see reminders.ts).
+			await t
+				.insert(linkReminders)
+				.values({
+					linkId: m.linkId,
+					officeId: m.officeId,
+					applicationId: m.applicationId,
+					to: m.to,
+					business: m.business,
+					rep: m.rep ?? null,
+					urlEnc: encrypt(ctx.encryptionKey, m.url),
+					expiresAt: m.expiresAt,
+					nextAt: first,
+					createdAt: now
+				})
+				// The same link mailed again keeps the plan it already has.
+				.onConflictDoNothing();
+		}
+		await appendAudit(t, {
+			officeId: m.officeId,
+			applicationId: m.applicationId,
+			type: 'link.sent',
+			channel: 'link',
+			at: now,
+			data: {
+				linkId: m.linkId,
+				to: m.to,
+				mailId: row.id,
+				remindersFrom: first?.toISOString() ?? null
+			}
+		});
+	};
+	if (tx) await write(tx);
+	else await ctx.db.transaction(write);
+	return 'queued';
 }

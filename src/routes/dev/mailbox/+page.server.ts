@@ -1,19 +1,23 @@
 import { error } from '@sveltejs/kit';
 import { app } from '$lib/server/app';
-import { listMailbox } from '$lib/server/mail/mail';
+import { mailMode } from '$lib/server/mail/mode';
+import { listMailbox } from '$lib/server/mail/status';
 import type { PageServerLoad } from './$types';
 
 // Development only: with SMTP configured, or against the real service, this page does not exist.
 export const load: PageServerLoad = async () => {
 	const ctx = app();
-	if (!ctx.config.sandbox || ctx.config.SMTP_URL) error(404, { message: 'Not found' });
-	const messages = await listMailbox(ctx.db);
+	if (mailMode(ctx.config) !== 'mailbox') error(404, { message: 'Not found' });
+	const messages = await listMailbox(ctx);
 	return {
 		messages: messages.map((m) => ({
 			id: m.id,
-			to: m.to,
+			to: m.to ?? 'the application’s rep (looked up when sent)',
 			subject: m.subject,
-			text: m.text,
+			status: m.status,
+			problem: m.problem,
+			text: m.body?.text ?? null,
+			hasHtml: Boolean(m.body?.html),
 			at: m.createdAt.toISOString()
 		}))
 	};

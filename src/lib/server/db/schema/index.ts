@@ -1,2 +1,3 @@
 export * from './portal';
 export * from './sandbox';
+export * from './mail';

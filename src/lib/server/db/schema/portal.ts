@@ -180,13 +180,3 @@ export const sanitizedHtml = pgTable('sanitized_html', {
 	sha256: text('sha256').notNull(),
 	createdAt: ts('created_at').notNull().defaultNow()
 });
-
-/** Mail: kept here when no SMTP is configured, so the development mailbox can show it. */
-export const mailMessages = pgTable('mail_messages', {
-	id: uuid('id').primaryKey().defaultRandom(),
-	to: text('to').notNull(),
-	subject: text('subject').notNull(),
-	text: text('text').notNull(),
-	transport: text('transport').$type<'smtp' | 'mailbox'>().notNull(),
-	createdAt: ts('created_at').notNull().defaultNow()
-});

@@ -96,17 +96,21 @@ export const POST: RequestHandler = async (event) => {
 		now
 	);
 	const url = `${event.url.origin}/s/${token}`;
-	if (email) {
-		await sendLinkMail(ctx, {
-			to: email,
-			url,
-			business: businessName(application),
-			expiresAt: link.expiresAt,
-			officeId,
-			applicationId
-		});
-	}
-	return json({ url, expiresAt: link.expiresAt.toISOString() }, { status: 201 });
+	const mail = email
+		? await sendLinkMail(ctx, {
+				to: email,
+				url,
+				business: businessName(application),
+				expiresAt: link.expiresAt,
+				officeId,
+				applicationId,
+				linkId: link.id
+			})
+		: undefined;
+	return json(
+		{ url, expiresAt: link.expiresAt.toISOString(), ...(mail ? { mail } : {}) },
+		{ status: 201 }
+	);
 };
 
 export const fallback: RequestHandler = ({ request }) =>

@@ -1,0 +1,85 @@
+import { officeTime, renderEmail, type Block, type Rendered } from '$lib/server/mail/render';
+import type { RepContact } from '$lib/server/mail/rep-contact';
+
+export interface LinkEmailFacts {
+	business: string;
+	url: string;
+	expiresAt: Date;
+	rep?: RepContact | null;
+	timeZone: string;
+}
+
+function repBlock(rep: RepContact | null | undefined): Block {
+	if (!rep) {
+		return {
+			kind: 'p',
+			text: 'If you did not expect this message or have a question, contact your sales representative.'
+		};
+	}
+	return {
+		kind: 'contact',
+		heading: 'Your sales representative',
+		lines: [
+			rep.name,
+			rep.email,
+			...(rep.phone ? [rep.phone] : []),
+			'Reply to this email to reach them.'
+		]
+	};
+}
+
+function body(f: LinkEmailFacts, opening: Block[], title: string): Rendered {
+	return renderEmail({
+		title,
+		blocks: [
+			{ kind: 'p', text: 'Hello,' },
+			...opening,
+			{
+				kind: 'p',
+				text: 'It takes about three minutes: read the agreement, answer a few identity questions from the credit bureau, and accept or decline.'
+			},
+			{ kind: 'button', href: f.url, label: 'Review and sign' },
+			{ kind: 'p', text: `This link works until ${officeTime(f.expiresAt, f.timeZone)}.` },
+			repBlock(f.rep),
+			{
+				kind: 'small',
+				text: 'The link is for you alone; please do not forward this email. If the button does not work, copy this address into your browser:',
+				href: f.url
+			}
+		]
+	});
+}
+
+export function linkEmail(f: LinkEmailFacts): Rendered & { subject: string } {
+	return {
+		subject: `Please review and sign: ${f.business}`,
+		...body(
+			f,
+			[
+				{
+					kind: 'p',
+					text: 'Your merchant application for {strong} is ready for your review and signature.',
+					strong: f.business
+				}
+			],
+			'Your merchant application is ready to sign'
+		)
+	};
+}
+
+export function reminderEmail(f: LinkEmailFacts): Rendered & { subject: string } {
+	return {
+		subject: `Reminder: please review and sign: ${f.business}`,
+		...body(
+			f,
+			[
+				{
+					kind: 'p',
+					text: 'A reminder: your merchant application for {strong} is still waiting for your review and signature.',
+					strong: f.business
+				}
+			],
+			'Your merchant application is waiting for you'
+		)
+	};
+}

@@ -1,0 +1,151 @@
+import { and, eq, gt, sql } from 'drizzle-orm';
+import type { Tx } from '$lib/server/db';
+import { mailOutbox, type RepNoteKind } from '$lib/server/db/schema';
+import { officeTime, renderEmail, type Block, type Rendered } from './render';
+
+/** What happened, as the rep is told it. Nothing here is secret; the SSN is never part of it. */
+export type RepNote =
+	| { kind: 'signed'; signer: string }
+	| { kind: 'declined'; signer: string; reason: string | null }
+	| { kind: 'locked'; until: Date | null }
+	| { kind: 'undelivered'; status: number | null };
+
+export type NoteInput = RepNote & {
+	officeId: number;
+	applicationId: number;
+	business: string;
+	/** Skip the note when one of the same kind for the application was written after this. */
+	onceSince?: Date;
+	at?: Date;
+};
+
+/**
+ * Queues a note to the application's rep, in the caller's transaction (the decision and its note
+ * commit together). The rep is looked up and the message written when the worker sends it.
+ */
+export async function notifyRep(tx: Tx, input: NoteInput): Promise<boolean> {
+	const { officeId, applicationId, business, onceSince, at = new Date(), ...note } = input;
+	const kind: RepNoteKind = `note.${note.kind}`;
+	return tx.transaction(async (t) => {
+		if (onceSince) {
+			// The audit chain's per-application lock: two instances cannot both find "no note yet".
+			await t.execute(sql`select pg_advisory_xact_lock(${officeId}::int4, ${applicationId}::int4)`);
+			const [earlier] = await t
+				.select({ id: mailOutbox.id })
+				.from(mailOutbox)
+				.where(
+					and(
+						eq(mailOutbox.officeId, officeId),
+						eq(mailOutbox.applicationId, applicationId),
+						eq(mailOutbox.kind, kind),
+						gt(mailOutbox.createdAt, onceSince)
+					)
+				)
+				.limit(1);
+			if (earlier) return false;
+		}
+		const data = {
+			...note,
+			business,
+			...('until' in note ? { until: note.until?.toISOString() ?? null } : {})
+		};
+		await t.insert(mailOutbox).values({
+			officeId,
+			applicationId,
+			kind,
+			to: null,
+			subject: subjectOf(note.kind, business),
+			data,
+			createdAt: at,
+			nextAttemptAt: at
+		});
+		return true;
+	});
+}
+
+function subjectOf(kind: RepNote['kind'], business: string): string {
+	switch (kind) {
+		case 'signed':
+			return `Signed: ${business}`;
+		case 'declined':
+			return `Declined: ${business}`;
+		case 'locked':
+			return `Identity questions locked: ${business}`;
+		case 'undelivered':
+			return `Action needed: the decision for ${business} was not delivered`;
+	}
+}
+
+export interface NoteContext {
+	repName: string;
+	timeZone: string;
+	/** The console page of the application, when the portal knows its public address. */
+	consoleUrl: string | null;
+}
+
+/** Writes a stored note out as an email, now that the rep is known. */
+export function renderNote(
+	data: Record<string, unknown>,
+	officeId: number,
+	applicationId: number,
+	c: NoteContext
+): Rendered {
+	const note = data as unknown as RepNote & { business: string; until?: string | null };
+	const what = `${note.business} (office ${officeId}, application ${applicationId})`;
+	const blocks: Block[] = [{ kind: 'p', text: `Hello ${c.repName},` }];
+	let title: string;
+	switch (note.kind) {
+		case 'signed':
+			title = 'Your merchant signed';
+			blocks.push({
+				kind: 'p',
+				text: `${note.signer} accepted and signed the application for {strong}. The portal is delivering the decision to the onboarding service.`,
+				strong: what
+			});
+			break;
+		case 'declined':
+			title = 'Your merchant declined';
+			blocks.push({
+				kind: 'p',
+				text: `${note.signer} declined the application for {strong}.`,
+				strong: what
+			});
+			if (note.reason) {
+				blocks.push({ kind: 'p', text: 'Their reason:' }, { kind: 'quote', text: note.reason });
+			} else {
+				blocks.push({ kind: 'p', text: 'They gave no reason.' });
+			}
+			break;
+		case 'locked': {
+			title = 'Identity questions locked';
+			const until = note.until ? new Date(note.until) : null;
+			blocks.push({
+				kind: 'p',
+				text: until
+					? `The signer for {strong} did not pass the credit bureau's identity questions and is locked out of them until ${officeTime(until, c.timeZone)}.`
+					: `The credit bureau has locked the identity questions for {strong}.`,
+				strong: what
+			});
+			blocks.push({
+				kind: 'p',
+				text: 'They can try again from their link once the lock lifts, or you can help them sign in person.'
+			});
+			break;
+		}
+		case 'undelivered':
+			title = 'A decision was not delivered';
+			blocks.push({
+				kind: 'p',
+				text: `The onboarding service refused the merchant's decision for {strong}${note.status ? ` (HTTP ${note.status})` : ''}. The portal will not try again.`,
+				strong: what
+			});
+			blocks.push({
+				kind: 'p',
+				text: 'The decision and its evidence are kept in the portal. Please contact the onboarding service to have it recorded.'
+			});
+			break;
+	}
+	if (c.consoleUrl)
+		blocks.push({ kind: 'small', text: 'Open it in the console:', href: c.consoleUrl });
+	return renderEmail({ title, blocks });
+}

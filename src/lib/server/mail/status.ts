@@ -1,0 +1,81 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { AppContext } from '$lib/server/app';
+import { decrypt } from '$lib/server/crypto/secretbox';
+import type { Tx } from '$lib/server/db';
+import { mailOutbox, type MailKind, type MailStatus } from '$lib/server/db/schema';
+import type { Rendered } from './render';
+
+export interface MailState {
+	id: string;
+	kind: MailKind;
+	/** Null for a rep's note not yet sent: the rep is looked up when it goes out. */
+	to: string | null;
+	subject: string;
+	status: MailStatus;
+	attempts: number;
+	/** Why it failed or is being retried, in words a rep can read. */
+	problem: string | null;
+	createdAt: Date;
+	sentAt: Date | null;
+	/** When the next try is due, while it is pending. */
+	nextAttemptAt: Date | null;
+}
+
+function stateOf(r: typeof mailOutbox.$inferSelect): MailState {
+	return {
+		id: r.id,
+		kind: r.kind,
+		to: r.to,
+		subject: r.subject,
+		status: r.status,
+		attempts: r.attempts,
+		problem: r.lastError,
+		createdAt: r.createdAt,
+		sentAt: r.sentAt,
+		nextAttemptAt: r.status === 'pending' ? r.nextAttemptAt : null
+	};
+}
+
+/** The application's mail, newest first, for the console: what went out, what is stuck, and why. */
+export async function mailStatusFor(
+	db: Tx,
+	officeId: number,
+	applicationId: number,
+	limit = 50
+): Promise<MailState[]> {
+	const rows = await db
+		.select()
+		.from(mailOutbox)
+		.where(and(eq(mailOutbox.officeId, officeId), eq(mailOutbox.applicationId, applicationId)))
+		.orderBy(desc(mailOutbox.createdAt))
+		.limit(limit);
+	return rows.map(stateOf);
+}
+
+export interface MailboxMessage extends MailState {
+	body: Rendered | null;
+}
+
+/** The development mailbox: every message with its body, whatever its state, newest first. */
+export async function listMailbox(ctx: AppContext, limit = 50): Promise<MailboxMessage[]> {
+	const rows = await ctx.db
+		.select()
+		.from(mailOutbox)
+		.orderBy(desc(mailOutbox.createdAt))
+		.limit(limit);
+	return rows.map((r) => ({
+		...stateOf(r),
+		body: r.bodyEnc ? (JSON.parse(decrypt(ctx.encryptionKey, r.bodyEnc)) as Rendered) : null
+	}));
+}
+
+/** One message of the development mailbox, for its HTML view. */
+export async function mailboxBody(ctx: AppContext, id: string): Promise<Rendered | undefined> {
+	const [row] = await ctx.db
+		.select({ bodyEnc: mailOutbox.bodyEnc })
+		.from(mailOutbox)
+		.where(eq(mailOutbox.id, id));
+	return row?.bodyEnc
+		? (JSON.parse(decrypt(ctx.encryptionKey, row.bodyEnc)) as Rendered)
+		: undefined;
+}
