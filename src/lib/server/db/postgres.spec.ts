@@ -1,10 +1,18 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppContext } from '$lib/server/app';
 import { appendAudit, listAudit, verifyAuditChain } from '$lib/server/audit/audit';
+import { parseConfig } from '$lib/server/config/config';
 import { claimDecision } from '$lib/server/decisions/decisions';
+import { queueDueReminders } from '$lib/server/links/reminders';
+import { mailLinkForTest } from '$lib/server/links/testing';
+import { deliverMailDue } from '$lib/server/mail/deliver';
+import { enqueueMail } from '$lib/server/mail/outbox';
+import { startSmtpServer } from '$lib/server/mail/test-smtp';
+import { createOnboardingClient } from '$lib/server/onboarding';
 import { hit } from '$lib/server/ratelimit/ratelimit';
 import { openDatabase, schema, type Database } from '.';
 
@@ -86,5 +94,70 @@ describe.runIf(url)('on a PostgreSQL server, two instances side by side', () => 
 			Array.from({ length: 10 }, (_, i) => claimDecision(i % 2 ? a.db : b.db, d!.id, 30_000))
 		);
 		expect(claims.filter(Boolean)).toHaveLength(1);
+	});
+
+	describe('mail, with an SMTP server', () => {
+		let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+		const key = randomBytes(32);
+		const ctxOf = (database: Database): AppContext => {
+			const config = parseConfig({
+				ONBOARDING_BASE_URL: 'http://127.0.0.1:9',
+				SMTP_URL: smtp.url
+			});
+			return {
+				config,
+				database,
+				db: database.db,
+				onboarding: createOnboardingClient({ baseUrl: config.onboardingBaseUrl, timeoutMs: 1000 }),
+				encryptionKey: key,
+				operatorApiKey: undefined,
+				sandbox: undefined
+			};
+		};
+		beforeAll(async () => {
+			smtp = await startSmtpServer();
+		});
+		afterAll(() => smtp.close());
+
+		it('sends each message exactly once when two instances drain the outbox at once', async () => {
+			const subjects = Array.from({ length: 8 }, (_, i) => `race ${i} ${randomUUID()}`);
+			for (const subject of subjects) {
+				await enqueueMail(a.db, key, {
+					kind: 'link',
+					officeId: 1,
+					applicationId: 9,
+					to: 'dana@blueheron.example',
+					subject,
+					text: subject,
+					html: `<p>${subject}</p>`
+				});
+			}
+			const runs = await Promise.all([
+				deliverMailDue(ctxOf(a)),
+				deliverMailDue(ctxOf(b)),
+				deliverMailDue(ctxOf(a)),
+				deliverMailDue(ctxOf(b))
+			]);
+			expect(runs.reduce((n, r) => n + r.sent, 0)).toBe(8);
+			const got = smtp.captured.map((c) => c.parsed.subject).filter((x) => subjects.includes(x!));
+			expect(got.sort()).toEqual([...subjects].sort());
+		});
+
+		it('queues a due reminder exactly once when two instances run the scheduler at once', async () => {
+			const t0 = new Date('2026-05-04T14:00:00Z');
+			await mailLinkForTest(ctxOf(a), {
+				officeId: 1,
+				applicationId: 10,
+				ttlHours: 240,
+				now: t0
+			});
+			const day3 = new Date(t0.getTime() + 3 * 86_400_000);
+			const counts = await Promise.all(
+				Array.from({ length: 6 }, (_, i) => queueDueReminders(ctxOf(i % 2 ? a : b), day3))
+			);
+			expect(counts.reduce((n, c) => n + c, 0)).toBe(1);
+			const types = (await listAudit(b.db, 1, 10)).map((e) => e.type);
+			expect(types.filter((x) => x === 'link.reminded')).toHaveLength(1);
+		});
 	});
 });

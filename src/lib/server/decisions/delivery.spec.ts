@@ -6,6 +6,7 @@ import { decisions, signingSessions } from '$lib/server/db/schema';
 import { identityState, startAttempt, submitAnswers } from '$lib/server/identity/attempts';
 import { noSections } from '$lib/server/signing/sections';
 import type { SigningSession } from '$lib/server/signing/session';
+import { mailStatusFor } from '$lib/server/mail/status';
 import { startTestApp } from '$lib/server/testing/app';
 import { recordDecision, AlreadyDecidedError } from './decisions';
 import { deliverDecision } from './delivery';
@@ -143,6 +144,34 @@ describe('decision outbox against the sandbox', () => {
 		const d = await recordDecision(t.ctx.db, t.ctx.encryptionKey, s, input(true), meta);
 		expect(await deliverDecision(t.ctx, d.id)).toBe('rejected');
 		expect(await row(d.id)).toMatchObject({ status: 'rejected', ssnEnc: null, lastStatus: 403 });
+		// The rep hears of the signing, then that the decision did not get through.
+		const kinds = (await mailStatusFor(t.ctx.db, 1207, 50001)).map((m) => m.kind);
+		expect(kinds.slice(0, 2)).toEqual(['note.undelivered', 'note.signed']);
+	});
+
+	it('queues the rep’s note with the decision, the decline reason in it', async () => {
+		const s = await verified(50003);
+		const before = await mailStatusFor(t.ctx.db, 1207, 50003);
+		await recordDecision(
+			t.ctx.db,
+			t.ctx.encryptionKey,
+			s,
+			{ ...input(false), declineReason: 'Fees too high' },
+			meta
+		);
+		const after = await mailStatusFor(t.ctx.db, 1207, 50003);
+		expect(after).toHaveLength(before.length + 1);
+		expect(after[0]).toMatchObject({
+			kind: 'note.declined',
+			subject: 'Declined: Test business',
+			status: 'pending',
+			to: null
+		});
+		// Refused as a second decision: neither the decision nor a note is written.
+		await expect(
+			recordDecision(t.ctx.db, t.ctx.encryptionKey, s, input(true), meta)
+		).rejects.toBeInstanceOf(AlreadyDecidedError);
+		expect(await mailStatusFor(t.ctx.db, 1207, 50003)).toHaveLength(after.length);
 	});
 
 	it('allows one decision per application and one delivery at a time', async () => {

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listAudit } from '$lib/server/audit/audit';
 import { identityAttempts, signingSessions } from '$lib/server/db/schema';
+import { mailStatusFor } from '$lib/server/mail/status';
 import { startTestApp } from '$lib/server/testing/app';
 import { identityState, startAttempt, submitAnswers, type OpenAttempt } from './attempts';
 
@@ -78,6 +79,12 @@ describe('identity attempts against the sandbox', () => {
 		const types = (await listAudit(t.ctx.db, 1207, 50002)).map((e) => e.type);
 		expect(types.filter((x) => x === 'identity.failed')).toHaveLength(2);
 		expect(types.at(-1)).toBe('identity.locked');
+		// The rep is told once, however often the merchant runs into the lock.
+		expect(await startAttempt(t.ctx, s2, meta)).toBe('locked');
+		const notes = (await mailStatusFor(t.ctx.db, 1207, 50002)).filter(
+			(m) => m.kind === 'note.locked'
+		);
+		expect(notes).toHaveLength(1);
 	});
 
 	it('counts an answer after the time limit as a failed try, without asking the bureau', async () => {

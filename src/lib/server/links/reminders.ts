@@ -34,7 +34,7 @@ export function nextReminderAt(
 }
 
 /** The plan's link can still be signed: not used, revoked (or replaced) or expired, no decision. */
-const linkUsable = (now: Date) => sql`exists (
+const linkUsable = (now: Date) => sql`(exists (
 	select 1 from ${signingLinks}
 	where ${signingLinks.id} = ${linkReminders.linkId}
 		and ${signingLinks.revokedAt} is null
@@ -44,7 +44,7 @@ const linkUsable = (now: Date) => sql`exists (
 	select 1 from ${decisions}
 	where ${decisions.officeId} = ${linkReminders.officeId}
 		and ${decisions.applicationId} = ${linkReminders.applicationId}
-)`;
+))`;
 
 /**
  * Ends the plans of links that can no longer be signed, and with them the stored URL: a decision,

@@ -98,9 +98,9 @@ export async function deliverMail(
 				});
 			}
 		});
-		console.error(
-			`[mail] ${m.kind} ${m.id} ${status} after ${attempts} attempt(s): ${reason}${code ? ` (${code})` : ''}`
-		);
+		const line = `[mail] ${m.kind} ${m.id} ${status} after ${attempts} attempt(s): ${reason}${code ? ` (${code})` : ''}`;
+		if (status === 'failed') console.error(line);
+		else console.info(line);
 		return status;
 	};
 	const retry = async (reason: string, code: string | null): Promise<MailResult> => {

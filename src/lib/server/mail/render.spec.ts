@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { linkEmail } from '$lib/server/links/email';
+import { escapeHtml, officeTime, renderEmail } from './render';
+
+describe('email rendering', () => {
+	it('escapes every piece of text in the HTML and keeps it as typed in the text', () => {
+		const hostile = `<img src=x onerror="alert(1)"> & 'quotes'`;
+		const { text, html } = renderEmail({
+			title: hostile,
+			blocks: [
+				{ kind: 'p', text: 'For {strong}.', strong: hostile },
+				{ kind: 'quote', text: hostile },
+				{ kind: 'contact', heading: hostile, lines: [hostile] },
+				{ kind: 'small', text: hostile, href: 'https://sign.example.com/s/a?b=1&c=2' }
+			]
+		});
+		expect(html).not.toContain('<img');
+		expect(html).toContain(escapeHtml(hostile));
+		expect(html).toContain('href="https://sign.example.com/s/a?b=1&amp;c=2"');
+		expect(text).toContain(`For ${hostile}.`);
+		expect(text).toContain(`> ${hostile}`);
+	});
+
+	it('refuses a link that is not http(s)', () => {
+		expect(() =>
+			renderEmail({
+				title: 'x',
+				blocks: [{ kind: 'button', href: 'javascript:alert(1)', label: 'Go' }]
+			})
+		).toThrow(/http or https/);
+	});
+
+	it('gives times in the office zone, with the zone named, summer and winter', () => {
+		expect(officeTime(new Date('2026-12-01T17:00:00Z'), 'America/Chicago')).toBe(
+			'Tuesday, December 1, 2026 at 11:00 AM Central Standard Time'
+		);
+		expect(officeTime(new Date('2026-07-01T17:00:00Z'), 'America/Chicago')).toBe(
+			'Wednesday, July 1, 2026 at 12:00 PM Central Daylight Time'
+		);
+		expect(officeTime(new Date('2026-07-01T17:00:00Z'), 'America/New_York')).toBe(
+			'Wednesday, July 1, 2026 at 1:00 PM Eastern Daylight Time'
+		);
+	});
+
+	it('writes the link email: business, link, expiry, and the rep when known', () => {
+		const base = {
+			business: 'Blue Heron Bakery',
+			url: 'https://sign.example.com/s/abc',
+			expiresAt: new Date('2026-12-01T17:00:00Z'),
+			timeZone: 'America/Chicago'
+		};
+		const withRep = linkEmail({
+			...base,
+			rep: { name: 'Sam Ortiz', email: 'sam@office.example', phone: '(217) 555-0100' }
+		});
+		expect(withRep.subject).toBe('Please review and sign: Blue Heron Bakery');
+		expect(withRep.text).toContain('Your merchant application for Blue Heron Bakery is ready');
+		expect(withRep.text).toContain('Review and sign:\nhttps://sign.example.com/s/abc');
+		expect(withRep.text).toContain(
+			'This link works until Tuesday, December 1, 2026 at 11:00 AM Central Standard Time.'
+		);
+		expect(withRep.text).toContain(
+			'Your sales representative\n  Sam Ortiz\n  sam@office.example\n  (217) 555-0100'
+		);
+		expect(withRep.html).toContain('<strong>Blue Heron Bakery</strong>');
+		const without = linkEmail(base);
+		expect(without.text).not.toContain('Reply to this email');
+		expect(without.text).toContain('contact your sales representative');
+	});
+});
