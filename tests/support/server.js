@@ -4,7 +4,9 @@
 import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-const dir = resolve('.e2e');
+// E2E_DIR and E2E_SMTP_URL let a test start a second server of its own (tests/mail.e2e.ts: one
+// that sends through an SMTP server the test runs); the shared server keeps the dev mailbox.
+const dir = resolve(process.env.E2E_DIR || '.e2e');
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(resolve(dir, 'data'), { recursive: true });
 const log = resolve(dir, 'server.log');
@@ -31,7 +33,10 @@ Object.assign(process.env, {
 	ONBOARDING_TIMEOUT_MS: '3000',
 	RATE_LIMIT_LINK_OPEN: '100000',
 	RATE_LIMIT_IDENTITY: '100000',
-	RATE_LIMIT_DECISION: '100000'
+	RATE_LIMIT_DECISION: '100000',
+	// Never an SMTP server from the developer's environment: mail stays in the dev mailbox.
+	SMTP_URL: process.env.E2E_SMTP_URL || '',
+	MAIL_RETRY_SECONDS: '1'
 });
 
 // E2E_BUILD_DIR runs another copy of the build (e.g. a snapshot taken so that a rebuild during

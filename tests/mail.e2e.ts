@@ -1,0 +1,142 @@
+// The mail a merchant gets, as a merchant's phone shows it. The shared server keeps mail in the
+// development mailbox; a second server of this file's own sends through a real SMTP server that
+// the test runs, and the link is taken from the captured message.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { startSmtpServer, type SmtpTestServer } from '../src/lib/server/mail/test-smtp';
+import { E2E } from './support/env';
+import { TEXT, createLink, newApplication, resetSandbox } from './support/flow';
+
+const SHOTS = resolve(E2E.dir, 'shots');
+const PHONE = { width: 390, height: 844 };
+const TABLET = { width: 820, height: 1180 };
+
+/** The email fits a phone: nothing wider than the screen, the button inside it. */
+async function expectReadableOnPhone(page: Page, name: string) {
+	await page.setViewportSize(PHONE);
+	await expect(
+		page.getByRole('heading', { level: 1, name: 'Your merchant application is ready to sign' })
+	).toBeVisible();
+	const width = await page.evaluate(() => document.documentElement.scrollWidth);
+	expect(width).toBeLessThanOrEqual(PHONE.width);
+	const button = await page.getByRole('link', { name: 'Review and sign' }).boundingBox();
+	expect(button).not.toBeNull();
+	expect(button!.x).toBeGreaterThanOrEqual(0);
+	expect(button!.x + button!.width).toBeLessThanOrEqual(PHONE.width);
+	expect(button!.height).toBeGreaterThanOrEqual(44);
+	mkdirSync(SHOTS, { recursive: true });
+	await page.screenshot({ path: resolve(SHOTS, `${name}-phone.png`), fullPage: true });
+	await page.setViewportSize(TABLET);
+	await page.screenshot({ path: resolve(SHOTS, `${name}-tablet.png`), fullPage: true });
+	await page.setViewportSize(PHONE);
+}
+
+test('the link email in the development mailbox reads well on a phone and opens the link', async ({
+	page,
+	request
+}) => {
+	await resetSandbox(request);
+	const app = await newApplication(request, 'Mailbox');
+	const link = await createLink(request, app.id, { email: 'morgan@testshop.example' });
+	await page.goto('/dev/mailbox');
+	const card = page.locator('article', { hasText: `Please review and sign: ${app.business}` });
+	await expect(card).toHaveCount(1);
+	await expect(card).toContainText(link.url);
+	await expect(card).toContainText(/This link works until .+ Central (Standard|Daylight) Time\./);
+	await card.getByRole('link', { name: 'Open the HTML version' }).click();
+	await expect(page.getByText(app.business)).toBeVisible();
+	await expectReadableOnPhone(page, 'mail-link-mailbox');
+	await page.getByRole('link', { name: 'Review and sign' }).click();
+	await expect(page).toHaveURL(link.url);
+	await expect(page.getByRole('heading', { level: 1, name: TEXT.linkHeading })).toBeVisible();
+});
+
+async function freePort(): Promise<number> {
+	const probe = createServer();
+	await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+	const { port } = probe.address() as AddressInfo;
+	await new Promise<void>((r) => probe.close(() => r()));
+	return port;
+}
+
+test.describe('with an SMTP server', () => {
+	let smtp: SmtpTestServer;
+	let server: ChildProcess;
+	let origin: string;
+
+	test.beforeAll(async () => {
+		test.setTimeout(120_000);
+		smtp = await startSmtpServer();
+		const port = await freePort();
+		origin = `http://127.0.0.1:${port}`;
+		server = spawn(process.execPath, ['tests/support/server.js'], {
+			env: {
+				...process.env,
+				E2E_PORT: String(port),
+				E2E_DIR: resolve(E2E.dir, 'smtp-server'),
+				E2E_SMTP_URL: smtp.url
+			},
+			stdio: 'ignore'
+		});
+		await expect
+			.poll(
+				async () => {
+					try {
+						return (await fetch(`${origin}/healthz`)).ok;
+					} catch {
+						return false;
+					}
+				},
+				{ timeout: 90_000, intervals: [500] }
+			)
+			.toBe(true);
+	});
+
+	test.afterAll(async () => {
+		if (server && server.exitCode === null) {
+			const exited = new Promise((r) => server.once('exit', r));
+			server.kill('SIGTERM');
+			await exited;
+		}
+		await smtp?.close();
+	});
+
+	test('the link email goes out by SMTP, after a refusal, and its link opens the signing page', async ({
+		page,
+		request
+	}) => {
+		// No dev mailbox once SMTP is configured.
+		expect((await request.get(`${origin}/dev/mailbox`)).status()).toBe(404);
+		// The server refuses at first: the outbox keeps the message and tries again.
+		smtp.set('busy');
+		const res = await request.post(
+			`${origin}/api/v1/offices/1207/applications/50001/signing-links`,
+			{
+				headers: { authorization: `Bearer ${E2E.operatorKey}` },
+				data: { email: 'dana@blueheronbakery.example' }
+			}
+		);
+		expect(res.status()).toBe(201);
+		const created = (await res.json()) as { url: string; mail: string };
+		expect(created.mail).toBe('queued');
+		await expect.poll(() => smtp.rejected.count, { timeout: 20_000 }).toBeGreaterThan(0);
+		smtp.set('accept');
+		await expect.poll(() => smtp.captured.length, { timeout: 30_000 }).toBe(1);
+
+		const mail = smtp.captured[0]!;
+		expect(mail.envelopeTo).toEqual(['dana@blueheronbakery.example']);
+		expect(mail.parsed.subject).toMatch(/^Please review and sign: \S/);
+		const url = mail.parsed.text?.match(/https?:\/\/\S+\/s\/[A-Za-z0-9_-]{43}/)?.[0];
+		expect(url).toBe(created.url);
+		expect(mail.parsed.text).toMatch(/This link works until .+ Central (Standard|Daylight) Time\./);
+
+		await page.setContent(String(mail.parsed.html));
+		await expectReadableOnPhone(page, 'mail-link-smtp');
+		await page.getByRole('link', { name: 'Review and sign' }).click();
+		await expect(page).toHaveURL(created.url);
+		await expect(page.getByRole('heading', { level: 1, name: TEXT.linkHeading })).toBeVisible();
+	});
+});
