@@ -3,10 +3,9 @@
 // the test runs, and the link is taken from the captured message.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { startSmtpServer, type SmtpTestServer } from '../src/lib/server/mail/test-smtp';
+import { freePort, startSmtpServer, type SmtpTestServer } from '../src/lib/server/mail/test-smtp';
 import { E2E } from './support/env';
 import { TEXT, createLink, newApplication, resetSandbox } from './support/flow';
 
@@ -53,14 +52,6 @@ test('the link email in the development mailbox reads well on a phone and opens 
 	await expect(page).toHaveURL(link.url);
 	await expect(page.getByRole('heading', { level: 1, name: TEXT.linkHeading })).toBeVisible();
 });
-
-async function freePort(): Promise<number> {
-	const probe = createServer();
-	await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-	const { port } = probe.address() as AddressInfo;
-	await new Promise<void>((r) => probe.close(() => r()));
-	return port;
-}
 
 test.describe('with an SMTP server', () => {
 	let smtp: SmtpTestServer;

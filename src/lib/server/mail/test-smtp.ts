@@ -15,7 +15,8 @@ export interface CapturedMail {
 	parsed: ParsedMail;
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port nobody listens on right now. */
+export async function freePort(): Promise<number> {
 	const probe = createServer();
 	await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
 	const { port } = probe.address() as AddressInfo;
