@@ -57,7 +57,8 @@ if (status?.sandbox) {
 	lines.push(
 		`Sandbox service:   ${origin}/sandbox  (e.g. ${origin}/sandbox/api/office/1207/acceptancelanguage)`
 	);
-	lines.push(`Dev mailbox:       ${origin}/dev/mailbox`);
+	if (status.mail === 'mailbox') lines.push(`Dev mailbox:       ${origin}/dev/mailbox`);
+	else lines.push(`Mail:              sent by SMTP (SMTP_URL)`);
 	const key = operatorKey();
 	const demo = key ? await demoLink(key) : null;
 	if (demo) lines.push(`Demo signing link: ${demo.url}  (office 1207, application ${demo.id})`);
@@ -72,5 +73,7 @@ if (status?.sandbox) {
 	}
 } else if (status) {
 	lines.push(`Onboarding Service: configured by ONBOARDING_BASE_URL`);
+	if (status.mail === 'off')
+		lines.push('Mail:              off (no SMTP_URL): links are copied by hand');
 }
 console.log(`\n${lines.join('\n')}\n`);

@@ -55,4 +55,35 @@ describe('configuration', () => {
 		expect(c.ONBOARDING_AUTH_VALUE).toBeUndefined();
 		expect(c.DATABASE_URL).toBeUndefined();
 	});
+
+	it('reads the mail settings, with their defaults, and refuses bad ones', () => {
+		const c = parseConfig({ SMTP_URL: 'smtps://user:pass@smtp.example.com:465' });
+		expect(c).toMatchObject({
+			SMTP_URL: 'smtps://user:pass@smtp.example.com:465',
+			OFFICE_TIME_ZONE: 'America/Chicago',
+			MAIL_MAX_ATTEMPTS: 8,
+			MAIL_RETRY_SECONDS: 60,
+			REMINDER_FIRST_DAYS: 3,
+			REMINDER_EVERY_DAYS: 2,
+			REMINDER_MAX: 3
+		});
+		expect(parseConfig({ SMTP_URL: '', OFFICE_TIME_ZONE: 'Europe/Dublin' })).toMatchObject({
+			SMTP_URL: undefined,
+			OFFICE_TIME_ZONE: 'Europe/Dublin'
+		});
+		let caught: unknown;
+		try {
+			parseConfig({
+				SMTP_URL: 'https://smtp.example.com',
+				OFFICE_TIME_ZONE: 'Central',
+				REMINDER_MAX: 'three'
+			});
+		} catch (err) {
+			caught = err;
+		}
+		const problems = (caught as ConfigError).problems.join('\n');
+		for (const name of ['SMTP_URL', 'OFFICE_TIME_ZONE', 'REMINDER_MAX']) {
+			expect(problems).toContain(name);
+		}
+	});
 });
