@@ -41,10 +41,12 @@ function body(f: LinkEmailFacts, opening: Block[], title: string): Rendered {
 			{ kind: 'button', href: f.url, label: 'Review and sign' },
 			{ kind: 'p', text: `This link works until ${officeTime(f.expiresAt, f.timeZone)}.` },
 			repBlock(f.rep),
+			{ kind: 'small', text: 'The link is for you alone; please do not forward this email.' },
 			{
 				kind: 'small',
-				text: 'The link is for you alone; please do not forward this email. If the button does not work, copy this address into your browser:',
-				href: f.url
+				text: 'If the button does not work, copy this address into your browser:',
+				href: f.url,
+				htmlOnly: true
 			}
 		]
 	});

@@ -63,6 +63,10 @@ describe('email rendering', () => {
 			'Your sales representative\n  Sam Ortiz\n  sam@office.example\n  (217) 555-0100'
 		);
 		expect(withRep.html).toContain('<strong>Blue Heron Bakery</strong>');
+		// The text gives the link once; the HTML gives it under the button and as a fallback.
+		expect(withRep.text.split(base.url)).toHaveLength(2);
+		expect(withRep.html.split(`href="${base.url}"`)).toHaveLength(3);
+		expect(withRep.text).not.toContain('If the button does not work');
 		const without = linkEmail(base);
 		expect(without.text).not.toContain('Reply to this email');
 		expect(without.text).toContain('contact your sales representative');

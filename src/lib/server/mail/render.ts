@@ -10,7 +10,8 @@ export type Block =
 	| { kind: 'button'; href: string; label: string }
 	| { kind: 'quote'; text: string }
 	| { kind: 'contact'; heading: string; lines: string[] }
-	| { kind: 'small'; text: string; href?: string };
+	/** `htmlOnly`: a fallback for the HTML's button, which the text version has no need of. */
+	| { kind: 'small'; text: string; href?: string; htmlOnly?: boolean };
 
 export interface Email {
 	/** The heading, also the HTML document's title. */
@@ -63,6 +64,7 @@ function textOf(block: Block): string {
 		case 'contact':
 			return [block.heading, ...block.lines.map((l) => `  ${l}`)].join('\n');
 		case 'small':
+			if (block.htmlOnly) return '';
 			return block.href ? `${block.text} ${block.href}` : block.text;
 	}
 }
@@ -104,7 +106,14 @@ function htmlOf(block: Block): string {
 }
 
 export function renderEmail(email: Email): Rendered {
-	const text = [email.title, '', ...email.blocks.map(textOf).flatMap((t) => [t, ''])]
+	const text = [
+		email.title,
+		'',
+		...email.blocks
+			.map(textOf)
+			.filter((t) => t !== '')
+			.flatMap((t) => [t, ''])
+	]
 		.join('\n')
 		.trimEnd();
 	const html = [
