@@ -53,6 +53,40 @@ test('the link email in the development mailbox reads well on a phone and opens 
 	await expect(page.getByRole('heading', { level: 1, name: TEXT.linkHeading })).toBeVisible();
 });
 
+test('a reminder is sent by a clock moved forward, once, and names the business', async ({
+	page,
+	request
+}) => {
+	await resetSandbox(request);
+	const app = await newApplication(request, 'Reminder');
+	const link = await createLink(request, app.id, { email: 'morgan@testshop.example' });
+	const run = async (days: number) => {
+		const res = await request.post('/dev/reminders', {
+			headers: { authorization: `Bearer ${E2E.operatorKey}` },
+			data: { at: new Date(Date.now() + days * 86_400_000).toISOString() }
+		});
+		expect(res.status()).toBe(200);
+	};
+	const reminders = async () => {
+		await page.goto('/dev/mailbox');
+		return page.locator('article', {
+			hasText: `Reminder: please review and sign: ${app.business}`
+		});
+	};
+	// Not before three days; then exactly one, however often the worker runs.
+	await run(2.9);
+	await expect(await reminders()).toHaveCount(0);
+	await run(3.01);
+	await run(3.02);
+	const card = await reminders();
+	await expect(card).toHaveCount(1);
+	await expect(card).toContainText(link.url);
+	await expect(card).toContainText('still waiting for your review and signature');
+	// Without the operator key, nothing runs.
+	const refused = await request.post('/dev/reminders', { data: { at: new Date().toISOString() } });
+	expect(refused.status()).toBe(401);
+});
+
 test.describe('with an SMTP server', () => {
 	let smtp: SmtpTestServer;
 	let server: ChildProcess;
