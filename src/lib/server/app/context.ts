@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { ConfigError, parseConfig, type Config } from '$lib/server/config/config';
 import { openDatabase, type Database, type Db } from '$lib/server/db';
 import { loadOrCreateKey } from '$lib/server/crypto/secretbox';
+import { loadSealKey, registerSealCertificate, type SealKey } from '$lib/server/evidence';
 import { createOnboardingClient, type OnboardingClient } from '$lib/server/onboarding';
 import { createSandbox } from '$lib/server/sandbox';
 
@@ -14,6 +15,8 @@ export interface AppContext {
 	db: Db;
 	onboarding: OnboardingClient;
 	encryptionKey: Buffer;
+	/** The key that seals certificates and signed copies. */
+	seal: SealKey;
 	operatorApiKey: string | undefined;
 	sandbox: ReturnType<typeof createSandbox> | undefined;
 }
@@ -57,6 +60,8 @@ export async function startApp(
 	const encryptionKey = config.PORTAL_ENCRYPTION_KEY
 		? Buffer.from(config.PORTAL_ENCRYPTION_KEY, 'base64')
 		: loadOrCreateKey(config.DATA_DIR, 'encryption.key');
+	const seal = loadSealKey(config);
+	await registerSealCertificate(database.db, seal);
 	const onboarding = createOnboardingClient({
 		baseUrl: config.onboardingBaseUrl,
 		authHeader: config.ONBOARDING_AUTH_HEADER,
@@ -78,6 +83,7 @@ export async function startApp(
 		db: database.db,
 		onboarding,
 		encryptionKey,
+		seal,
 		operatorApiKey: operatorKey(config),
 		sandbox
 	};

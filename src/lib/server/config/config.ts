@@ -117,6 +117,8 @@ export const EnvSchema = v.object({
 	RATE_LIMIT_IDENTITY: integer('RATE_LIMIT_IDENTITY', 1, 1_000_000, 10),
 	RATE_LIMIT_DECISION: integer('RATE_LIMIT_DECISION', 1, 1_000_000, 10),
 	DELIVERY_INTERVAL_SECONDS: integer('DELIVERY_INTERVAL_SECONDS', 1, 3600, 10),
+	SEAL_P12_FILE: optionalText,
+	SEAL_P12_PASSPHRASE: v.optional(v.string()),
 	SMTP_URL: optionalMatching(
 		/^smtps?:\/\/[^/\s]/,
 		'SMTP_URL must be an smtp:// or smtps:// address such as smtps://user:pass@smtp.example.com:465'

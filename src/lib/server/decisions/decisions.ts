@@ -22,6 +22,10 @@ export interface DecisionInput {
 	notificationEmail: string;
 	ssn: string;
 	declineReason: string | null;
+	/** The full name typed as the signature; accepting only. */
+	signature?: string | null;
+	/** The service's application PDF as offered to the signer; null when it could not be had. */
+	applicationPdf?: { sha256: string; pages: number } | null;
 }
 
 export class AlreadyDecidedError extends Error {
@@ -91,6 +95,7 @@ export async function recordDecision(
 				applicationId: session.applicationId,
 				sessionId: session.id,
 				isAccepted: input.isAccepted,
+				signature: input.signature ?? null,
 				body,
 				ssnEnc: encrypt(key, input.ssn),
 				ssnLast4: input.ssn.slice(-4),
@@ -118,6 +123,8 @@ export async function recordDecision(
 				sectionsAccepted: input.flags,
 				sectionsShown: session.termsShown ?? [],
 				signerName: signer,
+				signature: input.signature ?? null,
+				applicationPdf: input.applicationPdf ?? null,
 				email: input.email,
 				notificationEmail: input.notificationEmail,
 				ssnLast4: input.ssn.slice(-4),

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { generateSealP12, readP12 } from '$lib/server/evidence/seal-key';
+import { registerSealCertificate } from '$lib/server/evidence';
 import type { AppContext } from '$lib/server/app';
 import { parseConfig } from '$lib/server/config/config';
 import { openMemoryDatabase } from '$lib/server/db';
@@ -27,9 +29,11 @@ export async function startTestApp(env: Record<string, string> = {}) {
 			timeoutMs: config.ONBOARDING_TIMEOUT_MS
 		}),
 		encryptionKey: randomBytes(32),
+		seal: { ...readP12(generateSealP12(), ''), source: 'generated' },
 		operatorApiKey: 'test-operator-key-0123456789',
 		sandbox: undefined
 	};
+	await registerSealCertificate(ctx.db, ctx.seal);
 	const control = async (method: string, path: string, body?: unknown) => {
 		const res = await fetch(`${sandbox.baseUrl}/_sandbox/${path}`, {
 			method,

@@ -3,12 +3,20 @@ import * as v from 'valibot';
 import { app } from '$lib/server/app';
 import { AlreadyDecidedError, recordDecision } from '$lib/server/decisions/decisions';
 import { deliverDecision } from '$lib/server/decisions/delivery';
+import { applicationPdfForDecision } from '$lib/server/evidence';
 import { requestMeta } from '$lib/server/http/meta';
 import { hit } from '$lib/server/ratelimit/ratelimit';
 import { requireStep } from '$lib/server/signing/guard';
 import { noSections, type SectionKey } from '$lib/server/signing/sections';
 import type { SigningSession } from '$lib/server/signing/session';
-import { DeclineReasonSchema, SignerSchema, fieldErrors, keptValues } from './schema';
+import { signatureMatches } from '$lib/server/signing/signature';
+import {
+	DeclineReasonSchema,
+	SignatureSchema,
+	SignerSchema,
+	fieldErrors,
+	keptValues
+} from './schema';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async (event) => {
@@ -50,11 +58,12 @@ async function decide(
 ) {
 	const ctx = app();
 	try {
+		const applicationPdf = await applicationPdfForDecision(ctx, session);
 		const decision = await recordDecision(
 			ctx.db,
 			ctx.encryptionKey,
 			session,
-			input,
+			{ ...input, applicationPdf },
 			requestMeta(event)
 		);
 		try {
@@ -87,8 +96,17 @@ export const actions: Actions = {
 		}
 		const parsed = v.safeParse(SignerSchema, form);
 		if (!parsed.success) Object.assign(errors, fieldErrors(parsed.issues));
-		if (!parsed.success || Object.keys(errors).length > 0) {
-			return fail(400, { action: 'accept' as const, values, checked, errors });
+		const signature = v.safeParse(SignatureSchema, form.signature);
+		if (!signature.success) errors.signature = signature.issues[0].message;
+		else if (
+			parsed.success &&
+			!signatureMatches(signature.output, parsed.output.firstName, parsed.output.lastName)
+		) {
+			errors.signature = `Type your first and last name as given above (${parsed.output.firstName} ${parsed.output.lastName}) to sign.`;
+		}
+		if (!parsed.success || !signature.success || Object.keys(errors).length > 0) {
+			const typed = typeof form.signature === 'string' ? form.signature.slice(0, 300) : '';
+			return fail(400, { action: 'accept' as const, values, checked, errors, signature: typed });
 		}
 		const tooMany = await limited(session);
 		if (tooMany) return tooMany;
@@ -98,7 +116,8 @@ export const actions: Actions = {
 			...parsed.output,
 			isAccepted: true,
 			flags,
-			declineReason: null
+			declineReason: null,
+			signature: signature.output
 		});
 	},
 	decline: async (event) => {

@@ -32,6 +32,13 @@ export const SignerSchema = v.object({
 	)
 });
 
+export const SignatureSchema = v.pipe(
+	v.optional(v.string('Type your full name to sign.'), ''),
+	v.trim(),
+	v.nonEmpty('Type your full name to sign.'),
+	v.maxLength(210, 'Your signature must be 210 characters or fewer.')
+);
+
 export const DeclineReasonSchema = v.optional(
 	v.pipe(
 		v.string(),

@@ -116,6 +116,8 @@ export const decisions = pgTable(
 		applicationId: integer('application_id').notNull(),
 		sessionId: uuid('session_id').notNull(),
 		isAccepted: boolean('is_accepted').notNull(),
+		/** The full name the signer typed as their signature (accepted decisions only). */
+		signature: text('signature'),
 		/** The merchant-decision body without `MerchantSSN`. */
 		body: jsonb('body').$type<Record<string, unknown>>().notNull(),
 		ssnEnc: text('ssn_enc'),
