@@ -54,10 +54,12 @@ test('no SSN typed during the run is stored or logged in clear', async ({ page, 
 	await expect(page.getByRole('heading', { level: 1, name: TEXT.signedTitle })).toBeVisible();
 	const d = await waitForDecision(request, app.id);
 	expect(d.ssnSha256).toBe(sha256(digitsOf(SSN)));
-	// The certificate and the done page are generated too (they must not print it either).
-	const cert = await page.request.get('/sign/done/certificate.pdf');
-	expect(cert.status()).toBe(200);
-	expect((await cert.body()).includes(digitsOf(SSN))).toBe(false);
+	// The certificate, the signed copy and the done page are generated too (none may print it).
+	for (const pdf of ['/sign/done/certificate.pdf', '/sign/done/signed-copy.pdf']) {
+		const res = await page.request.get(pdf);
+		expect(res.status(), pdf).toBe(200);
+		expect((await res.body()).includes(digitsOf(SSN)), pdf).toBe(false);
+	}
 	expect(await page.content()).not.toContain(digitsOf(SSN));
 	// Let the database write what it buffers.
 	await page.waitForTimeout(1_500);

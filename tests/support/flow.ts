@@ -494,6 +494,8 @@ export interface SignerInput {
 	ssn: string;
 	/** Section titles to tick; all shown ones when absent. */
 	sections?: string[];
+	/** The typed signature; the first and last name on the form when absent. */
+	signature?: string;
 }
 
 /** Fills the sign form (does not submit). */
@@ -512,6 +514,8 @@ export async function fillSignForm(page: Page, input: SignerInput) {
 		else await box.uncheck();
 	}
 	await fillSigner(page, input);
+	const name = `${await page.getByLabel('First name').inputValue()} ${await page.getByLabel('Last name').inputValue()}`;
+	await page.getByLabel('Type your full name to sign').fill(input.signature ?? name);
 }
 
 /** The name, email and SSN fields (shared by accept and decline). */

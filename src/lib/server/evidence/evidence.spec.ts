@@ -48,9 +48,11 @@ function run(cmd: string, args: string[]): string {
 	return `${r.stdout}${r.stderr}`;
 }
 
-/** pdftotext, page by page, in reading layout. */
-function pages(file: string): string[] {
-	return run('pdftotext', ['-layout', file, '-']).split('\f').slice(0, -1);
+/** pdftotext, page by page: in reading layout, or `raw` in the order it was drawn (by column). */
+function pages(file: string, mode: 'layout' | 'raw' = 'layout'): string[] {
+	return run('pdftotext', [`-${mode}`, file, '-'])
+		.split('\f')
+		.slice(0, -1);
 }
 
 /** The QR code on page 1, rendered by pdftoppm and read back with jsQR. */
@@ -143,29 +145,45 @@ describe('certificate of completion and signed copy', () => {
 		return Number(created.ApplicationID);
 	}
 
-	/** A typical emailed-link signing, as the routes leave it, delivered. */
-	async function linkSigning(opts: { failFirst?: boolean } = {}) {
+	const REP = {
+		repId: 'c0ffee00-0000-4000-8000-000000000031',
+		repNo: 31,
+		repName: 'Jordan Alvarez',
+		photoIdChecked: true,
+		idType: 'Driver’s license',
+		idLast4: 'K7Q2'
+	};
+
+	/**
+	 * A typical signing as the routes leave it, delivered: by emailed link, or in person on the
+	 * rep's device (the trail built directly, in the shape facts.ts documents).
+	 */
+	async function linkSigning(opts: { failFirst?: boolean; inPerson?: boolean } = {}) {
 		const applicationId = await newApplication();
-		const { link } = await createLink(t.ctx.db, {
-			officeId: 1207,
-			applicationId,
-			email: 'dana@blueheronbakery.example',
-			createdBy: 'operator',
-			ttlHours: 168,
-			meta: { ip: '198.51.100.2', userAgent: 'operator-system/1.0' }
-		});
-		await appendAudit(t.ctx.db, {
-			officeId: 1207,
-			applicationId,
-			type: 'link.sent',
-			channel: 'link',
-			data: { to: 'dana@blueheronbakery.example' }
-		});
+		let linkId: string | null = null;
+		if (!opts.inPerson) {
+			const { link } = await createLink(t.ctx.db, {
+				officeId: 1207,
+				applicationId,
+				email: 'dana@blueheronbakery.example',
+				createdBy: 'operator',
+				ttlHours: 168,
+				meta: { ip: '198.51.100.2', userAgent: 'operator-system/1.0' }
+			});
+			linkId = link.id;
+			await appendAudit(t.ctx.db, {
+				officeId: 1207,
+				applicationId,
+				type: 'link.sent',
+				channel: 'link',
+				data: { to: 'dana@blueheronbakery.example' }
+			});
+		}
 		let s = (
 			await createSession(t.ctx.db, {
-				channel: 'link',
-				linkId: link.id,
-				repId: null,
+				channel: opts.inPerson ? 'in_person' : 'link',
+				linkId,
+				repId: opts.inPerson ? REP.repId : null,
 				officeId: 1207,
 				applicationId,
 				businessName: 'Blue Heron Bakery',
@@ -175,15 +193,17 @@ describe('certificate of completion and signed copy', () => {
 				...meta
 			})
 		).session;
-		await appendAudit(t.ctx.db, {
-			...sessionEvent(s, meta),
-			type: 'link.opened',
-			data: { linkId: link.id }
-		});
+		if (linkId) {
+			await appendAudit(t.ctx.db, {
+				...sessionEvent(s, meta),
+				type: 'link.opened',
+				data: { linkId }
+			});
+		}
 		await appendAudit(t.ctx.db, {
 			...sessionEvent(s, meta),
 			type: 'session.started',
-			data: { linkId: link.id }
+			data: opts.inPerson ? { inPerson: REP } : { linkId }
 		});
 		await showTerms(t.ctx, s, meta);
 		s = await reload(s);
@@ -286,6 +306,33 @@ describe('certificate of completion and signed copy', () => {
 		expect(ssnShaped(all)).toEqual([]);
 		expect(all).not.toContain(SSN);
 		expect(qrOnPage1(file)).toBe(`${ORIGIN}/verify/${decision.id}`);
+	});
+
+	it('prints the rep and the photo-ID attestation of an in-person signing, in three pages', async () => {
+		const { applicationId } = await linkSigning({ inPerson: true });
+		for (const audience of ['merchant', 'rep'] as const) {
+			const file = write(
+				`in-person-${audience}.pdf`,
+				await certificatePdf(t.ctx, { officeId: 1207, applicationId, audience })
+			);
+			expect(run('pdfsig', [file])).toContain('Signature is Valid.');
+			const text = pages(file, 'raw');
+			const before = text.findIndex((p) => p.includes('APPENDIX'));
+			expect(before === -1 ? text.length : before).toBeLessThanOrEqual(3);
+			const p1 = text[0]!.replace(/\s+/g, ' ');
+			for (const expected of [
+				'In person, on the rep’s device, with Jordan Alvarez, rep no. 31',
+				'Photo ID Checked by the rep: Driver’s license ending K7Q2',
+				'In-person signing started',
+				'Passed on try 1'
+			]) {
+				expect(p1, expected).toContain(expected);
+			}
+			expect(p1).not.toContain('Signing link emailed');
+			expect(text.join(' ').replace(/\s+/g, ' ')).toContain(
+				'Jordan Alvarez (rep 31) started an in-person signing on their device after checking the signer’s photo ID.'
+			);
+		}
 	});
 
 	it('adds the whole trail as an appendix to the rep’s copy', async () => {

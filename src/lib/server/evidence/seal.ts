@@ -3,7 +3,7 @@ import { SignPdf } from '@signpdf/signpdf';
 import { P12Signer } from '@signpdf/signer-p12';
 import { SUBFILTER_ADOBE_PKCS7_DETACHED } from '@signpdf/utils';
 import type { PDFDocument } from 'pdf-lib';
-import type { SealKey } from './seal-key';
+import type { P12 } from './p12';
 
 export interface SealOptions {
 	/** Shown by a reader as the signature's reason. */
@@ -19,7 +19,7 @@ export interface SealOptions {
  * reader shows it as signed and unmodified, and any later change as broken. The document is
  * written out without object streams, as the placeholder requires.
  */
-export async function sealPdf(pdf: PDFDocument, key: SealKey, opts: SealOptions): Promise<Buffer> {
+export async function sealPdf(pdf: PDFDocument, key: P12, opts: SealOptions): Promise<Buffer> {
 	pdflibAddPlaceholder({
 		pdfDoc: pdf,
 		reason: opts.reason,
