@@ -315,7 +315,7 @@ export async function renderCertificate(
 	timeline(s, f, o.timeZone);
 	appendix(s, f);
 	s.footers(
-		`Certificate of completion - application ${f.applicationId} - ref. ${f.reference} - made ${officeTime(o.generatedAt, o.timeZone)}${f.trail ? ' - rep and operator copy' : ' - signer’s copy'}`
+		`Certificate of completion - application ${f.applicationId} - ref. ${f.reference} - ${f.trail ? 'rep and operator copy' : 'signer’s copy'} - made ${utcTime(o.generatedAt)}`
 	);
 	return s.pdf;
 }

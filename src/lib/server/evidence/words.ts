@@ -8,7 +8,7 @@ export function describeDevice(userAgent: string | null): string {
 	const { browser, os, platform } = Bowser.parse(userAgent);
 	const name = (n?: string, v?: string) => (n ? (v ? `${n} ${v}` : n) : '');
 	const app = name(browser.name, browser.version?.split('.').slice(0, 2).join('.'));
-	const system = name(os.name, os.version ?? os.versionName);
+	const system = name(os.name, os.versionName ?? os.version);
 	const hardware = [platform.vendor, platform.model].filter(Boolean).join(' ') || platform.type;
 	const parts = [app || 'Unknown browser', system && `on ${system}`].filter(Boolean).join(' ');
 	return hardware ? `${parts} (${hardware})` : parts;
@@ -72,8 +72,10 @@ export function eventSentence(e: AuditEvent): string {
 			return d.by
 				? 'Identity was already verified earlier on the same link.'
 				: 'The answers were verified: identity confirmed.';
-		case 'identity.failed':
-			return `The answers were not verified (${text(d.reason) ?? 'no reason given'}).`;
+		case 'identity.failed': {
+			const reason = text(d.reason);
+			return `The answers were not verified${reason && reason !== 'failed' ? ` (${reason})` : ''}.`;
+		}
 		case 'identity.locked':
 			return 'Identity questions were locked after too many tries.';
 		case 'identity.unavailable':

@@ -1,7 +1,13 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { ConsentSchema } from '../terms/schema';
-import { DeclineReasonSchema, SignerSchema, fieldErrors, keptValues } from './schema';
+import {
+	DeclineReasonSchema,
+	SignatureSchema,
+	SignerSchema,
+	fieldErrors,
+	keptValues
+} from './schema';
 
 describe('sign form', () => {
 	it('accepts a complete form and keeps the SSN digits only', () => {
@@ -33,6 +39,13 @@ describe('sign form', () => {
 		const kept = keptValues({ firstName: 'Dana', email: 'x@y', ssn: '123456789' });
 		expect(kept).toEqual({ firstName: 'Dana', lastName: '', email: 'x@y', notificationEmail: '' });
 		expect(JSON.stringify(kept)).not.toContain('123456789');
+	});
+
+	it('asks for the typed signature, and keeps it with its spacing tidied', () => {
+		const missing = v.safeParse(SignatureSchema, '   ');
+		expect(missing.success ? null : missing.issues[0].message).toBe('Type your full name to sign.');
+		const typed = v.safeParse(SignatureSchema, '  Dana \t  Whitfield ');
+		expect(typed.success && typed.output).toBe('Dana Whitfield');
 	});
 
 	it('keeps numbers such as SSNs out of a decline reason', () => {

@@ -35,6 +35,7 @@ export const SignerSchema = v.object({
 export const SignatureSchema = v.pipe(
 	v.optional(v.string('Type your full name to sign.'), ''),
 	v.trim(),
+	v.transform((s) => s.replace(/\s+/g, ' ')),
 	v.nonEmpty('Type your full name to sign.'),
 	v.maxLength(210, 'Your signature must be 210 characters or fewer.')
 );
