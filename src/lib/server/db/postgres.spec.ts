@@ -7,6 +7,7 @@ import type { AppContext } from '$lib/server/app';
 import { appendAudit, listAudit, verifyAuditChain } from '$lib/server/audit/audit';
 import { parseConfig } from '$lib/server/config/config';
 import { claimDecision } from '$lib/server/decisions/decisions';
+import { testSealKey } from '$lib/server/evidence/testing';
 import { queueDueReminders } from '$lib/server/links/reminders';
 import { mailLinkForTest } from '$lib/server/links/testing';
 import { deliverMailDue } from '$lib/server/mail/deliver';
@@ -110,6 +111,7 @@ describe.runIf(url)('on a PostgreSQL server, two instances side by side', () => 
 				db: database.db,
 				onboarding: createOnboardingClient({ baseUrl: config.onboardingBaseUrl, timeoutMs: 1000 }),
 				encryptionKey: key,
+				seal: testSealKey(),
 				operatorApiKey: undefined,
 				sandbox: undefined
 			};

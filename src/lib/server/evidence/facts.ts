@@ -198,8 +198,14 @@ export async function gatherFacts(ctx: AppContext, req: FactsRequest): Promise<E
 	const inPerson = started ? inPersonOf(started.data) : null;
 	const linkId = str(started?.data.linkId) ?? session?.linkId ?? null;
 	const linkCreated = trail.find((e) => e.type === 'link.created' && e.data.linkId === linkId);
+	// Older link.sent events name no link: the first one after the link was created is its own.
 	const linkSent = linkCreated
-		? trail.filter((e) => e.type === 'link.sent' && e.seq > linkCreated.seq).at(0)
+		? trail.find(
+				(e) =>
+					e.type === 'link.sent' &&
+					e.seq > linkCreated.seq &&
+					(e.data.linkId === undefined || e.data.linkId === linkId)
+			)
 		: undefined;
 	const channel: Channel = inPerson
 		? { kind: 'in_person', inPerson }

@@ -46,6 +46,10 @@ export function eventSentence(e: AuditEvent): string {
 				: 'A signing link was created.';
 		case 'link.sent':
 			return `The signing link was emailed to ${text(d.to) ?? 'the signer'}.`;
+		case 'link.reminded':
+			return `A reminder to sign was emailed to ${text(d.to) ?? 'the signer'}.`;
+		case 'mail.failed':
+			return `An email to the signer could not be delivered (${text(d.reason) ?? 'no reason given'}).`;
 		case 'link.revoked':
 			return 'A signing link was revoked (replaced by a newer one).';
 		case 'link.opened':

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { generateSealP12, readP12 } from '$lib/server/evidence/seal-key';
+import { testSealKey } from '$lib/server/evidence/testing';
 import { registerSealCertificate } from '$lib/server/evidence';
 import type { AppContext } from '$lib/server/app';
 import { parseConfig } from '$lib/server/config/config';
@@ -29,7 +29,7 @@ export async function startTestApp(env: Record<string, string> = {}) {
 			timeoutMs: config.ONBOARDING_TIMEOUT_MS
 		}),
 		encryptionKey: randomBytes(32),
-		seal: { ...readP12(generateSealP12(), ''), source: 'generated' },
+		seal: testSealKey(),
 		operatorApiKey: 'test-operator-key-0123456789',
 		sandbox: undefined
 	};
