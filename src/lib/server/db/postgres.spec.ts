@@ -111,7 +111,9 @@ describe.runIf(url)('on a PostgreSQL server, two instances side by side', () => 
 				db: database.db,
 				onboarding: createOnboardingClient({ baseUrl: config.onboardingBaseUrl, timeoutMs: 1000 }),
 				encryptionKey: key,
-				seal: testSealKey(),
+				get seal() {
+					return testSealKey();
+				},
 				operatorApiKey: undefined,
 				sandbox: undefined
 			};

@@ -51,9 +51,10 @@ export function readP12(p12: Buffer, passphrase: string): P12 {
 export function generateSealP12(
 	now = new Date(),
 	subject = 'Signing portal document seal',
-	organization = 'Signing portal (self-signed, embedded defaults)'
+	organization = 'Signing portal (self-signed, embedded defaults)',
+	modulusLength = 3072
 ): Buffer {
-	const pair = generateKeyPairSync('rsa', { modulusLength: 3072 });
+	const pair = generateKeyPairSync('rsa', { modulusLength });
 	const key = forge.pki.privateKeyFromPem(
 		pair.privateKey.export({ type: 'pkcs1', format: 'pem' }).toString()
 	);

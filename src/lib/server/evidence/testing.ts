@@ -4,10 +4,14 @@ import type { SealKey } from './seal-key';
 let key: SealKey | undefined;
 
 /**
- * A self-signed seal for tests that build an AppContext by hand. Generated once per test file
- * (an RSA key takes a moment); a test-only cache, never used by the running portal.
+ * A self-signed seal for tests that build an AppContext by hand: RSA 2048, generated on first use
+ * and once per test file (a test-only cache, never used by the running portal). Read it lazily
+ * (`get seal() { return testSealKey(); }`) so tests that seal nothing never pay for the key.
  */
 export function testSealKey(): SealKey {
-	key ??= { ...readP12(generateSealP12(), ''), source: 'generated' };
+	key ??= {
+		...readP12(generateSealP12(new Date(), undefined, undefined, 2048), ''),
+		source: 'generated'
+	};
 	return key;
 }

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { testSealKey } from '$lib/server/evidence/testing';
-import { registerSealCertificate } from '$lib/server/evidence';
 import type { AppContext } from '$lib/server/app';
 import { parseConfig } from '$lib/server/config/config';
 import { openMemoryDatabase } from '$lib/server/db';
@@ -29,11 +28,12 @@ export async function startTestApp(env: Record<string, string> = {}) {
 			timeoutMs: config.ONBOARDING_TIMEOUT_MS
 		}),
 		encryptionKey: randomBytes(32),
-		seal: testSealKey(),
+		get seal() {
+			return testSealKey();
+		},
 		operatorApiKey: 'test-operator-key-0123456789',
 		sandbox: undefined
 	};
-	await registerSealCertificate(ctx.db, ctx.seal);
 	const control = async (method: string, path: string, body?: unknown) => {
 		const res = await fetch(`${sandbox.baseUrl}/_sandbox/${path}`, {
 			method,
