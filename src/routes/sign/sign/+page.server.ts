@@ -4,9 +4,11 @@ import { app } from '$lib/server/app';
 import { AlreadyDecidedError, recordDecision } from '$lib/server/decisions/decisions';
 import { deliverDecision } from '$lib/server/decisions/delivery';
 import { requestMeta } from '$lib/server/http/meta';
+import { logError } from '$lib/server/log/log';
 import { hit } from '$lib/server/ratelimit/ratelimit';
 import { requireStep } from '$lib/server/signing/guard';
 import { noSections, type SectionKey } from '$lib/server/signing/sections';
+import { withoutSsn } from '$lib/server/signing/ssn';
 import type { SigningSession } from '$lib/server/signing/session';
 import { DeclineReasonSchema, SignerSchema, fieldErrors, keptValues } from './schema';
 import type { Actions, PageServerLoad } from './$types';
@@ -61,9 +63,7 @@ async function decide(
 			await deliverDecision(ctx, decision.id);
 		} catch (err) {
 			// Recorded is what matters here; the worker delivers it later.
-			console.error(
-				`[decision] immediate delivery failed: ${err instanceof Error ? err.message : 'unknown'}`
-			);
+			logError('decision', 'immediate delivery failed, the worker retries it', err);
 		}
 	} catch (err) {
 		if (err instanceof AlreadyDecidedError)
@@ -119,7 +119,8 @@ export const actions: Actions = {
 				action: 'decline' as const,
 				declining: true,
 				values,
-				reason: reasonInput.slice(0, 1000),
+				// Typed text comes back, but never what looks like an SSN.
+				reason: withoutSsn(reasonInput).slice(0, 1000),
 				errors
 			});
 		}
