@@ -1,3 +1,4 @@
+import type { Cookies } from '@sveltejs/kit';
 import { eq } from 'drizzle-orm';
 import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
 import type { Db, Tx } from '$lib/server/db';
@@ -23,14 +24,30 @@ export interface NewSession {
 	userAgent: string | null;
 }
 
+/** A secret for the cookie and the hash the database keeps instead of it. */
+export function newSessionSecret() {
+	const secret = newToken();
+	return { secret, tokenHash: hashToken(secret) };
+}
+
 /** Creates a session; the returned secret goes in the cookie, only its hash is stored. */
 export async function createSession(tx: Tx, input: NewSession, now = new Date()) {
-	const secret = newToken();
+	const { secret, tokenHash } = newSessionSecret();
 	const [row] = await tx
 		.insert(signingSessions)
-		.values({ ...input, tokenHash: hashToken(secret), createdAt: now, lastSeenAt: now })
+		.values({ ...input, tokenHash, createdAt: now, lastSeenAt: now })
 		.returning();
 	return { secret, session: row! };
+}
+
+/** Gives the browser the session's secret: only the signing pages ever receive it. */
+export function setSessionCookie(cookies: Cookies, url: URL, secret: string): void {
+	cookies.set(SESSION_COOKIE, secret, {
+		path: '/sign',
+		httpOnly: true,
+		sameSite: 'strict',
+		secure: url.protocol === 'https:'
+	});
 }
 
 /** The session behind a cookie, if it is still open; touches it so idle time restarts. */
