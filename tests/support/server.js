@@ -32,6 +32,8 @@ Object.assign(process.env, {
 	DELIVERY_INTERVAL_SECONDS: '1',
 	ONBOARDING_TIMEOUT_MS: '3000',
 	RATE_LIMIT_LINK_OPEN: '100000',
+	RATE_LIMIT_LINK_MISS: '100000',
+	RATE_LIMIT_OPERATOR_AUTH: '100000',
 	RATE_LIMIT_IDENTITY: '100000',
 	RATE_LIMIT_DECISION: '100000',
 	// Never an SMTP server from the developer's environment: mail stays in the dev mailbox.

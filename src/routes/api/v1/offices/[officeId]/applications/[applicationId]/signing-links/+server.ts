@@ -2,7 +2,7 @@ import { json, type RequestHandler } from '@sveltejs/kit';
 import * as v from 'valibot';
 import { app } from '$lib/server/app';
 import { parseJsonBody, reasonsByField } from '$lib/server/http/inputs';
-import { isOperator } from '$lib/server/http/operator-auth';
+import { authorizeOperator } from '$lib/server/http/operator-auth';
 import { requestMeta } from '$lib/server/http/meta';
 import { createLink } from '$lib/server/links/links';
 import { sendLinkMail } from '$lib/server/links/mail';
@@ -25,12 +25,8 @@ function reasons(issues: v.BaseIssue<unknown>[]): Record<string, string[]> {
 
 export const POST: RequestHandler = async (event) => {
 	const ctx = app();
-	if (!isOperator(event.request.headers.get('authorization'), ctx.operatorApiKey)) {
-		return new Response(JSON.stringify({ message: 'A valid operator API key is required.' }), {
-			status: 401,
-			headers: { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }
-		});
-	}
+	const refused = await authorizeOperator(ctx, event);
+	if (refused) return refused;
 	const params = v.safeParse(ParamsSchema, event.params);
 	if (!params.success) return problem(400, 'The path is invalid.', reasons(params.issues));
 	// Checked once already for every request (hooks); parsed again here, where it is used.
