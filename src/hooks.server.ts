@@ -16,6 +16,12 @@ export const init: ServerInit = async () => {
 	if (building) return;
 	try {
 		const ctx = await startApp(env, { devPort: dev ? Number(env.PORT ?? 5173) : undefined });
+		if (!dev && ctx.config.sandbox && !ctx.config.DATABASE_URL && !env.HOST) {
+			// `node build` run directly: adapter-node listens on every interface.
+			console.warn(
+				'[start] embedded defaults on every network interface: the sandbox control API and the dev mailbox are reachable from the network. Start with `npm start`, or set HOST=127.0.0.1.'
+			);
+		}
 		const stopWorker = startWorker(ctx);
 		// adapter-node emits this once the HTTP server has closed (SIGTERM, SIGINT): let go of the
 		// database so the process can end, and end it if something else still holds it open.

@@ -141,7 +141,8 @@ export const EnvSchema = v.object({
 		'America/Chicago'
 	),
 	PORT: integer('PORT', 1, 65_535, 3000),
-	HOST: v.optional(v.string(), '0.0.0.0'),
+	/** Read by adapter-node; scripts/start.js sets 127.0.0.1 on embedded defaults when unset. */
+	HOST: v.optional(v.string()),
 	ORIGIN: httpUrl('ORIGIN')
 });
 
@@ -180,7 +181,7 @@ export function parseConfig(
 	const sandbox = out.ONBOARDING_BASE_URL === undefined;
 	const port = opts.devPort ?? out.PORT;
 	const localHost =
-		out.HOST === '0.0.0.0' || out.HOST === '::' || out.HOST === '' ? '127.0.0.1' : out.HOST;
+		!out.HOST || out.HOST === '0.0.0.0' || out.HOST === '::' ? '127.0.0.1' : out.HOST;
 	const selfUrl = `http://${localHost.includes(':') ? `[${localHost}]` : localHost}:${port}`;
 	return {
 		...out,
