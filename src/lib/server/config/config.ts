@@ -98,6 +98,7 @@ export const EnvSchema = v.object({
 		'DATABASE_URL must be a postgres:// or postgresql:// connection string'
 	),
 	PORTAL_ENCRYPTION_KEY: base64Key,
+	PORTAL_ENCRYPTION_KEY_FILE: optionalText,
 	OPERATOR_API_KEY: v.optional(
 		v.pipe(
 			v.string(),
