@@ -60,8 +60,11 @@ const csrf: Handle = ({ event, resolve }) => {
 /** Malformed requests end here with a 4xx and reasons, whatever route they are for. */
 const inputs: Handle = async ({ event, resolve }) => {
 	const problem = await checkRequest(event.request, event.url);
-	if (problem) return problemResponse(event.request, event.url, problem);
-	return resolve(event);
+	if (!problem) return resolve(event);
+	// Read what is left of the body (adapter-node bounds it), so that the connection stays usable
+	// for the client's next request instead of being reset.
+	if (!event.request.bodyUsed) await event.request.arrayBuffer().catch(() => undefined);
+	return problemResponse(event.request, event.url, problem);
 };
 
 /** The embedded Onboarding Service: only when no real one is configured, else not there at all. */
