@@ -82,7 +82,7 @@ async function checkForm(request: Request): Promise<InputProblem | null> {
 	return {
 		status: 400,
 		message:
-			'Some of what was sent contains invisible control characters, which can’t be accepted. Type the marked fields again and send the form again.',
+			'Some of what was sent contains invisible control characters, which can’t be accepted. Type those fields again and send the form again.',
 		errors
 	};
 }
