@@ -152,7 +152,7 @@ describe('decision outbox against the sandbox', () => {
 	it('queues the rep’s note with the decision, the decline reason in it', async () => {
 		const s = await verified(50003);
 		const before = await mailStatusFor(t.ctx.db, 1207, 50003);
-		await recordDecision(
+		const first = await recordDecision(
 			t.ctx.db,
 			t.ctx.encryptionKey,
 			s,
@@ -167,9 +167,12 @@ describe('decision outbox against the sandbox', () => {
 			status: 'pending',
 			to: null
 		});
-		// Refused as a second decision: neither the decision nor a note is written.
+		// The same session pressing again is answered with what it recorded, and another session is
+		// refused: either way neither a decision nor a note is written.
+		const again = await recordDecision(t.ctx.db, t.ctx.encryptionKey, s, input(true), meta);
+		expect(again).toMatchObject({ id: first.id, isAccepted: false });
 		await expect(
-			recordDecision(t.ctx.db, t.ctx.encryptionKey, s, input(true), meta)
+			recordDecision(t.ctx.db, t.ctx.encryptionKey, await t.session(50003), input(true), meta)
 		).rejects.toBeInstanceOf(AlreadyDecidedError);
 		expect(await mailStatusFor(t.ctx.db, 1207, 50003)).toHaveLength(after.length);
 	});
