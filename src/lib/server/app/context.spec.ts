@@ -55,7 +55,7 @@ describe('the data folder', () => {
 				// The database keeps writing files (WAL segments, relations) long after start.
 				await ctx.db.execute(sql`create table filler (t text)`);
 				await ctx.db.execute(
-					sql`insert into filler select repeat('x', 500) from generate_series(1, 20000)`
+					sql`insert into filler select repeat('x', 500) from generate_series(1, 5000)`
 				);
 				await ctx.db.execute(sql`checkpoint`);
 			} finally {
