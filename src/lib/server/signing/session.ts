@@ -50,6 +50,14 @@ export function setSessionCookie(cookies: Cookies, url: URL, secret: string): vo
 	});
 }
 
+/**
+ * How stale `lastSeenAt` may get: idle time is counted to this step (a tenth of the idle limit, at
+ * most a minute), so that reading a page is not a write to the database every time.
+ */
+export function touchInterval(idleMinutes: number): number {
+	return Math.min(60_000, idleMinutes * 6_000);
+}
+
 /** The session behind a cookie, if it is still open; touches it so idle time restarts. */
 export async function resumeSession(
 	db: Db,
@@ -71,6 +79,7 @@ export async function resumeSession(
 	const idle = now.getTime() - row.lastSeenAt.getTime() > idleMinutes * 60_000;
 	const old = now.getTime() - row.createdAt.getTime() > MAX_SESSION_MS;
 	if (idle || old) return undefined;
+	if (now.getTime() - row.lastSeenAt.getTime() < touchInterval(idleMinutes)) return row;
 	await db.update(signingSessions).set({ lastSeenAt: now }).where(eq(signingSessions.id, row.id));
 	return { ...row, lastSeenAt: now };
 }
