@@ -5,6 +5,7 @@ import type { Handle, HandleServerError, ServerInit } from '@sveltejs/kit';
 import { sequence } from '@sveltejs/kit/hooks';
 import { app, startApp } from '$lib/server/app';
 import { ConfigError } from '$lib/server/config/config';
+import { compress } from '$lib/server/http/compress';
 import { isForeignFormPost } from '$lib/server/http/csrf';
 import { checkRequest } from '$lib/server/http/inputs';
 import { problemResponse } from '$lib/server/http/problem';
@@ -113,7 +114,8 @@ const headers: Handle = async ({ event, resolve }) => {
 	return response;
 };
 
-export const handle = sequence(headers, csrf, inputs, sandbox, session);
+// compress after sandbox: the embedded service's answers are the upstream's, not the portal's.
+export const handle = sequence(headers, csrf, inputs, sandbox, compress, session);
 
 export const handleError: HandleServerError = ({ error, event, status }) => {
 	const errorId = randomUUID();
