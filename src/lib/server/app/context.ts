@@ -5,15 +5,20 @@ import { ConfigError, parseConfig, type Config } from '$lib/server/config/config
 import { openDatabase, type Database, type Db } from '$lib/server/db';
 import { loadOrCreateKey } from '$lib/server/crypto/secretbox';
 import { createOnboardingClient, type OnboardingClient } from '$lib/server/onboarding';
+import { upstreamCacheFor, type UpstreamCache } from '$lib/server/onboarding/cache';
 import { createSandbox } from '$lib/server/sandbox';
 import { secureDataDir } from './datadir';
 
-/** What every request handler needs: built once at start, never mutated per request. */
+/**
+ * What every request handler needs: built once at start, never mutated per request (but for what
+ * `upstreamCache` holds: the one bounded cache, see onboarding/cache.ts).
+ */
 export interface AppContext {
 	config: Config;
 	database: Database;
 	db: Db;
 	onboarding: OnboardingClient;
+	upstreamCache: UpstreamCache;
 	encryptionKey: Buffer;
 	operatorApiKey: string | undefined;
 	sandbox: ReturnType<typeof createSandbox> | undefined;
@@ -95,6 +100,7 @@ export async function startApp(
 		database,
 		db: database.db,
 		onboarding,
+		upstreamCache: upstreamCacheFor(config),
 		encryptionKey,
 		operatorApiKey: operatorKey(config),
 		sandbox

@@ -92,6 +92,8 @@ export const EnvSchema = v.object({
 	),
 	ONBOARDING_AUTH_VALUE: optionalText,
 	ONBOARDING_TIMEOUT_MS: integer('ONBOARDING_TIMEOUT_MS', 100, 120_000, 10_000),
+	ONBOARDING_CACHE_SECONDS: integer('ONBOARDING_CACHE_SECONDS', 0, 3600, 60),
+	ONBOARDING_CACHE_MB: integer('ONBOARDING_CACHE_MB', 1, 1024, 16),
 	DATA_DIR: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'DATA_DIR is empty')), './data'),
 	DATABASE_URL: optionalMatching(
 		/^postgres(ql)?:\/\//,

@@ -3,6 +3,7 @@ import type { AppContext } from '$lib/server/app';
 import { parseConfig } from '$lib/server/config/config';
 import { openMemoryDatabase, type Database } from '$lib/server/db';
 import { createOnboardingClient } from '$lib/server/onboarding';
+import { upstreamCacheFor } from '$lib/server/onboarding/cache';
 import { startSandboxServer } from '$lib/server/sandbox/testing';
 import { createSession, type NewSession } from '$lib/server/signing/session';
 
@@ -48,6 +49,7 @@ export function testContext(
 		database,
 		db: database.db,
 		onboarding: createOnboardingClient({ baseUrl, timeoutMs: config.ONBOARDING_TIMEOUT_MS }),
+		upstreamCache: upstreamCacheFor(config),
 		encryptionKey,
 		operatorApiKey: 'test-operator-key-0123456789',
 		sandbox: undefined

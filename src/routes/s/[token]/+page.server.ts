@@ -29,7 +29,7 @@ export const actions: Actions = {
 		const link = await openLink(ctx, event, event.params.token);
 		let item;
 		try {
-			item = await findApplication(ctx, link.officeId, link.applicationId);
+			item = await findApplication(ctx, link.officeId, link.applicationId, { fresh: true });
 		} catch {
 			return fail(503, {
 				message:

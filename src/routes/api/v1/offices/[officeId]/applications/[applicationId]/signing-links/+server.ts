@@ -54,7 +54,7 @@ export const POST: RequestHandler = async (event) => {
 	}
 	let application;
 	try {
-		application = await findApplication(ctx, officeId, applicationId);
+		application = await findApplication(ctx, officeId, applicationId, { fresh: true });
 	} catch (err) {
 		if (err instanceof OnboardingError && err.status === 404) application = undefined;
 		else
