@@ -33,8 +33,8 @@ const work = resolve(here, '.work');
 const { values: opts } = parseArgs({
 	options: {
 		'no-build': { type: 'boolean', default: false },
-		seconds: { type: 'string', default: '2' },
-		rounds: { type: 'string', default: '2' },
+		seconds: { type: 'string', default: '1' },
+		rounds: { type: 'string', default: '4' },
 		connections: { type: 'string', default: '20' },
 		signers: { type: 'string', default: '12' },
 		db: { type: 'string' },
@@ -60,12 +60,13 @@ const log = (/** @type {string} */ s) => console.log(`bench: ${s}`);
 
 /** The environment of a server the bench starts: only what it sets, nothing of the caller's. */
 function serverEnv(/** @type {Record<string, string>} */ extra) {
-	return {
+	/** @type {Record<string, string>} */
+	const env = {
 		PATH: process.env.PATH ?? '',
 		HOME: process.env.HOME ?? '',
-		NODE_ENV: 'production',
-		...extra
+		NODE_ENV: 'production'
 	};
+	return { ...env, ...extra };
 }
 
 /**
@@ -73,7 +74,10 @@ function serverEnv(/** @type {Record<string, string>} */ extra) {
  */
 async function startServer(o) {
 	const script = resolve(o.dir, 'index.js');
-	const args = o.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${o.profileDir}`, script] : [script];
+	// For diagnosis, e.g. BENCH_NODE_FLAGS=--trace-gc (its output goes to .work/<server>.log).
+	const flags = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+	if (o.profileDir) flags.push('--cpu-prof', `--cpu-prof-dir=${o.profileDir}`);
+	const args = [...flags, script];
 	const origin = `http://127.0.0.1:${o.port}`;
 	const started = performance.now();
 	const child = startProcess(process.execPath, args, {
@@ -277,12 +281,23 @@ async function main() {
 		log(`${db}: load, ${connections} connections, ${rounds}×${seconds} s per page and per floor`);
 		/** @type {Record<string, { page: import('./lib/stats.js').Run[], floor: import('./lib/stats.js').Run[] }>} */
 		const runs = {};
+		/**
+		 * A run of wrk, with the CPU time the server spent on it.
+		 * @param {import('node:child_process').ChildProcess} server
+		 * @param {Parameters<typeof load>[0]} o
+		 */
+		const measured = async (server, o) => {
+			const before = cpuMsOf(/** @type {number} */ (server.pid));
+			const run = await load(o);
+			const cpu = cpuMsOf(/** @type {number} */ (server.pid)) - before;
+			return { ...run, cpuMsPerRequest: run.requests > 0 ? cpu / run.requests : NaN };
+		};
 		const runPage = async (
 			/** @type {any} */ page,
 			/** @type {number} */ secs,
 			/** @type {string} */ tag
 		) =>
-			load({
+			measured(app.child, {
 				origin: app.origin,
 				targets: (signers[page.signers] ?? []).map((s) => targetOf(page, s)),
 				seconds: secs,
@@ -295,7 +310,7 @@ async function main() {
 			/** @type {number} */ secs,
 			/** @type {string} */ tag
 		) =>
-			load({
+			measured(/** @type {any} */ (floor).child, {
 				origin: /** @type {any} */ (floor).origin,
 				targets: [{ path: floorPath(page) }],
 				seconds: secs,

@@ -52,11 +52,13 @@ export function render(results, checks) {
 					'p99 ms',
 					'floor p99',
 					'p99 ratio',
+					'CPU ms/req',
+					'CPU ratio',
 					'errors'
 				],
 				Object.entries(d.pages).map(([key, page]) => {
 					const p = /** @type {any} */ (page);
-					if (p.skipped) return [key, 'skipped', '', '', '', '', '', '', '', p.skipped];
+					if (p.skipped) return [key, 'skipped', '', '', '', '', '', '', '', '', '', p.skipped];
 					return [
 						key,
 						f0(p.rps),
@@ -67,6 +69,8 @@ export function render(results, checks) {
 						f1(p.p99Ms),
 						f1(p.floorP99Ms),
 						`${f2(p.p99Ratio)}×`,
+						`${f2(p.cpuMsPerRequest)}/${f2(p.floorCpuMsPerRequest)}`,
+						`${f2(p.cpuRatio)}×`,
 						String(p.errors)
 					];
 				})

@@ -14,7 +14,7 @@ export function median(values) {
 
 /**
  * One measured run of a load generator.
- * @typedef {{ rps: number, p50Ms: number, p99Ms: number, requests: number, errors: number }} Run
+ * @typedef {{ rps: number, p50Ms: number, p99Ms: number, requests: number, errors: number, cpuMsPerRequest?: number }} Run
  */
 
 /**
@@ -49,6 +49,13 @@ export function compareRuns(page, floor) {
 		p50Ratio: median(pairs.map((p) => p.p50)),
 		p99Ratio: median(pairs.map((p) => p.p99)),
 		p99RatioSpread: spread(pairs.map((p) => p.p99)),
+		// The server process's own CPU time per request: what the other work on the machine changes
+		// least. The floor's over the page's reads like the requests/s ratio (higher is better).
+		cpuMsPerRequest: median(page.map((r) => r.cpuMsPerRequest ?? NaN)),
+		floorCpuMsPerRequest: median(floor.map((r) => r.cpuMsPerRequest ?? NaN)),
+		cpuRatio: median(
+			page.map((p, i) => (floor[i]?.cpuMsPerRequest ?? NaN) / (p.cpuMsPerRequest ?? NaN))
+		),
 		errors: page.reduce((n, r) => n + r.errors, 0),
 		floorErrors: floor.reduce((n, r) => n + r.errors, 0)
 	};
