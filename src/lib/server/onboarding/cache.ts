@@ -31,14 +31,15 @@ export interface UpstreamCacheOptions {
 	/** 0 turns the cache off: every call loads. */
 	ttlSeconds: number;
 	maxMegabytes: number;
-	/** The clock, in milliseconds (tests move it). */
+	/** The clock, in milliseconds since 1970 (tests move it). */
 	now?: () => number;
 }
 
 type Load = () => Promise<object>;
 
 export function createUpstreamCache(options: UpstreamCacheOptions): UpstreamCache {
-	const now = options.now ?? (() => performance.timeOrigin + performance.now());
+	// The wall clock: `fetchedAt` is compared with times other instances recorded.
+	const now = options.now ?? Date.now;
 	if (options.ttlSeconds <= 0 || options.maxMegabytes <= 0) {
 		return { get: async (_key, load) => ({ value: await load(), fetchedAt: new Date(now()) }) };
 	}

@@ -1,5 +1,5 @@
 import type { Cookies } from '@sveltejs/kit';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
 import type { Db, Tx } from '$lib/server/db';
 import { signingLinks, signingSessions, type Channel } from '$lib/server/db/schema';
@@ -58,6 +58,21 @@ export function touchInterval(idleMinutes: number): number {
 	return Math.min(60_000, idleMinutes * 6_000);
 }
 
+function resumeQuery(db: Db) {
+	return db
+		.select({ session: signingSessions, linkRevokedAt: signingLinks.revokedAt })
+		.from(signingSessions)
+		.leftJoin(signingLinks, eq(signingLinks.id, signingSessions.linkId))
+		.where(eq(signingSessions.tokenHash, sql.placeholder('tokenHash')))
+		.prepare('resume_signing_session');
+}
+
+/**
+ * Every /sign request runs this statement: built once per database rather than per request (on
+ * PostgreSQL also prepared once per connection). Keyed weakly: it goes when the database does.
+ */
+const resumeQueries = new WeakMap<Db, ReturnType<typeof resumeQuery>>();
+
 /** The session behind a cookie, if it is still open; touches it so idle time restarts. */
 export async function resumeSession(
 	db: Db,
@@ -66,11 +81,9 @@ export async function resumeSession(
 	now = new Date()
 ): Promise<SigningSession | undefined> {
 	if (!secret || !isTokenShaped(secret)) return undefined;
-	const [found] = await db
-		.select({ session: signingSessions, linkRevokedAt: signingLinks.revokedAt })
-		.from(signingSessions)
-		.leftJoin(signingLinks, eq(signingLinks.id, signingSessions.linkId))
-		.where(eq(signingSessions.tokenHash, hashToken(secret)));
+	let query = resumeQueries.get(db);
+	if (!query) resumeQueries.set(db, (query = resumeQuery(db)));
+	const [found] = await query.execute({ tokenHash: hashToken(secret) });
 	const row = found?.session;
 	if (!row || row.closedAt) return undefined;
 	// A rep who sends a new link (say, the first went to the wrong person) ends what the old one

@@ -12,11 +12,16 @@ const meta = { ip: '127.0.0.1', userAgent: 'vitest' };
 
 describe('upstream reference data, kept for a short time', () => {
 	let t: Awaited<ReturnType<typeof startTestApp>>;
-	let now = 0;
+	/** Moves the caches' clock ahead of the real one (which the database's times follow). */
+	let ahead = 0;
 	/** An instance of the portal: its own cache, the shared database and service. */
 	const instance = (): AppContext => ({
 		...t.ctx,
-		upstreamCache: createUpstreamCache({ ttlSeconds: 60, maxMegabytes: 16, now: () => now })
+		upstreamCache: createUpstreamCache({
+			ttlSeconds: 60,
+			maxMegabytes: 16,
+			now: () => Date.now() + ahead
+		})
 	});
 	const calls = async (operation: string) =>
 		((await t.control('GET', `requests?operation=${operation}`)).body as unknown[]).length;
@@ -30,7 +35,7 @@ describe('upstream reference data, kept for a short time', () => {
 	});
 	afterAll(() => t.close());
 	beforeEach(async () => {
-		now = Date.now();
+		ahead = 0;
 		await t.control('POST', 'reset');
 	});
 
@@ -51,7 +56,7 @@ describe('upstream reference data, kept for a short time', () => {
 		const before = await showTerms(portal, s, meta);
 		await changeTerms('<p>New receipt terms</p>');
 		expect((await showTerms(portal, await reread(s), meta)).version).toBe(before.version);
-		now += 61_000;
+		ahead += 61_000;
 		const after = await showTerms(portal, await reread(s), meta);
 		expect(after.version).not.toBe(before.version);
 		expect(after.sections.find((x) => x.key === 'PaymentReceipt')!.html).toBe(
@@ -66,11 +71,9 @@ describe('upstream reference data, kept for a short time', () => {
 		const two = instance();
 		const s = await t.session(50001);
 		const old = await showTerms(one, s, meta); // instance one keeps the old terms
-		now += 1000;
 		await changeTerms('<p>Changed while reading</p>');
 		const fresh = await showTerms(two, await reread(s), meta); // two loads them anew
 		expect(fresh.version).not.toBe(old.version);
-		now += 1000;
 		// One's copy is older than what the session was shown: it asks the service again.
 		expect((await showTerms(one, await reread(s), meta)).version).toBe(fresh.version);
 		expect((await reread(s)).termsVersion).toBe(fresh.version);
