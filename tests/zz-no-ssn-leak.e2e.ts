@@ -16,6 +16,7 @@ import {
 	resetSandbox,
 	sha256,
 	typedSsns,
+	typedValues,
 	waitForDecision
 } from './support/flow';
 
@@ -85,4 +86,35 @@ test('no SSN typed during the run is stored or logged in clear', async ({ page, 
 		description: `${files.length} files, ${bytes} bytes, ${ssns.length} SSNs`
 	});
 	expect(hits).toEqual([]);
+});
+
+test('nothing else typed during the run (names, emails, reasons, identity answers) is in the server log', () => {
+	const typed = typedValues();
+	// Every test file that types personal data remembers it (flow.ts, http.ts, the property tests).
+	expect(typed.length).toBeGreaterThan(10);
+	const log = readFileSync(E2E.log, 'utf8');
+	expect(log.length).toBeGreaterThan(0);
+	const lines = log.split('\n');
+	const found = typed.filter((value) => lines.some((line) => line.includes(value)));
+	test.info().annotations.push({
+		type: 'searched',
+		description: `${lines.length} log lines for ${typed.length} typed values`
+	});
+	expect(found).toEqual([]);
+});
+
+test('the data folder is private: folders 0700, files 0600', () => {
+	const loose: string[] = [];
+	const walk = (dir: string) => {
+		if ((statSync(dir).mode & 0o777) !== 0o700) loose.push(relative(E2E.dir, dir));
+		for (const entry of readdirSync(dir, { withFileTypes: true })) {
+			const p = join(dir, entry.name);
+			if (entry.isDirectory()) walk(p);
+			else if (entry.isFile() && (statSync(p).mode & 0o777) !== 0o600)
+				loose.push(relative(E2E.dir, p));
+		}
+	};
+	walk(E2E.dataDir);
+	expect(filesUnder(E2E.dataDir).length).toBeGreaterThan(100);
+	expect(loose).toEqual([]);
 });

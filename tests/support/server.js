@@ -32,11 +32,16 @@ Object.assign(process.env, {
 	DELIVERY_INTERVAL_SECONDS: '1',
 	ONBOARDING_TIMEOUT_MS: '3000',
 	RATE_LIMIT_LINK_OPEN: '100000',
+	RATE_LIMIT_LINK_MISS: '100000',
+	RATE_LIMIT_OPERATOR_AUTH: '100000',
 	RATE_LIMIT_IDENTITY: '100000',
 	RATE_LIMIT_DECISION: '100000',
 	// Never an SMTP server from the developer's environment: mail stays in the dev mailbox.
 	SMTP_URL: process.env.E2E_SMTP_URL || '',
-	MAIL_RETRY_SECONDS: '1'
+	MAIL_RETRY_SECONDS: '1',
+	// The tests change the sandbox's acceptance language and expect the next session to show it
+	// at once. The cache is tested in src/lib/server/signing/terms.spec.ts and by npm run bench.
+	ONBOARDING_CACHE_SECONDS: '0'
 });
 
 // E2E_BUILD_DIR runs another copy of the build (e.g. a snapshot taken so that a rebuild during

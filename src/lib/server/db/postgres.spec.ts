@@ -14,6 +14,7 @@ import { deliverMailDue } from '$lib/server/mail/deliver';
 import { enqueueMail } from '$lib/server/mail/outbox';
 import { startSmtpServer } from '$lib/server/mail/test-smtp';
 import { createOnboardingClient } from '$lib/server/onboarding';
+import { upstreamCacheFor } from '$lib/server/onboarding/cache';
 import { hit } from '$lib/server/ratelimit/ratelimit';
 import { openDatabase, schema, type Database } from '.';
 
@@ -110,6 +111,7 @@ describe.runIf(url)('on a PostgreSQL server, two instances side by side', () => 
 				database,
 				db: database.db,
 				onboarding: createOnboardingClient({ baseUrl: config.onboardingBaseUrl, timeoutMs: 1000 }),
+				upstreamCache: upstreamCacheFor(config),
 				encryptionKey: key,
 				get seal() {
 					return testSealKey();

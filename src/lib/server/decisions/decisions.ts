@@ -105,7 +105,13 @@ export async function recordDecision(
 			})
 			.onConflictDoNothing()
 			.returning();
-		if (!row) throw new AlreadyDecidedError();
+		if (!row) {
+			// The merchant's own second press (a double submit that left before the first was
+			// recorded) is answered with what the first recorded; anyone else's is refused.
+			const existing = await decisionFor(tx, session.officeId, session.applicationId);
+			if (existing && existing.sessionId === session.id) return existing;
+			throw new AlreadyDecidedError();
+		}
 		await tx
 			.update(signingSessions)
 			.set({ decisionId: row.id, finishedAt: now })

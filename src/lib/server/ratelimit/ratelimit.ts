@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '$lib/server/db';
 import { rateLimits } from '$lib/server/db/schema';
 
@@ -15,13 +15,20 @@ export interface LimitResult {
 	retryAfterSeconds: number;
 }
 
+/** The fixed window `now` falls in, and the seconds until the next one starts. */
+function window(limit: Limit, now: Date) {
+	const windowMs = limit.windowSeconds * 1000;
+	const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+	const retryAfterSeconds = Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000);
+	return { windowStart, retryAfterSeconds };
+}
+
 /**
  * Counts one hit in a fixed window held in the database, so every instance shares the count.
  * One statement: the upsert is atomic, so two instances cannot both take the last slot.
  */
 export async function hit(db: Db, limit: Limit, now = new Date()): Promise<LimitResult> {
-	const windowMs = limit.windowSeconds * 1000;
-	const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+	const { windowStart, retryAfterSeconds } = window(limit, now);
 	const [row] = await db
 		.insert(rateLimits)
 		.values({ key: limit.key, windowStart, count: 1 })
@@ -31,8 +38,21 @@ export async function hit(db: Db, limit: Limit, now = new Date()): Promise<Limit
 		})
 		.returning({ count: rateLimits.count });
 	const count = row?.count ?? 1;
-	const retryAfterSeconds = Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000);
 	return { ok: count <= limit.max, count, retryAfterSeconds };
+}
+
+/**
+ * Where a limit stands without counting a hit: `ok` while one more hit would still be allowed.
+ * For limits that count failures only (a wrong key), checked before the attempt is judged.
+ */
+export async function peek(db: Db, limit: Limit, now = new Date()): Promise<LimitResult> {
+	const { windowStart, retryAfterSeconds } = window(limit, now);
+	const [row] = await db
+		.select({ count: rateLimits.count })
+		.from(rateLimits)
+		.where(and(eq(rateLimits.key, limit.key), eq(rateLimits.windowStart, windowStart)));
+	const count = row?.count ?? 0;
+	return { ok: count < limit.max, count, retryAfterSeconds };
 }
 
 /** Drops windows that ended long ago; run from the background worker. */

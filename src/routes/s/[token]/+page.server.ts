@@ -5,7 +5,7 @@ import { requestMeta } from '$lib/server/http/meta';
 import { openLink } from '$lib/server/links/open';
 import { isDecided } from '$lib/server/onboarding';
 import { businessName, findApplication } from '$lib/server/signing/application';
-import { createSession, SESSION_COOKIE } from '$lib/server/signing/session';
+import { createSession, setSessionCookie } from '$lib/server/signing/session';
 import type { Actions, PageServerLoad } from './$types';
 import { sessionEvent } from '$lib/server/signing/event';
 
@@ -29,7 +29,7 @@ export const actions: Actions = {
 		const link = await openLink(ctx, event, event.params.token);
 		let item;
 		try {
-			item = await findApplication(ctx, link.officeId, link.applicationId);
+			item = await findApplication(ctx, link.officeId, link.applicationId, { fresh: true });
 		} catch {
 			return fail(503, {
 				message:
@@ -67,12 +67,7 @@ export const actions: Actions = {
 			await appendAudit(tx, { ...common, type: 'session.started', data: { linkId: link.id } });
 			return created;
 		});
-		event.cookies.set(SESSION_COOKIE, secret, {
-			path: '/sign',
-			httpOnly: true,
-			sameSite: 'strict',
-			secure: event.url.protocol === 'https:'
-		});
+		setSessionCookie(event.cookies, event.url, secret);
 		redirect(303, '/sign/terms');
 	}
 };

@@ -5,9 +5,11 @@ import { AlreadyDecidedError, recordDecision } from '$lib/server/decisions/decis
 import { deliverDecision } from '$lib/server/decisions/delivery';
 import { applicationPdfForDecision } from '$lib/server/evidence';
 import { requestMeta } from '$lib/server/http/meta';
+import { logError } from '$lib/server/log/log';
 import { hit } from '$lib/server/ratelimit/ratelimit';
 import { requireStep } from '$lib/server/signing/guard';
 import { noSections, type SectionKey } from '$lib/server/signing/sections';
+import { withoutSsn } from '$lib/server/signing/ssn';
 import type { SigningSession } from '$lib/server/signing/session';
 import { signatureMatches } from '$lib/server/signing/signature';
 import {
@@ -70,9 +72,7 @@ async function decide(
 			await deliverDecision(ctx, decision.id);
 		} catch (err) {
 			// Recorded is what matters here; the worker delivers it later.
-			console.error(
-				`[decision] immediate delivery failed: ${err instanceof Error ? err.message : 'unknown'}`
-			);
+			logError('decision', 'immediate delivery failed, the worker retries it', err);
 		}
 	} catch (err) {
 		if (err instanceof AlreadyDecidedError)
@@ -138,7 +138,8 @@ export const actions: Actions = {
 				action: 'decline' as const,
 				declining: true,
 				values,
-				reason: reasonInput.slice(0, 1000),
+				// Typed text comes back, but never what looks like an SSN.
+				reason: withoutSsn(reasonInput).slice(0, 1000),
 				errors
 			});
 		}

@@ -48,10 +48,12 @@ describe('sign form', () => {
 		expect(typed.success && typed.output).toBe('Dana Whitfield');
 	});
 
-	it('keeps numbers such as SSNs out of a decline reason', () => {
+	it('keeps what looks like an SSN out of a decline reason, and lets phone numbers in', () => {
 		expect(v.safeParse(DeclineReasonSchema, 'Fees too high').success).toBe(true);
 		expect(v.safeParse(DeclineReasonSchema, undefined).success).toBe(true);
+		expect(v.safeParse(DeclineReasonSchema, 'call me at 217-555-0143').success).toBe(true);
 		expect(v.safeParse(DeclineReasonSchema, 'my ssn is 123-45-6789').success).toBe(false);
+		expect(v.safeParse(DeclineReasonSchema, 'my ssn is 587/31/4926').success).toBe(false);
 	});
 });
 

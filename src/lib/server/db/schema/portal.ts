@@ -79,7 +79,12 @@ export const signingSessions = pgTable(
 	]
 );
 
-export type AttemptOutcome = 'pending' | 'passed' | 'failed' | 'late' | 'void';
+/**
+ * `pending`: reserved (no questions yet: the set is being fetched) or open (questions shown);
+ * `answering`: the answers are on their way to the bureau. A try is used once the bureau judged
+ * it (`failed`), the time ran out (`late`), or it may have judged it (`answering`).
+ */
+export type AttemptOutcome = 'pending' | 'answering' | 'passed' | 'failed' | 'late' | 'void';
 
 /**
  * One identity-question attempt. The question set is kept encrypted only while the attempt is
