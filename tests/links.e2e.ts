@@ -38,7 +38,7 @@ async function expectLinkError(
 	await expect(page.getByRole('button', { name: 'Start' })).toHaveCount(0);
 	expect(await page.content()).not.toContain(business);
 	// The Start post (a replayed form) is refused the same way.
-	const post = await page.request.post(path, {
+	const post = await page.request.post(`${path}?/start`, {
 		form: {},
 		headers: { origin: new URL(page.url()).origin, accept: 'text/html' },
 		maxRedirects: 0

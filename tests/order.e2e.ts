@@ -166,7 +166,7 @@ test('a cross-site form post is refused', async ({ page, request }) => {
 	const app = await newApplication(request, 'Csrf');
 	const { path } = await createLink(request, app.id);
 	await openLinkAndStart(page, path);
-	const res = await page.request.post('/sign/terms', {
+	const res = await page.request.post('/sign/terms?/consent', {
 		form: { consent: 'yes', version: 'x'.repeat(64) },
 		headers: { origin: 'https://evil.example' },
 		maxRedirects: 0

@@ -301,10 +301,10 @@ const paramsArb = fc.record({
 
 test('the route tree is read: the known actions and endpoints are found', () => {
 	const pages = Object.fromEntries(inventory.pages.map((p) => [p.id, p.actions]));
-	expect(pages['/s/[token]']).toEqual(['default']);
-	expect(pages['/sign/terms']).toEqual(['default']);
-	expect(pages['/sign/identity']).toEqual(['start', 'answer']);
-	expect(pages['/sign/sign']).toEqual(['accept', 'decline']);
+	expect(pages['/s/[token]']).toEqual(['start', 'decline']);
+	expect(pages['/sign/terms']).toEqual(['consent', 'decline']);
+	expect(pages['/sign/identity']).toEqual(['start', 'answer', 'decline']);
+	expect(pages['/sign/sign']).toEqual(['review', 'accept', 'decline']);
 	const endpoints = Object.fromEntries(inventory.endpoints.map((e) => [e.id, e.methods]));
 	expect(
 		endpoints['/api/v1/offices/[officeId]/applications/[applicationId]/signing-links']

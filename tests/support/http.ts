@@ -30,8 +30,9 @@ export interface PageForm {
 /** The forms of a page and their fields, with the values a browser would send by default. */
 export function formsOf(html: string): PageForm[] {
 	const { document } = new JSDOM(html).window;
-	return [...document.querySelectorAll('form')].map((form) => {
-		const action = /\?\/([^&]+)/.exec(form.getAttribute('action') ?? '')?.[1] ?? 'default';
+	const actionOf = (url: string | null) =>
+		decodeURIComponent(/\?\/([^&]+)/.exec(url ?? '')?.[1] ?? 'default');
+	return [...document.querySelectorAll('form')].flatMap((form) => {
 		const fields = [...form.querySelectorAll('input[name], select[name], textarea[name]')].map(
 			(el) => ({
 				name: el.getAttribute('name')!,
@@ -39,7 +40,12 @@ export function formsOf(html: string): PageForm[] {
 				type: el.getAttribute('type') ?? el.localName
 			})
 		);
-		return { action: decodeURIComponent(action), fields };
+		// A button with its own formaction posts the same fields to another action.
+		const others = [...form.querySelectorAll('button[formaction]')].map((b) => ({
+			action: actionOf(b.getAttribute('formaction')),
+			fields
+		}));
+		return [{ action: actionOf(form.getAttribute('action')), fields }, ...others];
 	});
 }
 
@@ -110,12 +116,12 @@ export async function walkHttp(
 	const app = await newApplication(request, label);
 	const { path: link } = await createLink(request, app.id);
 	if (step === 'link') return { app, link };
-	await expectStep(await plainPost(client, link, {}), '/sign/terms', 'start');
+	await expectStep(await plainPost(client, `${link}?/start`, {}), '/sign/terms', 'start');
 	if (step === 'terms') return { app, link };
 	const terms = formsOf(await (await client.get('/sign/terms')).text())[0]!;
 	const version = terms.fields.find((f) => f.name === 'version')!.value;
 	await expectStep(
-		await plainPost(client, '/sign/terms', { consent: 'yes', version }),
+		await plainPost(client, '/sign/terms?/consent', { consent: 'yes', version }),
 		'/sign/identity',
 		'consent'
 	);

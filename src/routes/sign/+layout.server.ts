@@ -1,3 +1,4 @@
+import { app } from '$lib/server/app';
 import { currentStep } from '$lib/server/signing/session';
 import type { LayoutServerLoad } from './$types';
 
@@ -6,6 +7,8 @@ export const load: LayoutServerLoad = ({ locals }) => {
 	return {
 		business: s?.businessName ?? null,
 		step: s ? currentStep(s) : null,
-		channel: s?.channel ?? null
+		channel: s?.channel ?? null,
+		// Times are shown in the office's zone until the page's script knows the merchant's.
+		officeTimeZone: app().config.OFFICE_TIME_ZONE
 	};
 };

@@ -18,6 +18,7 @@ const TYPE_LABELS: Record<string, string> = {
 	'identity.unavailable': 'Identity service unavailable',
 	'decision.accepted': 'Application accepted and signed',
 	'decision.declined': 'Application declined',
+	'decline.recorded': 'Declined before identity was confirmed',
 	'decision.delivered': 'Decision delivered to the onboarding service',
 	'decision.delivery_failed': 'Decision delivery failed, will retry',
 	'decision.rejected': 'Decision refused by the onboarding service'

@@ -1,12 +1,11 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { appendAudit } from '$lib/server/audit/audit';
 import { encrypt } from '$lib/server/crypto/secretbox';
-import { activeLinksOf } from '$lib/server/links/links';
 import { notifyRep } from '$lib/server/mail/notes';
 import type { Db, Tx } from '$lib/server/db';
-import { decisions, signingLinks, signingSessions } from '$lib/server/db/schema';
+import { decisions } from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
-import type { SigningSession } from '$lib/server/signing/session';
+import { finishSession, type SigningSession } from '$lib/server/signing/session';
 import type { SectionKey } from '$lib/server/signing/sections';
 import { sessionEvent } from '$lib/server/signing/event';
 
@@ -112,14 +111,7 @@ export async function recordDecision(
 			if (existing && existing.sessionId === session.id) return existing;
 			throw new AlreadyDecidedError();
 		}
-		await tx
-			.update(signingSessions)
-			.set({ decisionId: row.id, finishedAt: now })
-			.where(eq(signingSessions.id, session.id));
-		await tx
-			.update(signingLinks)
-			.set({ usedAt: now })
-			.where(activeLinksOf(session.officeId, session.applicationId));
+		await finishSession(tx, session, { decisionId: row.id }, now);
 		await appendAudit(tx, {
 			...sessionEvent(session, meta),
 			type: input.isAccepted ? 'decision.accepted' : 'decision.declined',

@@ -90,6 +90,8 @@ export function eventSentence(e: AuditEvent): string {
 			return `The signer accepted and signed${text(d.signature) ? `, typing “${text(d.signature)}” as their signature` : ''}.`;
 		case 'decision.declined':
 			return `The signer declined${d.declineReasonGiven ? ', giving a reason for the rep' : ''}.`;
+		case 'decline.recorded':
+			return `The signer declined before confirming their identity${d.reason ? ', giving a reason for the rep' : ''}; the portal recorded it and ended the link.`;
 		case 'decision.delivered':
 			return d.merchantDecisionId
 				? `The decision was delivered to the onboarding service (decision number ${String(d.merchantDecisionId)}).`

@@ -33,6 +33,8 @@ export interface IdentityState {
 	open: OpenAttempt | undefined;
 	/** The outcome of the most recent finished attempt of this session, to tell the merchant. */
 	last: AttemptOutcome | undefined;
+	/** While locked: when the portal's lock lifts (null when the service locked it). */
+	lockLiftsAt: Date | null;
 }
 
 const windowStart = (ctx: AppContext, now: Date) =>
@@ -57,26 +59,44 @@ async function finishAttempt(ctx: AppContext, id: string, outcome: AttemptOutcom
  * Tries the application has used in the window, over every link and device: judged as failed,
  * out of time (closed or not yet noticed), or sent to the bureau with no verdict recorded.
  */
+function usedInWindow(ctx: AppContext, s: SigningSession, now: Date) {
+	return and(
+		eq(identityAttempts.officeId, s.officeId),
+		eq(identityAttempts.applicationId, s.applicationId),
+		gt(identityAttempts.startedAt, windowStart(ctx, now)),
+		or(
+			inArray(identityAttempts.outcome, ['failed', 'late', 'answering']),
+			and(
+				eq(identityAttempts.outcome, 'pending'),
+				isNotNull(identityAttempts.questionsEnc),
+				lt(identityAttempts.deadlineAt, new Date(now.getTime() - GRACE_MS))
+			)
+		)
+	);
+}
+
 async function triesUsed(ctx: AppContext, db: Tx, s: SigningSession, now: Date) {
 	const [row] = await db
 		.select({ n: sql<number>`count(*)::int` })
 		.from(identityAttempts)
-		.where(
-			and(
-				eq(identityAttempts.officeId, s.officeId),
-				eq(identityAttempts.applicationId, s.applicationId),
-				gt(identityAttempts.startedAt, windowStart(ctx, now)),
-				or(
-					inArray(identityAttempts.outcome, ['failed', 'late', 'answering']),
-					and(
-						eq(identityAttempts.outcome, 'pending'),
-						isNotNull(identityAttempts.questionsEnc),
-						lt(identityAttempts.deadlineAt, new Date(now.getTime() - GRACE_MS))
-					)
-				)
-			)
-		);
+		.where(usedInWindow(ctx, s, now));
 	return Number(row?.n ?? 0);
+}
+
+/**
+ * When a lock lifts: once the oldest of the last `max` tries leaves the window, fewer than `max`
+ * are left in it.
+ */
+async function lockLiftsAt(ctx: AppContext, s: SigningSession, now: Date): Promise<Date | null> {
+	const [row] = await ctx.db
+		.select({ startedAt: identityAttempts.startedAt })
+		.from(identityAttempts)
+		.where(usedInWindow(ctx, s, now))
+		.orderBy(desc(identityAttempts.startedAt))
+		.offset(ctx.config.IDENTITY_MAX_ATTEMPTS - 1)
+		.limit(1);
+	if (!row) return null;
+	return new Date(row.startedAt.getTime() + ctx.config.IDENTITY_WINDOW_HOURS * 3_600_000);
 }
 
 /**
@@ -167,7 +187,8 @@ export async function identityState(
 		attemptsLeft: Math.max(0, max - count),
 		locked: count >= max,
 		open,
-		last
+		last,
+		lockLiftsAt: count >= max ? await lockLiftsAt(ctx, s, now) : null
 	};
 }
 

@@ -1,3 +1,4 @@
+import { zonedTime } from '$lib/time';
 /**
  * One email, written once as blocks and rendered twice: as plain text and as simple HTML that
  * reads well on a phone and in mail clients that ignore `<style>` (so styles are inline, and the
@@ -142,22 +143,7 @@ export function renderEmail(email: Email): Rendered {
 	return { text, html };
 }
 
-/**
- * A moment in the office's time zone, with the zone named, e.g. "Tuesday, December 1, 2026 at
- * 11:00 AM Central Standard Time". The narrow spaces ICU puts before AM/PM become plain ones:
- * some plain-text mail readers show them as boxes.
- */
+/** A moment in the office's time zone, with the zone named (see zonedTime). */
 export function officeTime(date: Date, timeZone: string): string {
-	return new Intl.DateTimeFormat('en-US', {
-		timeZone,
-		weekday: 'long',
-		year: 'numeric',
-		month: 'long',
-		day: 'numeric',
-		hour: 'numeric',
-		minute: '2-digit',
-		timeZoneName: 'long'
-	})
-		.format(date)
-		.replace(/[\u202f\u00a0]/g, ' ');
+	return zonedTime(date.toISOString(), timeZone);
 }

@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
 import type { Db, Tx } from '$lib/server/db';
 import { signingLinks, signingSessions, type Channel } from '$lib/server/db/schema';
+import { activeLinksOf } from '$lib/server/links/links';
 
 export type SigningSession = typeof signingSessions.$inferSelect;
 
@@ -88,7 +89,7 @@ export async function resumeSession(
 	if (!row || row.closedAt) return undefined;
 	// A rep who sends a new link (say, the first went to the wrong person) ends what the old one
 	// started — unless the decision is already made, whose done page stays reachable.
-	if (found.linkRevokedAt && !row.decisionId) return undefined;
+	if (found.linkRevokedAt && !row.decisionId && !row.declineId) return undefined;
 	const idle = now.getTime() - row.lastSeenAt.getTime() > idleMinutes * 60_000;
 	const old = now.getTime() - row.createdAt.getTime() > MAX_SESSION_MS;
 	if (idle || old) return undefined;
@@ -112,8 +113,28 @@ export const STEP_PATHS: Record<Step, string> = {
 
 /** Where the session stands: derived from what is recorded, so the server alone decides. */
 export function currentStep(s: SigningSession): Step {
-	if (s.decisionId) return 'done';
+	if (s.decisionId || s.declineId) return 'done';
 	if (s.identityPassedAt) return 'sign';
 	if (s.consentAt) return 'identity';
 	return 'terms';
+}
+
+/**
+ * The end of a session with an outcome (a decision, or a decline the portal keeps): the session
+ * is finished, its draft goes, and the application's links are used up.
+ */
+export async function finishSession(
+	tx: Tx,
+	session: Pick<SigningSession, 'id' | 'officeId' | 'applicationId'>,
+	outcome: { decisionId: string } | { declineId: string },
+	now: Date
+): Promise<void> {
+	await tx
+		.update(signingSessions)
+		.set({ ...outcome, finishedAt: now, draft: null })
+		.where(eq(signingSessions.id, session.id));
+	await tx
+		.update(signingLinks)
+		.set({ usedAt: now })
+		.where(activeLinksOf(session.officeId, session.applicationId));
 }

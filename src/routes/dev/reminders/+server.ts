@@ -1,17 +1,21 @@
 import { json, type RequestHandler } from '@sveltejs/kit';
 import * as v from 'valibot';
 import { app } from '$lib/server/app';
+import { reasons, unknownFields } from '$lib/server/http/api-reasons';
 import { authorizeOperator } from '$lib/server/http/operator-auth';
 import { queueDueReminders } from '$lib/server/links/reminders';
 import { deliverMailDue } from '$lib/server/mail/deliver';
 
-const BodySchema = v.strictObject({
-	at: v.pipe(
-		v.string('must be an ISO 8601 date-time'),
-		v.isoTimestamp('must be an ISO 8601 date-time such as 2026-12-01T17:00:00Z'),
-		v.transform((s) => new Date(s))
-	)
-});
+const BodySchema = v.object(
+	{
+		at: v.pipe(
+			v.string('must be an ISO 8601 date-time'),
+			v.isoTimestamp('must be an ISO 8601 date-time such as 2026-12-01T17:00:00Z'),
+			v.transform((s) => new Date(s))
+		)
+	},
+	'must be a JSON object such as {"at": "…"}'
+);
 
 /**
  * Embedded defaults only (the sandbox), with the operator key: runs the worker's reminder and mail
@@ -35,9 +39,16 @@ export const POST: RequestHandler = async (event) => {
 		);
 	}
 	const body = v.safeParse(BodySchema, raw);
-	if (!body.success) {
+	const extra =
+		typeof raw === 'object' && raw !== null && !Array.isArray(raw)
+			? unknownFields(raw, Object.keys(BodySchema.entries))
+			: { body: ['must be a JSON object such as {"at": "…"}'] };
+	if (!body.success || Object.keys(extra).length > 0) {
 		return json(
-			{ message: 'The body is invalid.', errors: { at: [body.issues[0].message] } },
+			{
+				message: 'The body is invalid.',
+				errors: { ...(body.success ? {} : reasons(body.issues)), ...extra }
+			},
 			{ status: 400 }
 		);
 	}

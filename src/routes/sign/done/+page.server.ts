@@ -1,12 +1,27 @@
 import { app } from '$lib/server/app';
 import { decisionById } from '$lib/server/decisions/decisions';
+import { declineById } from '$lib/server/signing/decline';
 import { requireStep } from '$lib/server/signing/guard';
 import type { PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async (event) => {
 	const session = requireStep(event, 'done');
-	const d = await decisionById(app().db, session.decisionId!);
+	const db = app().db;
+	if (!session.decisionId) {
+		// Declined before identity: the portal's own record, nothing for the service.
+		const declined = await declineById(db, session.declineId!);
+		return {
+			kind: 'declined-early' as const,
+			accepted: false,
+			at: (declined?.createdAt ?? new Date()).toISOString(),
+			status: 'recorded' as const,
+			merchantDecisionId: null,
+			received: false
+		};
+	}
+	const d = await decisionById(db, session.decisionId);
 	return {
+		kind: 'decision' as const,
 		accepted: d?.isAccepted ?? false,
 		at: (d?.createdAt ?? new Date()).toISOString(),
 		status: d?.status ?? 'pending',

@@ -11,6 +11,8 @@ import { hit } from '$lib/server/ratelimit/ratelimit';
 import { requireStep } from '$lib/server/signing/guard';
 import { setSessionCookie, type SigningSession } from '$lib/server/signing/session';
 import { parseAnswers } from './schema';
+import { declineBeforeIdentity } from '$lib/server/signing/decline';
+import { readDecline, toDone } from '$lib/server/signing/decline-form';
 import type { Actions, PageServerLoad } from './$types';
 
 const BUSY =
@@ -32,6 +34,7 @@ export const load: PageServerLoad = async (event) => {
 		windowHours: ctx.config.IDENTITY_WINDOW_HOURS,
 		attemptsLeft: state.attemptsLeft,
 		locked: state.locked,
+		lockLiftsAt: state.lockLiftsAt?.toISOString() ?? null,
 		last: state.last ?? null,
 		open: state.open
 			? {
@@ -105,5 +108,21 @@ export const actions: Actions = {
 		// Identity passed: the session goes on under a new secret (see markPassed).
 		if (secret) setSessionCookie(event.cookies, event.url, secret);
 		redirect(303, result === 'passed' ? '/sign/sign' : '/sign/identity');
+	},
+	decline: async (event) => {
+		const session = requireStep(event, 'identity');
+		const ctx = app();
+		const meta = requestMeta(event);
+		const read = await readDecline(event);
+		if (!read.ok) return read.failure;
+		// Declining with questions open leaves that try to run out like any other walked-away try.
+		const state = await identityState(ctx, session, meta);
+		await declineBeforeIdentity(
+			ctx.db,
+			session,
+			{ stage: state.locked ? 'locked' : 'identity', reason: read.reason },
+			meta
+		);
+		toDone();
 	}
 };

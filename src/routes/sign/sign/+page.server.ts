@@ -3,15 +3,16 @@ import * as v from 'valibot';
 import { app } from '$lib/server/app';
 import { AlreadyDecidedError, recordDecision } from '$lib/server/decisions/decisions';
 import { deliverDecision } from '$lib/server/decisions/delivery';
-import { applicationPdfForDecision } from '$lib/server/evidence';
+import { applicationPdfForDecision, offerApplicationPdf } from '$lib/server/evidence';
 import { requestMeta } from '$lib/server/http/meta';
 import { logError } from '$lib/server/log/log';
 import { hit } from '$lib/server/ratelimit/ratelimit';
 import { requireStep } from '$lib/server/signing/guard';
 import { noSections, type SectionKey } from '$lib/server/signing/sections';
-import { withoutSsn } from '$lib/server/signing/ssn';
+import { keptReason } from '$lib/server/signing/decline-form';
 import type { SigningSession } from '$lib/server/signing/session';
 import { signatureMatches } from '$lib/server/signing/signature';
+import { draftOf, saveDraft } from '$lib/server/signing/draft';
 import {
 	DeclineReasonSchema,
 	SignatureSchema,
@@ -23,16 +24,30 @@ import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async (event) => {
 	const s = requireStep(event, 'sign');
+	let pdf: { pages: number } | null = null;
+	try {
+		// Offered here, so the copy the merchant opens is the one the decision records.
+		pdf = { pages: (await offerApplicationPdf(app(), s)).pages };
+	} catch (err) {
+		logError('evidence', 'the application PDF could not be offered', err);
+	}
 	return {
 		sections: (s.termsShown ?? []).map(({ key, title }) => ({ key, title })),
-		prefill: {
-			firstName: s.ownerFirstName,
-			lastName: s.ownerLastName,
-			email: s.ownerEmail,
-			notificationEmail: s.ownerEmail
-		}
+		owner: `${s.ownerFirstName} ${s.ownerLastName}`.trim(),
+		pdf,
+		draft: draftOf(s)
 	};
 };
+
+/** What was typed, to keep while the merchant reads again or thinks about declining. */
+function draftFrom(form: Record<string, FormDataEntryValue>, session: SigningSession) {
+	const presented = session.termsShown ?? [];
+	return {
+		...keptValues(form),
+		signature: typeof form.signature === 'string' ? form.signature.slice(0, 300) : '',
+		checked: presented.filter((p) => form[`section-${p.key}`] === 'yes').map((p) => p.key)
+	};
+}
 
 /**
  * Counts a decision post that passed validation: typos and the first press of Decline are not
@@ -83,6 +98,12 @@ async function decide(
 }
 
 export const actions: Actions = {
+	review: async (event) => {
+		const session = requireStep(event, 'sign');
+		const form = Object.fromEntries(await event.request.formData());
+		await saveDraft(app().db, session, draftFrom(form, session));
+		redirect(303, '/sign/review');
+	},
 	accept: async (event) => {
 		const session = requireStep(event, 'sign');
 		const form = Object.fromEntries(await event.request.formData());
@@ -123,8 +144,12 @@ export const actions: Actions = {
 	decline: async (event) => {
 		const session = requireStep(event, 'sign');
 		const form = Object.fromEntries(await event.request.formData());
-		// The first press only asks once more; nothing is recorded until it is confirmed.
-		if (form.confirm !== 'yes') return { declining: true };
+		// The first press only asks once more; nothing is recorded until it is confirmed. What was
+		// typed is kept, so going back from the question loses nothing.
+		if (form.confirm !== 'yes') {
+			await saveDraft(app().db, session, draftFrom(form, session));
+			return { declining: true };
+		}
 		const values = keptValues(form);
 		const reasonInput = typeof form.reason === 'string' ? form.reason : '';
 		const parsed = v.safeParse(SignerSchema, form);
@@ -139,7 +164,7 @@ export const actions: Actions = {
 				declining: true,
 				values,
 				// Typed text comes back, but never what looks like an SSN.
-				reason: withoutSsn(reasonInput).slice(0, 1000),
+				reason: keptReason(reasonInput),
 				errors
 			});
 		}

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { reasonsByField } from '$lib/server/http/inputs';
-import { isPossibleSsn, looksLikeSsn, ssnDigits } from '$lib/server/signing/ssn';
+import { isPossibleSsn, ssnDigits } from '$lib/server/signing/ssn';
 
 const name = (what: string) =>
 	v.pipe(
@@ -19,19 +19,22 @@ const email = (what: string) =>
 		v.email(`Enter ${what} in the form name@example.com.`)
 	);
 
-export const SignerSchema = v.object({
-	firstName: name('first name'),
-	lastName: name('last name'),
-	email: email('your email address'),
-	notificationEmail: email('an email address for notices'),
-	ssn: v.pipe(
-		v.optional(v.string('Enter your Social Security Number.'), ''),
-		v.transform(ssnDigits),
-		v.nonEmpty('Enter your Social Security Number.'),
-		v.regex(/^\d{9}$/, 'Enter the 9 digits of your Social Security Number.'),
-		v.check(isPossibleSsn, 'That isn’t a valid Social Security Number. Check the digits.')
-	)
-});
+export const SignerSchema = v.object(
+	{
+		firstName: name('first name'),
+		lastName: name('last name'),
+		email: email('your email address'),
+		notificationEmail: email('an email address for notices'),
+		ssn: v.pipe(
+			v.optional(v.string('Enter your Social Security Number.'), ''),
+			v.transform(ssnDigits),
+			v.nonEmpty('Enter your Social Security Number.'),
+			v.regex(/^\d{9}$/, 'Enter the 9 digits of your Social Security Number.'),
+			v.check(isPossibleSsn, 'That isn’t a valid Social Security Number. Check the digits.')
+		)
+	},
+	'The page is out of date. Reload it and try again.'
+);
 
 export const SignatureSchema = v.pipe(
 	v.optional(v.string('Type your full name to sign.'), ''),
@@ -41,20 +44,7 @@ export const SignatureSchema = v.pipe(
 	v.maxLength(210, 'Your signature must be 210 characters or fewer.')
 );
 
-export const DeclineReasonSchema = v.optional(
-	v.pipe(
-		v.string(),
-		v.trim(),
-		v.maxLength(1000, 'Keep the reason to 1,000 characters or fewer.'),
-		// The reason reaches the rep and the records: it is no place for an SSN. Phone numbers and
-		// other ordinary text are welcome.
-		v.check(
-			(s) => !looksLikeSsn(s),
-			'Please leave your Social Security Number out of the reason: it looks like one is there.'
-		)
-	),
-	''
-);
+export { DeclineReasonSchema } from '$lib/server/signing/decline-form';
 
 /** What goes back to the page after an error: every field as typed, never the SSN. */
 export type SignerValues = Record<'firstName' | 'lastName' | 'email' | 'notificationEmail', string>;

@@ -8,6 +8,8 @@ import { requestMeta } from '$lib/server/http/meta';
 import { requireStep } from '$lib/server/signing/guard';
 import { CONSENT_SHA256, CONSENT_TEXT, showTerms } from '$lib/server/signing/terms';
 import { ConsentSchema } from './schema';
+import { declineBeforeIdentity } from '$lib/server/signing/decline';
+import { readDecline, toDone } from '$lib/server/signing/decline-form';
 import type { Actions, PageServerLoad } from './$types';
 import { sessionEvent } from '$lib/server/signing/event';
 
@@ -25,7 +27,7 @@ export const load: PageServerLoad = async (event) => {
 };
 
 export const actions: Actions = {
-	default: async (event) => {
+	consent: async (event) => {
 		const session = requireStep(event, 'terms');
 		const ctx = app();
 		const form = Object.fromEntries(await event.request.formData());
@@ -56,5 +58,17 @@ export const actions: Actions = {
 			});
 		});
 		redirect(303, '/sign/identity');
+	},
+	decline: async (event) => {
+		const session = requireStep(event, 'terms');
+		const read = await readDecline(event);
+		if (!read.ok) return read.failure;
+		await declineBeforeIdentity(
+			app().db,
+			session,
+			{ stage: 'terms', reason: read.reason },
+			requestMeta(event)
+		);
+		toDone();
 	}
 };

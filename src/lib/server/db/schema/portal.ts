@@ -45,6 +45,16 @@ export interface PresentedSection {
 	sha256: string;
 }
 
+/** The sign step's fields as typed, kept across "Read the documents again". */
+export interface SignDraft {
+	firstName: string;
+	lastName: string;
+	email: string;
+	notificationEmail: string;
+	signature: string;
+	checked: string[];
+}
+
 /** A signing session: the cookie holds a random id, the table holds its hash and the progress. */
 export const signingSessions = pgTable(
 	'signing_sessions',
@@ -70,6 +80,13 @@ export const signingSessions = pgTable(
 		consentAt: ts('consent_at'),
 		identityPassedAt: ts('identity_passed_at'),
 		decisionId: uuid('decision_id'),
+		/** Set when the merchant declined before identity passed (a `declines` row, no decision). */
+		declineId: uuid('decline_id'),
+		/**
+		 * What was typed on the sign step when the merchant went to read the documents again, so
+		 * the form comes back as they left it. Never the SSN.
+		 */
+		draft: jsonb('draft').$type<SignDraft>(),
 		finishedAt: ts('finished_at'),
 		closedAt: ts('closed_at')
 	},
@@ -145,6 +162,29 @@ export const decisions = pgTable(
 			.on(t.nextAttemptAt)
 			.where(sql`${t.status} = 'pending'`)
 	]
+);
+
+/** Where the merchant was when they declined before identity passed. */
+export type DeclineStage = 'link' | 'terms' | 'identity' | 'locked';
+
+/**
+ * A decline the portal records itself: before identity has passed, the service takes no decision
+ * (it needs the signer's SSN), so the portal keeps it, ends the link and tells the rep. The
+ * application's audit chain has a `decline.recorded` event naming this row.
+ */
+export const declines = pgTable(
+	'declines',
+	{
+		id: uuid('id').primaryKey().defaultRandom(),
+		officeId: integer('office_id').notNull(),
+		applicationId: integer('application_id').notNull(),
+		sessionId: uuid('session_id').notNull(),
+		linkId: uuid('link_id'),
+		stage: text('stage').$type<DeclineStage>().notNull(),
+		reason: text('reason'),
+		createdAt: ts('created_at').notNull().defaultNow()
+	},
+	(t) => [index('declines_application').on(t.officeId, t.applicationId, t.createdAt)]
 );
 
 /** The evidence: one row per event, hash-chained per application. */

@@ -10,48 +10,50 @@ import { isDecided, OnboardingError } from '$lib/server/onboarding';
 import { businessName, findApplication } from '$lib/server/signing/application';
 import { decisionFor } from '$lib/server/decisions/decisions';
 import { BodySchema, ParamsSchema } from './schema';
+import { reasons, unknownFields } from '$lib/server/http/api-reasons';
 
 const problem = (status: number, message: string, errors?: Record<string, string[]>) =>
 	json({ message, ...(errors ? { errors } : {}) }, { status });
-
-function reasons(issues: v.BaseIssue<unknown>[]): Record<string, string[]> {
-	const out = reasonsByField<string[]>();
-	for (const issue of issues) {
-		const key = v.getDotPath(issue) ?? 'body';
-		(out[key] ??= []).push(issue.message);
-	}
-	return out;
-}
 
 export const POST: RequestHandler = async (event) => {
 	const ctx = app();
 	const refused = await authorizeOperator(ctx, event);
 	if (refused) return refused;
 	const params = v.safeParse(ParamsSchema, event.params);
-	if (!params.success) return problem(400, 'The path is invalid.', reasons(params.issues));
 	// Checked once already for every request (hooks); parsed again here, where it is used.
 	const raw = parseJsonBody(await event.request.text());
 	if (!raw.ok) {
 		const errors = reasonsByField<string[]>();
+		if (!params.success) Object.assign(errors, reasons(params.issues));
 		for (const [k, m] of Object.entries(raw.problem.errors)) errors[k] = [m];
 		return problem(raw.problem.status, raw.problem.message, errors);
 	}
+	// Every problem of the request at once: the path's, each field's, and each unknown field.
+	const errors = reasonsByField<string[]>();
+	if (!params.success) Object.assign(errors, reasons(params.issues));
 	// Valibot's object schemas take arrays too; an array is not a link request.
-	if (typeof raw.value !== 'object' || raw.value === null || Array.isArray(raw.value)) {
-		return problem(400, 'The body is invalid.', { body: ['must be a JSON object'] });
+	const isObject = typeof raw.value === 'object' && raw.value !== null && !Array.isArray(raw.value);
+	const body = isObject ? v.safeParse(BodySchema, raw.value) : null;
+	if (!isObject) errors.body = ['must be a JSON object'];
+	else {
+		Object.assign(errors, unknownFields(raw.value as object, Object.keys(BodySchema.entries)));
+		if (!body!.success) Object.assign(errors, reasons(body!.issues));
 	}
-	const body = v.safeParse(BodySchema, raw.value);
-	if (!body.success) return problem(400, 'The body is invalid.', reasons(body.issues));
-
-	const { officeId, applicationId } = params.output;
 	const now = new Date();
 	const latest = new Date(now.getTime() + ctx.config.LINK_TTL_HOURS * 3_600_000);
-	const expiresAt = body.output.expiresAt;
+	const expiresAt = body?.success ? body.output.expiresAt : undefined;
 	if (expiresAt && (expiresAt <= now || expiresAt > latest)) {
-		return problem(400, 'The body is invalid.', {
-			expiresAt: [`must be in the future and no later than ${latest.toISOString()}`]
-		});
+		errors.expiresAt = [`must be in the future and no later than ${latest.toISOString()}`];
 	}
+	if (!params.success || !body?.success || Object.keys(errors).length > 0) {
+		return problem(
+			400,
+			params.success ? 'The body is invalid.' : 'The request is invalid.',
+			errors
+		);
+	}
+	const { officeId, applicationId } = params.output;
+
 	let application;
 	try {
 		application = await findApplication(ctx, officeId, applicationId, { fresh: true });

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 
 // Ids are positive: 0 (or 000) names nothing, and the service answers it with an error of its own.
 const id = v.pipe(
-	v.string(),
+	v.string('must be a positive whole number'),
 	v.regex(/^\d{1,9}$/, 'must be a positive whole number'),
 	v.transform(Number),
 	v.minValue(1, 'must be a positive whole number')
@@ -10,7 +10,7 @@ const id = v.pipe(
 
 export const ParamsSchema = v.object({ officeId: id, applicationId: id });
 
-export const BodySchema = v.strictObject(
+export const BodySchema = v.object(
 	{
 		email: v.optional(
 			v.pipe(
@@ -29,6 +29,5 @@ export const BodySchema = v.strictObject(
 			)
 		)
 	},
-	// Unknown fields: our words, not the library's ("Invalid key: Expected never…").
-	'is not an accepted field'
+	'must be a JSON object'
 );

@@ -1,0 +1,46 @@
+import { fail, redirect, type RequestEvent } from '@sveltejs/kit';
+import * as v from 'valibot';
+import { looksLikeSsn, withoutSsn } from './ssn';
+
+export const DeclineReasonSchema = v.optional(
+	v.pipe(
+		v.string('Write the reason as text, or leave it empty.'),
+		v.trim(),
+		v.maxLength(1000, 'Keep the reason to 1,000 characters or fewer.'),
+		// The reason reaches the rep and the records: it is no place for an SSN. Phone numbers and
+		// other ordinary text are welcome.
+		v.check(
+			(s) => !looksLikeSsn(s),
+			'Please leave your Social Security Number out of the reason: it looks like one is there.'
+		)
+	),
+	''
+);
+
+/** Typed text comes back after a refusal, but never what looks like an SSN. */
+export function keptReason(input: string): string {
+	return withoutSsn(input).slice(0, 1000);
+}
+
+/**
+ * Reads "I don't want to sign" from any step before identity: the optional reason, or a 400 that
+ * keeps what was typed. The caller records it; this only parses.
+ */
+export async function readDecline(event: RequestEvent) {
+	const form = await event.request.formData();
+	const raw = form.get('reason');
+	const input = typeof raw === 'string' ? raw : '';
+	const parsed = v.safeParse(DeclineReasonSchema, input);
+	if (parsed.success) return { ok: true as const, reason: parsed.output || null };
+	return {
+		ok: false as const,
+		failure: fail(400, {
+			decline: { reason: keptReason(input), error: parsed.issues[0].message }
+		})
+	};
+}
+
+/** Where every decline ends: the done page, which says it is recorded and what happens next. */
+export function toDone(): never {
+	redirect(303, '/sign/done');
+}

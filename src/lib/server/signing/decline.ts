@@ -1,0 +1,68 @@
+import { eq } from 'drizzle-orm';
+import { appendAudit } from '$lib/server/audit/audit';
+import type { Tx } from '$lib/server/db';
+import { declines, type DeclineStage } from '$lib/server/db/schema';
+import type { RequestMeta } from '$lib/server/http/meta';
+import { notifyRep } from '$lib/server/mail/notes';
+import { sessionEvent } from './event';
+import { finishSession, type SigningSession } from './session';
+
+export type Decline = typeof declines.$inferSelect;
+
+/**
+ * A "no" before identity has passed. The service takes a decision only with the signer's SSN,
+ * which the merchant has not given (and need not give to say no), so the portal records it
+ * itself: the decline row, the `decline.recorded` event on the application's chain, the link
+ * used up, the session finished, and the rep's note — one transaction.
+ */
+export async function declineBeforeIdentity(
+	db: Tx,
+	session: SigningSession,
+	input: { stage: DeclineStage; reason: string | null },
+	meta: RequestMeta,
+	now = new Date()
+): Promise<Decline> {
+	return db.transaction(async (tx) => {
+		const [row] = await tx
+			.insert(declines)
+			.values({
+				officeId: session.officeId,
+				applicationId: session.applicationId,
+				sessionId: session.id,
+				linkId: session.linkId,
+				stage: input.stage,
+				reason: input.reason,
+				createdAt: now
+			})
+			.returning();
+		await finishSession(tx, session, { declineId: row!.id }, now);
+		await appendAudit(tx, {
+			...sessionEvent(session, meta),
+			type: 'decline.recorded',
+			at: now,
+			data: {
+				declineId: row!.id,
+				stage: input.stage,
+				linkId: session.linkId,
+				reason: input.reason,
+				identityPassed: false
+			}
+		});
+		const signer = `${session.ownerFirstName} ${session.ownerLastName}`.trim();
+		await notifyRep(tx, {
+			officeId: session.officeId,
+			applicationId: session.applicationId,
+			business: session.businessName,
+			at: now,
+			kind: 'declined',
+			signer: signer || 'The signer',
+			reason: input.reason
+		});
+		return row!;
+	});
+}
+
+export async function declineById(db: Tx, id: string): Promise<Decline | undefined> {
+	const [row] = await db.select().from(declines).where(eq(declines.id, id));
+	return row;
+}
