@@ -1,4 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E } from './support/env';
 import {
@@ -140,6 +144,43 @@ test.describe('operator API', () => {
 			});
 			expect(res.status(), `application id ${bad}`).toBe(400);
 		}
+	});
+
+	test('400 lists every problem of a request at once, each in our words', async ({ request }) => {
+		const res = await request.post('/api/v1/offices/0/applications/abc/signing-links', {
+			headers: { authorization: `Bearer ${E2E.operatorKey}`, 'content-type': 'application/json' },
+			data: JSON.stringify({ email: 'nope', expiresAt: 'tomorrow', emial: 'x', color: 'red' })
+		});
+		expect(res.status()).toBe(400);
+		const json = (await res.json()) as { message: string; errors: Record<string, string[]> };
+		expect(json.errors).toEqual({
+			officeId: ['must be a positive whole number'],
+			applicationId: ['must be a positive whole number'],
+			email: ['must be an email address'],
+			expiresAt: ['must be an ISO 8601 date-time such as 2026-12-01T17:00:00Z'],
+			emial: ['is not an accepted field'],
+			color: ['is not an accepted field']
+		});
+		expect(JSON.stringify(json)).not.toMatch(/Invalid|Expected|received/);
+	});
+
+	test('the README’s curl example creates a link on the port the portal is on', async ({
+		request
+	}) => {
+		const readme = readFileSync('README.md', 'utf8');
+		const block = /Creating a link by hand[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]!;
+		const dir = mkdtempSync(resolve(tmpdir(), 'readme-'));
+		writeFileSync(resolve(dir, 'operator-api-key'), E2E.operatorKey);
+		await resetSandbox(request);
+		// As a reader does it: the PORTAL line set to the address npm start printed.
+		const script = block.replace(/^PORTAL=.*$/m, `PORTAL=${E2E.origin}`);
+		const out = execFileSync('bash', ['-c', script], {
+			env: { ...process.env, DATA_DIR: dir },
+			encoding: 'utf8'
+		});
+		const body = JSON.parse(out) as { url: string; mail: string };
+		expect(body.url).toMatch(/\/s\/[A-Za-z0-9_-]{43}$/);
+		expect(body.mail).toBe('queued');
 	});
 
 	test('409 for an application the service already has a decision for (50004)', async ({
