@@ -55,10 +55,6 @@ async function finishAttempt(ctx: AppContext, id: string, outcome: AttemptOutcom
 		);
 }
 
-/**
- * Tries the application has used in the window, over every link and device: judged as failed,
- * out of time (closed or not yet noticed), or sent to the bureau with no verdict recorded.
- */
 function usedInWindow(ctx: AppContext, s: SigningSession, now: Date) {
 	return and(
 		eq(identityAttempts.officeId, s.officeId),
@@ -75,6 +71,10 @@ function usedInWindow(ctx: AppContext, s: SigningSession, now: Date) {
 	);
 }
 
+/**
+ * Tries the application has used in the window, over every link and device: judged as failed,
+ * out of time (closed or not yet noticed), or sent to the bureau with no verdict recorded.
+ */
 async function triesUsed(ctx: AppContext, db: Tx, s: SigningSession, now: Date) {
 	const [row] = await db
 		.select({ n: sql<number>`count(*)::int` })
