@@ -34,8 +34,7 @@ test('every step of an accept has no serious accessibility problem, on a phone a
 
 	// The consent error.
 	await page
-		.locator('form')
-		.last()
+		.locator('form[action="/sign/terms?/consent"]')
 		.evaluate((f) => f.setAttribute('novalidate', ''));
 	await page.getByRole('button', { name: 'Continue' }).click();
 	await expect(page.locator('#consent-error')).toBeVisible();
@@ -53,13 +52,15 @@ test('every step of an accept has no serious accessibility problem, on a phone a
 	await answerQuestions(page, app.id, 'right');
 	await expect(page).toHaveURL(/\/sign\/sign$/);
 	await check(page, '07-sign', problems);
-	await page.getByRole('link', { name: 'Read the documents again' }).click();
+	await page.getByRole('button', { name: 'Read the documents again' }).click();
 	await expect(page).toHaveURL(/\/sign\/review$/);
 	await check(page, '07b-review', problems);
 	await page.getByRole('link', { name: 'Back to signing' }).first().click();
 	await expect(page).toHaveURL(/\/sign\/sign$/);
 
-	await page.locator('form[action="?/accept"]').evaluate((f) => f.setAttribute('novalidate', ''));
+	await page
+		.locator('form[action="/sign/sign?/accept"]')
+		.evaluate((f) => f.setAttribute('novalidate', ''));
 	await page.getByLabel('Email', { exact: true }).fill('');
 	await page.getByLabel('Social Security Number').fill('12');
 	await page.getByRole('button', { name: 'Accept and sign' }).click();

@@ -45,7 +45,7 @@ test('accepting sends the service exactly what the merchant confirmed', async ({
 	await agreeToTerms(page);
 
 	// Identity: the limit and the tries are stated before the clock starts.
-	await expect(page.getByText(/You will have 2 minutes/)).toBeVisible();
+	await expect(page.getByText(/There is a time limit, usually 2 minutes/)).toBeVisible();
 	await expect(page.getByText(/You have 2 of 2\s+tries left/)).toBeVisible();
 	await passIdentity(page, app.id);
 
@@ -125,7 +125,9 @@ test('accept needs every presented section ticked; errors per field, the SSN nev
 		sections: ['Terms and Conditions', 'Payment Receipt', 'Next Day Funding']
 	});
 	// The browser's own checks would stop the post; the server's are what is tested here.
-	await page.locator('form[action="?/accept"]').evaluate((f) => f.setAttribute('novalidate', ''));
+	await page
+		.locator('form[action="/sign/sign?/accept"]')
+		.evaluate((f) => f.setAttribute('novalidate', ''));
 	const [answer] = await Promise.all([
 		page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/sign/sign')),
 		page.getByRole('button', { name: 'Accept and sign' }).click()
@@ -172,8 +174,7 @@ test('consent is required before the questions, with a plain message', async ({
 	await expect(box).toHaveAttribute('required', '');
 	// A browser that does not enforce `required` (or a forged post) reaches the server's check.
 	await page
-		.locator('form')
-		.last()
+		.locator('form[action="/sign/terms?/consent"]')
 		.evaluate((f) => f.setAttribute('novalidate', ''));
 	await page.getByRole('button', { name: 'Continue' }).click();
 	const error = page.locator('#consent-error');

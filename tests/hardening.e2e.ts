@@ -59,7 +59,7 @@ test('pressing Accept twice: both presses end on the done page', async ({ page, 
 	await walkTo(page, request, app, 'sign');
 	await fillSignForm(page, { ssn: freshSsn(), first: 'Morgan', last: 'Testwell' });
 	const form = await page
-		.locator('form[action="?/accept"]')
+		.locator('form[action="/sign/sign?/accept"]')
 		.evaluate((f) =>
 			Object.fromEntries(
 				[...new FormData(f as HTMLFormElement).entries()].map(([k, v]) => [k, String(v)])

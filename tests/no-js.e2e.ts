@@ -44,8 +44,7 @@ async function acceptWithoutScript(
 
 		// A consent post without the box ticked (the browser's own check switched off).
 		await page
-			.locator('form')
-			.last()
+			.locator('form[action="/sign/terms?/consent"]')
 			.evaluate((f) => f.setAttribute('novalidate', ''));
 		await page.getByRole('button', { name: 'Continue' }).click();
 		await expect(page.locator('#consent-error')).toBeVisible();
@@ -69,7 +68,9 @@ async function acceptWithoutScript(
 		// A server-side error keeps what was typed, except the SSN.
 		const ssn = forceOrigin ? '407-38-2261' : '407-38-2262';
 		await fillSignForm(page, { ssn, email: 'morgan@', sections: ['Terms and Conditions'] });
-		await page.locator('form[action="?/accept"]').evaluate((f) => f.setAttribute('novalidate', ''));
+		await page
+			.locator('form[action="/sign/sign?/accept"]')
+			.evaluate((f) => f.setAttribute('novalidate', ''));
 		await page.getByRole('button', { name: 'Accept and sign' }).click();
 		await expect(page.getByText(/Please fix the \d+ highlighted fields below/)).toBeVisible();
 		await expect(page.getByLabel('Email', { exact: true })).toHaveValue('morgan@');

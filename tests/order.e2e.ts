@@ -122,7 +122,7 @@ test('replaying an earlier step after moving on, or posting after done, changes 
 
 	// At sign: the consent and identity posts are sent back to sign.
 	for (const [action, form] of [
-		['/sign/terms', { consent: 'yes', version }],
+		['/sign/terms?/consent', { consent: 'yes', version }],
 		['/sign/identity?/start', {}],
 		['/sign/identity?/answer', { 'q-1': '1' }]
 	] as const) {
@@ -147,7 +147,8 @@ test('replaying an earlier step after moving on, or posting after done, changes 
 	for (const [action, form] of [
 		['/sign/sign?/accept', { ...signerForm(other), firstName: 'Someone' }],
 		['/sign/sign?/decline', { ...signerForm(other), confirm: 'yes' }],
-		['/sign/terms', { consent: 'yes', version }]
+		['/sign/terms?/consent', { consent: 'yes', version }],
+		['/sign/terms?/decline', {}]
 	] as const) {
 		const res = await replayPost(page, action, form);
 		expect(res.status(), action).toBe(303);
