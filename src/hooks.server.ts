@@ -24,6 +24,15 @@ export const init: ServerInit = async () => {
 			);
 		}
 		const stopWorker = startWorker(ctx);
+		// The seal opens on first use; open it once the first requests have been answered, so a
+		// PKCS#12 bundle that will not open still stops the portal, with our words.
+		setTimeout(() => {
+			ctx.seal().catch((err) => {
+				if (err instanceof ConfigError) console.error(err.message);
+				else logError('start', 'the seal could not be opened', err);
+				process.exit(1);
+			});
+		}, 1000).unref();
 		// adapter-node emits this once the HTTP server has closed (SIGTERM, SIGINT): let go of the
 		// database so the process can end, and end it if something else still holds it open.
 		process.once('sveltekit:shutdown', () => {
@@ -53,7 +62,16 @@ export const init: ServerInit = async () => {
 
 const csrf: Handle = ({ event, resolve }) => {
 	if (isForeignFormPost(event.request, event.url)) {
-		return new Response('Cross-site form submissions are forbidden.', { status: 403 });
+		const message = 'Cross-site form submissions are forbidden.';
+		// A form sent by `use:enhance` reads the answer as an action result: give it one, so the
+		// page shows our words instead of failing to parse plain text.
+		if (event.request.headers.get('x-sveltekit-action') === 'true') {
+			return new Response(JSON.stringify({ type: 'error', status: 403, error: { message } }), {
+				status: 403,
+				headers: { 'content-type': 'application/json' }
+			});
+		}
+		return new Response(message, { status: 403 });
 	}
 	return resolve(event);
 };
