@@ -224,15 +224,15 @@ export async function walkTo(ctx, step, n) {
 	const linkPage = await c.get(linkPath);
 	expectAnswer(linkPage, 200, 'link page');
 	if (step === 'link') return done();
-	const start = form(linkPage.text, (f) => f.action === '', 'Start');
-	expectAnswer(await c.post(linkPath, start.fields), 303, 'Start', '/sign/terms');
+	const start = form(linkPage.text, (f) => f.action.endsWith('?/start'), 'Start');
+	expectAnswer(await c.post(`${linkPath}?/start`, start.fields), 303, 'Start', '/sign/terms');
 
 	const terms = await c.get('/sign/terms');
 	expectAnswer(terms, 200, 'terms page');
 	if (step === 'terms') return done();
 	const consent = form(terms.text, (f) => f.names.includes('consent'), 'consent');
 	expectAnswer(
-		await c.post('/sign/terms', { ...consent.fields, consent: 'yes' }),
+		await c.post('/sign/terms?/consent', { ...consent.fields, consent: 'yes' }),
 		303,
 		'consent',
 		'/sign/identity'
@@ -241,7 +241,7 @@ export async function walkTo(ctx, step, n) {
 	const intro = await c.get('/sign/identity');
 	expectAnswer(intro, 200, 'identity page');
 	if (step === 'identity') return done();
-	const begin = form(intro.text, (f) => f.action === '?/start', 'start questions');
+	const begin = form(intro.text, (f) => f.action.endsWith('?/start'), 'start questions');
 	expectAnswer(
 		await c.post('/sign/identity?/start', begin.fields),
 		303,
@@ -250,7 +250,7 @@ export async function walkTo(ctx, step, n) {
 	);
 	const questions = await c.get('/sign/identity');
 	expectAnswer(questions, 200, 'questions');
-	const answer = form(questions.text, (f) => f.action === '?/answer', 'answers');
+	const answer = form(questions.text, (f) => f.action.endsWith('?/answer'), 'answers');
 	const answers = await rightAnswers(ctx, applicationId);
 	expectAnswer(
 		await c.post('/sign/identity?/answer', { ...answer.fields, ...answers }),
@@ -262,7 +262,7 @@ export async function walkTo(ctx, step, n) {
 	const sign = await c.get('/sign/sign');
 	expectAnswer(sign, 200, 'sign page');
 	if (step === 'sign') return done();
-	const accept = form(sign.text, (f) => f.action === '?/accept', 'accept');
+	const accept = form(sign.text, (f) => f.action.endsWith('?/accept'), 'accept');
 	/** @type {Record<string, string>} */
 	const fields = { ...accept.fields };
 	for (const name of accept.names) if (name.startsWith('section-')) fields[name] = 'yes';
