@@ -1,3 +1,4 @@
 export * from './portal';
 export * from './sandbox';
 export * from './mail';
+export * from './reps';
