@@ -7,7 +7,7 @@ export type SigningSession = typeof signingSessions.$inferSelect;
 
 export const SESSION_COOKIE = 'signing_session';
 /** However active, a signing session does not outlive a working day. */
-const MAX_SESSION_MS = 12 * 3_600_000;
+export const MAX_SESSION_MS = 12 * 3_600_000;
 
 export interface NewSession {
 	channel: Channel;
@@ -15,6 +15,8 @@ export interface NewSession {
 	repId: string | null;
 	officeId: number;
 	applicationId: number;
+	/** The application's `RepNo`, so the merchant's pages can name the rep. */
+	repNo?: number | null;
 	businessName: string;
 	ownerFirstName: string;
 	ownerLastName: string;
@@ -47,15 +49,26 @@ export async function resumeSession(
 		.leftJoin(signingLinks, eq(signingLinks.id, signingSessions.linkId))
 		.where(eq(signingSessions.tokenHash, hashToken(secret)));
 	const row = found?.session;
-	if (!row || row.closedAt) return undefined;
-	// A rep who sends a new link (say, the first went to the wrong person) ends what the old one
-	// started — unless the decision is already made, whose done page stays reachable.
-	if (found.linkRevokedAt && !row.decisionId) return undefined;
-	const idle = now.getTime() - row.lastSeenAt.getTime() > idleMinutes * 60_000;
-	const old = now.getTime() - row.createdAt.getTime() > MAX_SESSION_MS;
-	if (idle || old) return undefined;
+	if (!row || !sessionIsOpen(row, found.linkRevokedAt, idleMinutes, now)) return undefined;
 	await db.update(signingSessions).set({ lastSeenAt: now }).where(eq(signingSessions.id, row.id));
 	return { ...row, lastSeenAt: now };
+}
+
+/**
+ * Whether a session can still be used: not closed, not idle, not older than a working day, and
+ * its link not replaced (a rep who sends a new link, say because the first went to the wrong
+ * person, ends what the old one started) — unless the decision is made, whose done page stays.
+ */
+export function sessionIsOpen(
+	s: Pick<SigningSession, 'closedAt' | 'decisionId' | 'lastSeenAt' | 'createdAt'>,
+	linkRevokedAt: Date | null,
+	idleMinutes: number,
+	now = new Date()
+): boolean {
+	if (s.closedAt) return false;
+	if (linkRevokedAt && !s.decisionId) return false;
+	if (now.getTime() - s.lastSeenAt.getTime() > idleMinutes * 60_000) return false;
+	return now.getTime() - s.createdAt.getTime() <= MAX_SESSION_MS;
 }
 
 export async function closeSession(db: Tx, id: string, now = new Date()): Promise<void> {
@@ -72,7 +85,9 @@ export const STEP_PATHS: Record<Step, string> = {
 };
 
 /** Where the session stands: derived from what is recorded, so the server alone decides. */
-export function currentStep(s: SigningSession): Step {
+export function currentStep(
+	s: Pick<SigningSession, 'decisionId' | 'identityPassedAt' | 'consentAt'>
+): Step {
 	if (s.decisionId) return 'done';
 	if (s.identityPassedAt) return 'sign';
 	if (s.consentAt) return 'identity';

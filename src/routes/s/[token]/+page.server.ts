@@ -1,78 +1,81 @@
 import { fail, redirect } from '@sveltejs/kit';
 import { app } from '$lib/server/app';
-import { appendAudit } from '$lib/server/audit/audit';
 import { requestMeta } from '$lib/server/http/meta';
+import { earlierPass } from '$lib/server/identity/attempts';
 import { openLink } from '$lib/server/links/open';
-import { isDecided } from '$lib/server/onboarding';
+import { isDecided, type ApplicationListItem } from '$lib/server/onboarding';
+import { repContact } from '$lib/server/reps/contact';
 import { businessName, findApplication } from '$lib/server/signing/application';
-import { createSession, SESSION_COOKIE } from '$lib/server/signing/session';
+import {
+	setSigningCookie,
+	startSigningSession,
+	type StartRefusal
+} from '$lib/server/signing/start';
 import type { Actions, PageServerLoad } from './$types';
-import { sessionEvent } from '$lib/server/signing/event';
+
+const REFUSALS: Record<StartRefusal, [number, string]> = {
+	unavailable: [
+		503,
+		'We can’t reach the onboarding service right now. Wait a minute and press Start again.'
+	],
+	not_found: [
+		404,
+		'This application can no longer be found. Please contact your sales representative.'
+	],
+	decided: [
+		409,
+		'A decision is already on record for this application, so there is nothing left to sign. Your sales representative can tell you more.'
+	],
+	identity_elsewhere: [
+		409,
+		'Your identity was already confirmed using an earlier link that went to a different email address. For your security this link can’t continue: please contact your sales representative, who can send a link to that address or help you finish in person.'
+	]
+};
+
+const repOf = (officeId: number, item: ApplicationListItem | undefined) =>
+	item ? repContact(app().db, officeId, Number(item.RepNo)) : Promise.resolve(null);
 
 // Mail scanners open links too: this load reads and never writes (but for the rate-limit count).
 export const load: PageServerLoad = async (event) => {
 	const ctx = app();
 	const link = await openLink(ctx, event, event.params.token);
-	let business: string | null = null;
+	let item: ApplicationListItem | undefined;
 	try {
-		const item = await findApplication(ctx, link.officeId, link.applicationId);
-		business = item ? businessName(item) : null;
+		item = await findApplication(ctx, link.officeId, link.applicationId);
 	} catch {
-		business = null;
+		item = undefined;
 	}
-	return { business, expiresAt: link.expiresAt.toISOString() };
+	const earlier = await earlierPass(ctx.db, link.officeId, link.applicationId, link.id);
+	// No Start button that could only fail: the page says why and whom to contact instead.
+	const blocked: StartRefusal | null =
+		item && isDecided(item) ? 'decided' : earlier.kind === 'refused' ? 'identity_elsewhere' : null;
+	return {
+		business: item ? businessName(item) : null,
+		expiresAt: link.expiresAt.toISOString(),
+		blocked: blocked ? REFUSALS[blocked][1] : null,
+		rep: await repOf(link.officeId, item)
+	};
 };
 
 export const actions: Actions = {
 	default: async (event) => {
 		const ctx = app();
 		const link = await openLink(ctx, event, event.params.token);
-		let item;
-		try {
-			item = await findApplication(ctx, link.officeId, link.applicationId);
-		} catch {
-			return fail(503, {
-				message:
-					'We can’t reach the onboarding service right now. Wait a minute and press Start again.'
-			});
-		}
-		if (!item) {
-			return fail(404, {
-				message:
-					'This application can no longer be found. Please contact your sales representative.'
-			});
-		}
-		if (isDecided(item)) {
-			return fail(409, {
-				message:
-					'A decision is already on record for this application, so there is nothing left to sign. Your sales representative can tell you more.'
-			});
-		}
-		const meta = requestMeta(event);
-		const { secret } = await ctx.db.transaction(async (tx) => {
-			const created = await createSession(tx, {
-				channel: 'link',
-				linkId: link.id,
-				repId: null,
-				officeId: link.officeId,
-				applicationId: link.applicationId,
-				businessName: businessName(item),
-				ownerFirstName: item.Ownr1_Legal_Name_First ?? '',
-				ownerLastName: item.Ownr1_Legal_Name_Last ?? '',
-				ownerEmail: item.Ownr1_Email ?? '',
-				...meta
-			});
-			const common = sessionEvent(created.session, meta);
-			await appendAudit(tx, { ...common, type: 'link.opened', data: { linkId: link.id } });
-			await appendAudit(tx, { ...common, type: 'session.started', data: { linkId: link.id } });
-			return created;
+		const started = await startSigningSession(ctx, {
+			officeId: link.officeId,
+			applicationId: link.applicationId,
+			channel: 'link',
+			linkId: link.id,
+			repId: null,
+			meta: requestMeta(event)
 		});
-		event.cookies.set(SESSION_COOKIE, secret, {
-			path: '/sign',
-			httpOnly: true,
-			sameSite: 'strict',
-			secure: event.url.protocol === 'https:'
-		});
+		if (!started.ok) {
+			const [status, message] = REFUSALS[started.reason];
+			// Only an outage is worth pressing Start again for.
+			const final = started.reason !== 'unavailable';
+			return fail(status, { message, final, rep: await repOf(link.officeId, started.item) });
+		}
+		setSigningCookie(event.cookies, event.url, started.secret);
 		redirect(303, '/sign/terms');
 	}
 };

@@ -1,0 +1,92 @@
+import type { Cookies } from '@sveltejs/kit';
+import type { AppContext } from '$lib/server/app';
+import { appendAudit } from '$lib/server/audit/audit';
+import type { Channel } from '$lib/server/db/schema';
+import type { RequestMeta } from '$lib/server/http/meta';
+import { earlierPass } from '$lib/server/identity/attempts';
+import { isDecided, type ApplicationListItem } from '$lib/server/onboarding';
+import { businessName, findApplication } from './application';
+import { sessionEvent } from './event';
+import { createSession, SESSION_COOKIE, type SigningSession } from './session';
+
+export interface StartSigning {
+	officeId: number;
+	applicationId: number;
+	channel: Channel;
+	/** The link whose Start was pressed (channel `link`). */
+	linkId: string | null;
+	/** The rep who hands their device over (channel `in_person`). */
+	repId: string | null;
+	meta: RequestMeta;
+}
+
+export type StartRefusal =
+	/** The service could not be reached: nothing was written, the merchant may try again. */
+	| 'unavailable'
+	| 'not_found'
+	| 'decided'
+	/** Identity passed on a link this one cannot carry it from (see `earlierPass`). */
+	| 'identity_elsewhere';
+
+export type StartResult =
+	| { ok: true; secret: string; session: SigningSession }
+	| { ok: false; reason: StartRefusal; item: ApplicationListItem | undefined };
+
+/**
+ * Starts a signing session: the one way in, for the link page's Start and the rep's in-person
+ * hand-over alike. Checks the application with the service, then writes the session and its
+ * audit events in one transaction. The returned secret is for the session cookie only.
+ */
+export async function startSigningSession(
+	ctx: AppContext,
+	input: StartSigning,
+	now = new Date()
+): Promise<StartResult> {
+	let item: ApplicationListItem | undefined;
+	try {
+		item = await findApplication(ctx, input.officeId, input.applicationId);
+	} catch {
+		return { ok: false, reason: 'unavailable', item: undefined };
+	}
+	if (!item) return { ok: false, reason: 'not_found', item };
+	if (isDecided(item)) return { ok: false, reason: 'decided', item };
+	const earlier = await earlierPass(ctx.db, input.officeId, input.applicationId, input.linkId);
+	if (earlier.kind === 'refused') return { ok: false, reason: 'identity_elsewhere', item };
+
+	const found = item;
+	const { secret, session } = await ctx.db.transaction(async (tx) => {
+		const created = await createSession(
+			tx,
+			{
+				channel: input.channel,
+				linkId: input.linkId,
+				repId: input.repId,
+				officeId: input.officeId,
+				applicationId: input.applicationId,
+				repNo: Number(found.RepNo),
+				businessName: businessName(found),
+				ownerFirstName: found.Ownr1_Legal_Name_First ?? '',
+				ownerLastName: found.Ownr1_Legal_Name_Last ?? '',
+				ownerEmail: found.Ownr1_Email ?? '',
+				...input.meta
+			},
+			now
+		);
+		const common = { ...sessionEvent(created.session, input.meta), at: now };
+		const data = input.linkId ? { linkId: input.linkId } : {};
+		if (input.linkId) await appendAudit(tx, { ...common, type: 'link.opened', data });
+		await appendAudit(tx, { ...common, type: 'session.started', data });
+		return created;
+	});
+	return { ok: true, secret, session };
+}
+
+/** The session cookie: sent only to the signing pages, never to script, never cross-site. */
+export function setSigningCookie(cookies: Cookies, url: URL, secret: string) {
+	cookies.set(SESSION_COOKIE, secret, {
+		path: '/sign',
+		httpOnly: true,
+		sameSite: 'strict',
+		secure: url.protocol === 'https:'
+	});
+}
