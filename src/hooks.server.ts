@@ -5,9 +5,11 @@ import type { Handle, HandleServerError, ServerInit } from '@sveltejs/kit';
 import { sequence } from '@sveltejs/kit/hooks';
 import { app, startApp } from '$lib/server/app';
 import { ConfigError } from '$lib/server/config/config';
+import { DataDirBusyError } from '$lib/server/db/lock';
 import { isForeignFormPost } from '$lib/server/http/csrf';
 import { startWorker } from '$lib/server/decisions/worker';
 import { SESSION_COOKIE, resumeSession } from '$lib/server/signing/session';
+import { REP_COOKIE, resumeRepSession } from '$lib/server/reps/session';
 
 export const init: ServerInit = async () => {
 	if (building) return;
@@ -24,7 +26,7 @@ export const init: ServerInit = async () => {
 				.finally(() => setTimeout(() => process.exit(0), 1000).unref());
 		});
 	} catch (err) {
-		if (err instanceof ConfigError) {
+		if (err instanceof ConfigError || err instanceof DataDirBusyError) {
 			console.error(err.message);
 			process.exit(1);
 		}
@@ -57,8 +59,16 @@ const session: Handle = async ({ event, resolve }) => {
 				ctx.config.SESSION_IDLE_MINUTES
 			)
 		: undefined;
+	event.locals.rep = isRepPath(event.url.pathname)
+		? await resumeRepSession(ctx.db, event.cookies.get(REP_COOKIE), {
+				idleMinutes: ctx.config.REP_SESSION_IDLE_MINUTES,
+				maxHours: ctx.config.REP_SESSION_MAX_HOURS
+			})
+		: undefined;
 	return resolve(event);
 };
+
+const isRepPath = (path: string) => path === '/rep' || path.startsWith('/rep/');
 
 const headers: Handle = async ({ event, resolve }) => {
 	const response = await resolve(event);
@@ -78,7 +88,8 @@ const headers: Handle = async ({ event, resolve }) => {
 	if (
 		!response.headers.has('cache-control') ||
 		event.url.pathname.startsWith('/sign') ||
-		event.url.pathname.startsWith('/s/')
+		event.url.pathname.startsWith('/s/') ||
+		isRepPath(event.url.pathname)
 	) {
 		set('Cache-Control', 'no-store');
 	}

@@ -6,6 +6,7 @@ import { openDatabase, type Database, type Db } from '$lib/server/db';
 import { loadOrCreateKey } from '$lib/server/crypto/secretbox';
 import { createOnboardingClient, type OnboardingClient } from '$lib/server/onboarding';
 import { createSandbox } from '$lib/server/sandbox';
+import { seedDemoRep } from '$lib/server/reps/demo';
 
 /** What every request handler needs: built once at start, never mutated per request. */
 export interface AppContext {
@@ -71,6 +72,7 @@ export async function startApp(
 			authValue: config.ONBOARDING_AUTH_VALUE
 		});
 		await sandbox.seed();
+		if (!config.DATABASE_URL) await seedDemoRep(database.db, config.DATA_DIR);
 	}
 	current = {
 		config,
