@@ -9,6 +9,8 @@ import { copyableLink, revokeLink, sendLink } from '$lib/server/console/links';
 import { applicationState } from '$lib/server/console/list';
 import { shownTime } from '$lib/server/console/time';
 import { timeline } from '$lib/server/console/timeline';
+import { mailEnabled } from '$lib/server/mail/mode';
+import { mailStatusFor } from '$lib/server/mail/status';
 import { repContact } from '$lib/server/reps/contact';
 import { requireOfficeApplication } from '$lib/server/reps/guard';
 import { businessName } from '$lib/server/signing/application';
@@ -27,11 +29,12 @@ export const load: PageServerLoad = async (event) => {
 	event.depends('rep:application');
 	const ctx = app();
 	const zone = ctx.config.OFFICE_TIME_ZONE;
-	const [state, events, decision, repOnFile] = await Promise.all([
+	const [state, events, decision, repOnFile, mail] = await Promise.all([
 		applicationState(ctx, application, rep.officeId),
 		listAudit(ctx.db, rep.officeId, applicationId),
 		decisionFor(ctx.db, rep.officeId, applicationId),
-		repContact(ctx.db, rep.officeId, Number(application.RepNo))
+		repContact(ctx.db, rep.officeId, Number(application.RepNo)),
+		mailStatusFor(ctx.db, rep.officeId, applicationId, 20)
 	]);
 	const done = DONE.find((d) => d === event.url.searchParams.get('done')) ?? null;
 	return {
@@ -67,7 +70,17 @@ export const load: PageServerLoad = async (event) => {
 		// A link to the address identity passed on carries the pass over: offer that one first.
 		sendTo: state.identityPassed?.email ?? application.Ownr1_Email ?? '',
 		done,
-		timeline: timeline(events, zone)
+		timeline: timeline(events, zone),
+		mailOn: mailEnabled(ctx),
+		mail: mail.map((m) => ({
+			id: m.id,
+			subject: m.subject,
+			to: m.to,
+			status: m.status,
+			problem: m.problem,
+			at: shownTime(m.sentAt ?? m.createdAt, zone),
+			next: m.nextAttemptAt && m.attempts > 0 ? shownTime(m.nextAttemptAt, zone) : null
+		}))
 	};
 };
 
