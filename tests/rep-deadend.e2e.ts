@@ -26,7 +26,7 @@ async function sendLink(rep: Page, app: TestApplication, to: string): Promise<st
 	await rep.getByLabel('Owner’s email').fill(to);
 	await rep.getByRole('button', { name: /^(Send|Resend) link$/ }).click();
 	await expect(rep.getByText('The link email is on its way (see Email below).')).toBeVisible();
-	const { path } = await mailTo(rep, to);
+	const { path } = await mailTo(rep, to, app.business);
 	await rep.goto(appPath(app.id));
 	return path;
 }

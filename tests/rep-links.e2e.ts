@@ -52,7 +52,7 @@ test('send a link in the rep’s name; the merchant opens it from the mail and s
 	await expect(rep.getByText(`For ${address}`)).toBeVisible();
 	await expect(rep.locator('.timeline').getByText('Sam Ortiz (rep 31').first()).toBeVisible();
 
-	const mail = await mailTo(page, address);
+	const mail = await mailTo(page, address, app.business);
 	expect(mail.text).toContain(app.business);
 	for (const part of ['Sam Ortiz', REPS.sam.email, REPS.sam.phone])
 		expect(mail.text).toContain(part);
@@ -79,13 +79,13 @@ test('resend replaces the old link; revoke ends it; the dead links name the rep'
 	const rep = await repPage(browser, REPS.sam);
 	await rep.goto(appPath(app.id));
 	await send(rep, 'first@testshop.example');
-	const first = await mailTo(page, 'first@testshop.example');
+	const first = await mailTo(page, 'first@testshop.example', app.business);
 	await openLinkAndStart(page, first.path);
 
 	await rep.goto(appPath(app.id));
 	await expect(rep.getByRole('heading', { name: 'Resend the link' })).toBeVisible();
 	await send(rep, 'second@testshop.example');
-	const second = await mailTo(page, 'second@testshop.example');
+	const second = await mailTo(page, 'second@testshop.example', app.business);
 	expect(second.path).not.toBe(first.path);
 
 	// The old link is dead, and the session it opened ended with it.

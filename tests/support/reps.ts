@@ -75,12 +75,17 @@ export const consoleEntry = (page: Page, applicationId: number) =>
 
 export const appPath = (applicationId: number) => `/rep/applications/${applicationId}`;
 
-/** The newest mail to `to` in the development mailbox, and the path of the signing link in it. */
-export async function mailTo(page: Page, to: string) {
+/**
+ * The newest mail to `to` about `business` in the development mailbox, and the path of the
+ * signing link in it. (Every test shop has the same owner address, and a reminder sent "as if
+ * later" sorts first: the subject tells the mails apart.)
+ */
+export async function mailTo(page: Page, to: string, business: string) {
 	await page.goto('/dev/mailbox');
 	const mail = page
 		.locator('article')
 		.filter({ hasText: `To ${to}` })
+		.filter({ hasText: `Please review and sign: ${business}` })
 		.first();
 	await expect(mail).toBeVisible();
 	const text = await mail.locator('pre').innerText();
