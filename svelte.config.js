@@ -9,7 +9,9 @@ import { vitePreprocess } from '@sveltejs/vite-plugin-svelte';
  */
 const ANNOUNCER_STYLE =
 	'position: absolute; left: 0; top: 0; clip: rect(0 0 0 0); clip-path: inset(50%); overflow: hidden; white-space: nowrap; width: 1px; height: 1px';
-const announcerHash = `sha256-${createHash('sha256').update(ANNOUNCER_STYLE).digest('base64')}`;
+const announcerHash = /** @type {`sha256-${string}`} */ (
+	`sha256-${createHash('sha256').update(ANNOUNCER_STYLE).digest('base64')}`
+);
 
 /** @type {import('@sveltejs/kit').Config} */
 const config = {

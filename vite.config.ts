@@ -15,7 +15,7 @@ export default defineConfig({
 		exclude: ['@electric-sql/pglite']
 	},
 	test: {
-		include: ['src/**/*.spec.ts'],
+		include: ['src/**/*.spec.ts', 'tests/bench/**/*.spec.ts'],
 		environment: 'node',
 		testTimeout: 20_000,
 		hookTimeout: 30_000,

@@ -8,6 +8,12 @@ if (!existsSync('build/index.js')) {
 	process.exit(1);
 }
 
+// On embedded defaults the sandbox's control API (right answers, faults, reset) and the development
+// mailbox (live signing links) are served too: they stay on this machine unless HOST says otherwise.
+// With a real service or database (production), adapter-node's default, every interface, stands.
+const embedded = !process.env.DATABASE_URL && !process.env.ONBOARDING_BASE_URL;
+if (embedded && !process.env.HOST) process.env.HOST = '127.0.0.1';
+
 const port = process.env.PORT || '3000';
 const local = `http://127.0.0.1:${port}`;
 // Without ORIGIN, adapter-node takes every request to have come over https; on a developer's

@@ -6,8 +6,12 @@ import { sequence } from '@sveltejs/kit/hooks';
 import { app, startApp } from '$lib/server/app';
 import { ConfigError } from '$lib/server/config/config';
 import { DataDirBusyError } from '$lib/server/db/lock';
+import { compress } from '$lib/server/http/compress';
 import { isForeignFormPost } from '$lib/server/http/csrf';
+import { checkRequest } from '$lib/server/http/inputs';
+import { problemResponse } from '$lib/server/http/problem';
 import { startWorker } from '$lib/server/decisions/worker';
+import { logError } from '$lib/server/log/log';
 import { SESSION_COOKIE, resumeSession } from '$lib/server/signing/session';
 import { REP_COOKIE, resumeRepSession } from '$lib/server/reps/session';
 
@@ -15,6 +19,12 @@ export const init: ServerInit = async () => {
 	if (building) return;
 	try {
 		const ctx = await startApp(env, { devPort: dev ? Number(env.PORT ?? 5173) : undefined });
+		if (!dev && ctx.config.sandbox && !ctx.config.DATABASE_URL && !env.HOST) {
+			// `node build` run directly: adapter-node listens on every interface.
+			console.warn(
+				'[start] embedded defaults on every network interface: the sandbox control API and the dev mailbox are reachable from the network. Start with `npm start`, or set HOST=127.0.0.1.'
+			);
+		}
 		const stopWorker = startWorker(ctx);
 		// adapter-node emits this once the HTTP server has closed (SIGTERM, SIGINT): let go of the
 		// database so the process can end, and end it if something else still holds it open.
@@ -26,19 +36,39 @@ export const init: ServerInit = async () => {
 				.finally(() => setTimeout(() => process.exit(0), 1000).unref());
 		});
 	} catch (err) {
-		if (err instanceof ConfigError || err instanceof DataDirBusyError) {
-			console.error(err.message);
-			process.exit(1);
-		}
-		throw err;
+		// A ConfigError's or DataDirBusyError's message is ours (one line per bad setting, or the
+		// data folder in use); anything else, e.g. the database refusing to open, is named by its
+		// class and code only.
+		if (err instanceof ConfigError || err instanceof DataDirBusyError) console.error(err.message);
+		else logError('start', 'the portal could not start', err);
+		process.exit(1);
 	}
+	// Node would print these with their message and stack: name them, then end as Node would.
+	process.on('uncaughtException', (err) => {
+		logError('fatal', 'uncaught exception', err);
+		process.exit(1);
+	});
+	process.on('unhandledRejection', (err) => {
+		logError('fatal', 'unhandled promise rejection', err);
+		process.exit(1);
+	});
 };
 
 const csrf: Handle = ({ event, resolve }) => {
-	if (isForeignFormPost(event.request, event.url.origin)) {
+	if (isForeignFormPost(event.request, event.url)) {
 		return new Response('Cross-site form submissions are forbidden.', { status: 403 });
 	}
 	return resolve(event);
+};
+
+/** Malformed requests end here with a 4xx and reasons, whatever route they are for. */
+const inputs: Handle = async ({ event, resolve }) => {
+	const problem = await checkRequest(event.request, event.url);
+	if (!problem) return resolve(event);
+	// Read what is left of the body (adapter-node bounds it), so that the connection stays usable
+	// for the client's next request instead of being reset.
+	if (!event.request.bodyUsed) await event.request.arrayBuffer().catch(() => undefined);
+	return problemResponse(event.request, event.url, problem);
 };
 
 /** The embedded Onboarding Service: only when no real one is configured, else not there at all. */
@@ -96,16 +126,18 @@ const headers: Handle = async ({ event, resolve }) => {
 	return response;
 };
 
-export const handle = sequence(headers, csrf, sandbox, session);
+// compress after sandbox: the embedded service's answers are the upstream's, not the portal's.
+export const handle = sequence(headers, csrf, inputs, sandbox, compress, session);
 
 export const handleError: HandleServerError = ({ error, event, status }) => {
 	const errorId = randomUUID();
 	// 4xx are the client's (bad input, unknown paths): only our own failures are logged.
 	if (status >= 500) {
-		// The message and the route only: never a body or form data, they may hold an SSN.
-		const message = error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error';
-		console.error(
-			`[error ${errorId}] ${event.request.method} ${event.route.id ?? 'unknown route'}: ${message}`
+		// The route and the error's class and code only: never its message, a body or form data.
+		logError(
+			`error ${errorId}`,
+			`${event.request.method} ${event.route.id ?? 'unknown route'} failed`,
+			error
 		);
 	}
 	const message =

@@ -100,12 +100,11 @@ test('accepting sends the service exactly what the merchant confirmed', async ({
 	await expect(page.getByText(String(d.merchantDecisionId), { exact: true })).toBeVisible();
 	const when = await page.locator('time').getAttribute('datetime');
 	expect(Math.abs(new Date(when!).getTime() - before)).toBeLessThan(60_000);
-	await expect(page.getByRole('link', { name: 'Download the application (PDF)' })).toHaveAttribute(
-		'href',
-		'/sign/done/application.pdf'
-	);
 	await expect(
-		page.getByRole('link', { name: 'Download the signing certificate (PDF)' })
+		page.getByRole('link', { name: 'Download your signed application (PDF)' })
+	).toHaveAttribute('href', '/sign/done/signed-copy.pdf');
+	await expect(
+		page.getByRole('link', { name: 'Download the certificate of completion (PDF)' })
 	).toHaveAttribute('href', '/sign/done/certificate.pdf');
 });
 

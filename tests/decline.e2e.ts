@@ -80,7 +80,7 @@ test('declining asks once more, the reason is optional, the service receives IsA
 	await expect(page.getByText(String(d.merchantDecisionId), { exact: true })).toBeVisible();
 });
 
-test('a decline reason is accepted when given, and must not hold long numbers', async ({
+test('a decline reason is accepted when given, phone number and all, but not an SSN', async ({
 	page,
 	request
 }) => {
@@ -92,16 +92,18 @@ test('a decline reason is accepted when given, and must not hold long numbers', 
 
 	await page.getByRole('button', { name: 'Decline', exact: true }).click();
 	const ssn = '318-46-2075';
-	await page.getByLabel('Reason (optional)').fill('My account is 123456789, please call');
+	await page.getByLabel('Reason (optional)').fill('My number is 587/31/4926, please call');
 	await fillSigner(page, { ssn });
 	await page.getByRole('button', { name: 'Yes, decline' }).click();
 	await expect(
-		page.getByText('Please leave numbers such as SSNs or account numbers out of the reason.')
+		page.getByText('Please leave your Social Security Number out of the reason')
 	).toBeVisible();
 	await expect(page.getByRole('heading', { level: 1, name: TEXT.declineTitle })).toBeVisible();
 	expect(await receivedDecision(request, app.id)).toBeNull();
 
-	await page.getByLabel('Reason (optional)').fill('The fees are higher than we agreed.');
+	await page
+		.getByLabel('Reason (optional)')
+		.fill('The fees are higher than we agreed. Call me at 217-555-0143.');
 	await fillSigner(page, { ssn });
 	await page.getByRole('button', { name: 'Yes, decline' }).click();
 	await expect(page.getByRole('heading', { level: 1, name: TEXT.declinedTitle })).toBeVisible();

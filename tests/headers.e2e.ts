@@ -54,8 +54,8 @@ test('the done page PDFs are PDFs, no-store, and only for the finished session',
 	const app = await newApplication(request, 'Pdfs');
 	await walkTo(page, request, app, 'done');
 	for (const [p, name] of [
-		['/sign/done/application.pdf', `application-${app.id}.pdf`],
-		['/sign/done/certificate.pdf', `signing-certificate-${app.id}.pdf`]
+		['/sign/done/signed-copy.pdf', `signed-application-${app.id}.pdf`],
+		['/sign/done/certificate.pdf', `certificate-of-completion-${app.id}.pdf`]
 	] as const) {
 		const res = await page.request.get(p);
 		expect(res.status(), p).toBe(200);
@@ -70,14 +70,14 @@ test('the done page PDFs are PDFs, no-store, and only for the finished session',
 	// The links on the page download them.
 	const [download] = await Promise.all([
 		page.waitForEvent('download'),
-		page.getByRole('link', { name: 'Download the signing certificate (PDF)' }).click()
+		page.getByRole('link', { name: 'Download the certificate of completion (PDF)' }).click()
 	]);
-	expect(download.suggestedFilename()).toBe(`signing-certificate-${app.id}.pdf`);
+	expect(download.suggestedFilename()).toBe(`certificate-of-completion-${app.id}.pdf`);
 
 	// Another browser, without the session, gets none of them.
 	const other = await browser.newContext();
 	try {
-		for (const p of ['/sign/done/application.pdf', '/sign/done/certificate.pdf']) {
+		for (const p of ['/sign/done/signed-copy.pdf', '/sign/done/certificate.pdf']) {
 			const res = await other.request.get(p, { maxRedirects: 0 });
 			expect(res.status(), p).toBe(401);
 			expect(res.headers()['content-type'] ?? '', p).not.toContain('pdf');

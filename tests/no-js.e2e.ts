@@ -89,7 +89,9 @@ async function acceptWithoutScript(
 		expect(d.ssnSha256).toBe(sha256(digitsOf(ssn)));
 		await page.reload();
 		await expect(page.getByText(String(d.merchantDecisionId), { exact: true })).toBeVisible();
-		await expect(page.getByRole('link', { name: 'Download the application (PDF)' })).toBeVisible();
+		await expect(
+			page.getByRole('link', { name: 'Download your signed application (PDF)' })
+		).toBeVisible();
 	} finally {
 		await context.close();
 	}

@@ -41,7 +41,7 @@ test('later steps by URL lead back to the current step', async ({ page, request 
 		'/sign/identity',
 		'/sign/sign',
 		'/sign/done',
-		'/sign/done/application.pdf',
+		'/sign/done/signed-copy.pdf',
 		'/sign/done/certificate.pdf'
 	]) {
 		const r = await page.goto(later);

@@ -16,6 +16,7 @@ import {
 	resetSandbox,
 	sha256,
 	typedSsns,
+	typedValues,
 	waitForDecision
 } from './support/flow';
 
@@ -54,10 +55,12 @@ test('no SSN typed during the run is stored or logged in clear', async ({ page, 
 	await expect(page.getByRole('heading', { level: 1, name: TEXT.signedTitle })).toBeVisible();
 	const d = await waitForDecision(request, app.id);
 	expect(d.ssnSha256).toBe(sha256(digitsOf(SSN)));
-	// The certificate and the done page are generated too (they must not print it either).
-	const cert = await page.request.get('/sign/done/certificate.pdf');
-	expect(cert.status()).toBe(200);
-	expect((await cert.body()).includes(digitsOf(SSN))).toBe(false);
+	// The certificate, the signed copy and the done page are generated too (none may print it).
+	for (const pdf of ['/sign/done/certificate.pdf', '/sign/done/signed-copy.pdf']) {
+		const res = await page.request.get(pdf);
+		expect(res.status(), pdf).toBe(200);
+		expect((await res.body()).includes(digitsOf(SSN)), pdf).toBe(false);
+	}
 	expect(await page.content()).not.toContain(digitsOf(SSN));
 	// Let the database write what it buffers.
 	await page.waitForTimeout(1_500);
@@ -83,4 +86,35 @@ test('no SSN typed during the run is stored or logged in clear', async ({ page, 
 		description: `${files.length} files, ${bytes} bytes, ${ssns.length} SSNs`
 	});
 	expect(hits).toEqual([]);
+});
+
+test('nothing else typed during the run (names, emails, reasons, identity answers) is in the server log', () => {
+	const typed = typedValues();
+	// Every test file that types personal data remembers it (flow.ts, http.ts, the property tests).
+	expect(typed.length).toBeGreaterThan(10);
+	const log = readFileSync(E2E.log, 'utf8');
+	expect(log.length).toBeGreaterThan(0);
+	const lines = log.split('\n');
+	const found = typed.filter((value) => lines.some((line) => line.includes(value)));
+	test.info().annotations.push({
+		type: 'searched',
+		description: `${lines.length} log lines for ${typed.length} typed values`
+	});
+	expect(found).toEqual([]);
+});
+
+test('the data folder is private: folders 0700, files 0600', () => {
+	const loose: string[] = [];
+	const walk = (dir: string) => {
+		if ((statSync(dir).mode & 0o777) !== 0o700) loose.push(relative(E2E.dir, dir));
+		for (const entry of readdirSync(dir, { withFileTypes: true })) {
+			const p = join(dir, entry.name);
+			if (entry.isDirectory()) walk(p);
+			else if (entry.isFile() && (statSync(p).mode & 0o777) !== 0o600)
+				loose.push(relative(E2E.dir, p));
+		}
+	};
+	walk(E2E.dataDir);
+	expect(filesUnder(E2E.dataDir).length).toBeGreaterThan(100);
+	expect(loose).toEqual([]);
 });

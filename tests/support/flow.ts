@@ -65,6 +65,8 @@ interface RunState {
 	usedApplications: number[];
 	/** Every SSN typed into the portal during the run, for the final leak search. */
 	ssns: string[];
+	/** Names, emails, reasons and identity answers typed during the run, for the same search. */
+	typed?: string[];
 }
 
 const stateFile = resolve(E2E.dir, 'run-state.json');
@@ -87,6 +89,22 @@ export function rememberSsn(ssn: string) {
 
 export function typedSsns(): string[] {
 	return readState().ssns;
+}
+
+/**
+ * Remembers personal data typed into the portal (a name, an email, an identity answer), which no
+ * log line may ever carry. Short values are left out: they occur in any text by chance.
+ */
+export function rememberTyped(...values: string[]) {
+	const s = readState();
+	const typed = new Set(s.typed ?? []);
+	for (const v of values) if (v.trim().length >= 6) typed.add(v.trim());
+	s.typed = [...typed];
+	writeState(s);
+}
+
+export function typedValues(): string[] {
+	return readState().typed ?? [];
 }
 
 function markUsed(applicationId: number) {
@@ -326,6 +344,7 @@ export async function newApplication(
 		const id = Number(created.ApplicationID);
 		if (used.has(id)) continue; // a reset restarted the sandbox's ids: take the next one
 		markUsed(id);
+		rememberTyped('Testwell', 'morgan@testshop.example');
 		return {
 			id,
 			doc: req,
@@ -432,7 +451,11 @@ export async function answerQuestions(page: Page, applicationId: number, mode: '
 		const values = await radios.evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
 		expect(values, `question ${name}`).toContain(right[name]);
 		const pick = mode === 'right' ? right[name]! : values.find((v) => v !== right[name])!;
-		await fs.locator(`input[type=radio][value="${pick}"]`).check();
+		const choice = fs.locator(`input[type=radio][value="${pick}"]`);
+		await choice.check();
+		// A right answer is personal data: it must never reach a log (zz-no-ssn-leak).
+		const text = (await choice.evaluate((el) => el.closest('label')?.textContent ?? '')).trim();
+		if (mode === 'right' && text !== NONE) rememberTyped(text);
 	}
 	await page.getByRole('button', { name: 'Submit answers' }).click();
 }
@@ -494,6 +517,8 @@ export interface SignerInput {
 	ssn: string;
 	/** Section titles to tick; all shown ones when absent. */
 	sections?: string[];
+	/** The typed signature; the first and last name on the form when absent. */
+	signature?: string;
 }
 
 /** Fills the sign form (does not submit). */
@@ -512,11 +537,18 @@ export async function fillSignForm(page: Page, input: SignerInput) {
 		else await box.uncheck();
 	}
 	await fillSigner(page, input);
+	const name = `${await page.getByLabel('First name').inputValue()} ${await page.getByLabel('Last name').inputValue()}`;
+	await page.getByLabel('Type your full name to sign').fill(input.signature ?? name);
 }
 
 /** The name, email and SSN fields (shared by accept and decline). */
 export async function fillSigner(page: Page, input: SignerInput) {
 	await ready(page);
+	rememberTyped(
+		...[input.first, input.last, input.email, input.notificationEmail].filter(
+			(v): v is string => v !== undefined
+		)
+	);
 	if (input.first !== undefined) await page.getByLabel('First name').fill(input.first);
 	if (input.last !== undefined) await page.getByLabel('Last name').fill(input.last);
 	if (input.email !== undefined) await page.getByLabel('Email', { exact: true }).fill(input.email);

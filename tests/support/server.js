@@ -33,6 +33,8 @@ Object.assign(process.env, {
 	DELIVERY_INTERVAL_SECONDS: '1',
 	ONBOARDING_TIMEOUT_MS: '3000',
 	RATE_LIMIT_LINK_OPEN: '100000',
+	RATE_LIMIT_LINK_MISS: '100000',
+	RATE_LIMIT_OPERATOR_AUTH: '100000',
 	RATE_LIMIT_IDENTITY: '100000',
 	RATE_LIMIT_DECISION: '100000',
 	// Never an SMTP server from the developer's environment: mail stays in the dev mailbox.
@@ -41,7 +43,10 @@ Object.assign(process.env, {
 	// The console tests watch it refresh; every test signs in from 127.0.0.1, so the per-address
 	// sign-in limit (unit-tested) must not lock the run out.
 	CONSOLE_REFRESH_SECONDS: '2',
-	REP_SIGNIN_MAX_FAILURES_PER_ADDRESS: '100000'
+	REP_SIGNIN_MAX_FAILURES_PER_ADDRESS: '100000',
+	// The tests change the sandbox's acceptance language and expect the next session to show it
+	// at once. The cache is tested in src/lib/server/signing/terms.spec.ts and by npm run bench.
+	ONBOARDING_CACHE_SECONDS: '0'
 });
 
 // Reps beside the demo rep (seeded by the portal itself), added as an operator adds them: with

@@ -1,20 +1,29 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import { ConfigError, parseConfig, type Config } from '$lib/server/config/config';
 import { openDatabase, type Database, type Db } from '$lib/server/db';
 import { loadOrCreateKey } from '$lib/server/crypto/secretbox';
+import { loadSealKey, registerSealCertificate, type SealKey } from '$lib/server/evidence';
 import { createOnboardingClient, type OnboardingClient } from '$lib/server/onboarding';
+import { upstreamCacheFor, type UpstreamCache } from '$lib/server/onboarding/cache';
 import { createSandbox } from '$lib/server/sandbox';
 import { seedDemoRep } from '$lib/server/reps/demo';
+import { secureDataDir } from './datadir';
 
-/** What every request handler needs: built once at start, never mutated per request. */
+/**
+ * What every request handler needs: built once at start, never mutated per request (but for what
+ * `upstreamCache` holds: the one bounded cache, see onboarding/cache.ts).
+ */
 export interface AppContext {
 	config: Config;
 	database: Database;
 	db: Db;
 	onboarding: OnboardingClient;
+	upstreamCache: UpstreamCache;
 	encryptionKey: Buffer;
+	/** The key that seals certificates and signed copies. */
+	seal: SealKey;
 	operatorApiKey: string | undefined;
 	sandbox: ReturnType<typeof createSandbox> | undefined;
 }
@@ -37,27 +46,46 @@ function operatorKey(config: Config): string | undefined {
 	return key;
 }
 
+/**
+ * The SSN key, in this order: PORTAL_ENCRYPTION_KEY; the file PORTAL_ENCRYPTION_KEY_FILE names
+ * (kept apart from the data and its backups; generated there on first start on embedded
+ * defaults); on embedded defaults only, DATA_DIR/encryption.key, generated on first start.
+ */
+export function encryptionKeyOf(config: Config): Buffer {
+	if (config.PORTAL_ENCRYPTION_KEY) return Buffer.from(config.PORTAL_ENCRYPTION_KEY, 'base64');
+	const file = config.PORTAL_ENCRYPTION_KEY_FILE;
+	if (config.DATABASE_URL) {
+		// Several instances share one database: a key generated on one machine would leave the
+		// others unable to read what it encrypted.
+		if (!file) {
+			throw new ConfigError([
+				'PORTAL_ENCRYPTION_KEY or PORTAL_ENCRYPTION_KEY_FILE: required when DATABASE_URL is set (openssl rand -base64 32)'
+			]);
+		}
+		if (!existsSync(file)) {
+			throw new ConfigError([`PORTAL_ENCRYPTION_KEY_FILE: ${file} does not exist`]);
+		}
+	}
+	if (file) return loadOrCreateKey(dirname(resolve(file)), basename(file));
+	return loadOrCreateKey(config.DATA_DIR, 'encryption.key');
+}
+
 export async function startApp(
 	env: Record<string, string | undefined>,
 	opts: { devPort?: number } = {}
 ): Promise<AppContext> {
 	if (current) return current;
 	const config = parseConfig(env, opts);
-	if (config.DATABASE_URL && !config.PORTAL_ENCRYPTION_KEY) {
-		// Several instances share one database: a key generated into one machine's data folder
-		// would make the others unable to read what it encrypted.
-		throw new ConfigError([
-			'PORTAL_ENCRYPTION_KEY: required when DATABASE_URL is set (openssl rand -base64 32)'
-		]);
-	}
-	mkdirSync(config.DATA_DIR, { recursive: true });
+	secureDataDir(config.DATA_DIR);
+	const encryptionKey = encryptionKeyOf(config);
 	const database = await openDatabase({
 		url: config.DATABASE_URL,
 		dataDir: config.DATABASE_URL ? undefined : config.DATA_DIR
 	});
-	const encryptionKey = config.PORTAL_ENCRYPTION_KEY
-		? Buffer.from(config.PORTAL_ENCRYPTION_KEY, 'base64')
-		: loadOrCreateKey(config.DATA_DIR, 'encryption.key');
+	// PGlite unpacks a new database's files with modes of its own (0666), whatever the umask.
+	secureDataDir(config.DATA_DIR);
+	const seal = loadSealKey(config);
+	await registerSealCertificate(database.db, seal);
 	const onboarding = createOnboardingClient({
 		baseUrl: config.onboardingBaseUrl,
 		authHeader: config.ONBOARDING_AUTH_HEADER,
@@ -79,7 +107,9 @@ export async function startApp(
 		database,
 		db: database.db,
 		onboarding,
+		upstreamCache: upstreamCacheFor(config),
 		encryptionKey,
+		seal,
 		operatorApiKey: operatorKey(config),
 		sandbox
 	};

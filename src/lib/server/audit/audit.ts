@@ -136,7 +136,7 @@ export type ChainVerification =
  * Re-computes the chain: an edited field changes that event's hash, a deleted or reordered event
  * breaks the seq run or the prevHash link. What the chain alone cannot show is the loss of the
  * newest events (the shorter chain is still valid) or a wholesale rewrite of every hash; for that
- * the head hash is returned, printed on the signing certificate and so held outside the database.
+ * the head hash is returned, printed on the certificate of completion and so held outside the database.
  * `brokenAt` is the seq position (1-based) where the chain first fails.
  */
 export async function verifyAuditChain(

@@ -8,4 +8,3 @@ export {
 	type AuditInput,
 	type ChainVerification
 } from './audit';
-export { renderCertificate, type CertificateInput, type CertificateOutcome } from './certificate';

@@ -97,12 +97,15 @@ export const EnvSchema = v.object({
 	),
 	ONBOARDING_AUTH_VALUE: optionalText,
 	ONBOARDING_TIMEOUT_MS: integer('ONBOARDING_TIMEOUT_MS', 100, 120_000, 10_000),
+	ONBOARDING_CACHE_SECONDS: integer('ONBOARDING_CACHE_SECONDS', 0, 3600, 60),
+	ONBOARDING_CACHE_MB: integer('ONBOARDING_CACHE_MB', 1, 1024, 16),
 	DATA_DIR: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'DATA_DIR is empty')), './data'),
 	DATABASE_URL: optionalMatching(
 		/^postgres(ql)?:\/\//,
 		'DATABASE_URL must be a postgres:// or postgresql:// connection string'
 	),
 	PORTAL_ENCRYPTION_KEY: base64Key,
+	PORTAL_ENCRYPTION_KEY_FILE: optionalText,
 	OPERATOR_API_KEY: v.optional(
 		v.pipe(
 			v.string(),
@@ -119,6 +122,8 @@ export const EnvSchema = v.object({
 	IDENTITY_MAX_ATTEMPTS: integer('IDENTITY_MAX_ATTEMPTS', 1, 10, 2),
 	IDENTITY_WINDOW_HOURS: integer('IDENTITY_WINDOW_HOURS', 1, 24 * 30, 24),
 	RATE_LIMIT_LINK_OPEN: integer('RATE_LIMIT_LINK_OPEN', 1, 1_000_000, 30),
+	RATE_LIMIT_LINK_MISS: integer('RATE_LIMIT_LINK_MISS', 1, 1_000_000, 30),
+	RATE_LIMIT_OPERATOR_AUTH: integer('RATE_LIMIT_OPERATOR_AUTH', 1, 1_000_000, 10),
 	RATE_LIMIT_IDENTITY: integer('RATE_LIMIT_IDENTITY', 1, 1_000_000, 10),
 	RATE_LIMIT_DECISION: integer('RATE_LIMIT_DECISION', 1, 1_000_000, 10),
 	DELIVERY_INTERVAL_SECONDS: integer('DELIVERY_INTERVAL_SECONDS', 1, 3600, 10),
@@ -134,6 +139,8 @@ export const EnvSchema = v.object({
 	),
 	REP_SIGNIN_LOCKOUT_MINUTES: integer('REP_SIGNIN_LOCKOUT_MINUTES', 1, 24 * 60, 15),
 	CONSOLE_REFRESH_SECONDS: integer('CONSOLE_REFRESH_SECONDS', 2, 3600, 10),
+	SEAL_P12_FILE: optionalText,
+	SEAL_P12_PASSPHRASE: v.optional(v.string()),
 	SMTP_URL: optionalMatching(
 		/^smtps?:\/\/[^/\s]/,
 		'SMTP_URL must be an smtp:// or smtps:// address such as smtps://user:pass@smtp.example.com:465'
@@ -156,7 +163,8 @@ export const EnvSchema = v.object({
 		'America/Chicago'
 	),
 	PORT: integer('PORT', 1, 65_535, 3000),
-	HOST: v.optional(v.string(), '0.0.0.0'),
+	/** Read by adapter-node; scripts/start.js sets 127.0.0.1 on embedded defaults when unset. */
+	HOST: v.optional(v.string()),
 	ORIGIN: httpUrl('ORIGIN')
 });
 
@@ -195,7 +203,7 @@ export function parseConfig(
 	const sandbox = out.ONBOARDING_BASE_URL === undefined;
 	const port = opts.devPort ?? out.PORT;
 	const localHost =
-		out.HOST === '0.0.0.0' || out.HOST === '::' || out.HOST === '' ? '127.0.0.1' : out.HOST;
+		!out.HOST || out.HOST === '0.0.0.0' || out.HOST === '::' ? '127.0.0.1' : out.HOST;
 	const selfUrl = `http://${localHost.includes(':') ? `[${localHost}]` : localHost}:${port}`;
 	return {
 		...out,

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createFileOnce } from './files';
 
 const VERSION = 'v1';
 const IV_BYTES = 12;
@@ -49,9 +50,7 @@ function readKey(path: string): Buffer {
 
 /**
  * The key in `<dataDir>/<fileName>` (base64), created on first use with mode 0600 so that a
- * fresh machine works without configuration. Two processes starting together agree on one key:
- * the new key is written to a private temporary file and hard-linked into place, which fails if
- * the other process got there first (and a reader never sees a half-written file).
+ * fresh machine works without configuration; two processes starting together agree on one key.
  */
 export function loadOrCreateKey(dataDir: string, fileName: string): Buffer {
 	const path = join(dataDir, fileName);
@@ -60,18 +59,6 @@ export function loadOrCreateKey(dataDir: string, fileName: string): Buffer {
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
 	}
-	mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-	const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-	writeFileSync(temp, randomBytes(KEY_BYTES).toString('base64') + '\n', {
-		mode: 0o600,
-		flag: 'wx'
-	});
-	try {
-		linkSync(temp, path);
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-	} finally {
-		unlinkSync(temp);
-	}
+	createFileOnce(path, randomBytes(KEY_BYTES).toString('base64') + '\n');
 	return readKey(path);
 }

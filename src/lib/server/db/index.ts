@@ -61,7 +61,10 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 		unlock = lockDataDir(opts.dataDir, opts.holder ?? 'the portal');
 	}
 	try {
-		const client = dir ? new PGlite(dir) : new PGlite();
+		// PostgreSQL's default 128 MB of shared buffers would all be resident memory of this process
+		// (PGlite runs in it); the embedded database is small and its pages stay in the OS's cache.
+		const options = { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] };
+		const client = dir ? new PGlite(dir, options) : new PGlite(options);
 		await client.waitReady;
 		const pdb = drizzlePglite({ client, schema });
 		await migratePglite(pdb, { migrationsFolder: migrationsFolder() });

@@ -7,12 +7,14 @@ import type { AppContext } from '$lib/server/app';
 import { appendAudit, listAudit, verifyAuditChain } from '$lib/server/audit/audit';
 import { parseConfig } from '$lib/server/config/config';
 import { claimDecision } from '$lib/server/decisions/decisions';
+import { testSealKey } from '$lib/server/evidence/testing';
 import { queueDueReminders } from '$lib/server/links/reminders';
 import { mailLinkForTest } from '$lib/server/links/testing';
 import { deliverMailDue } from '$lib/server/mail/deliver';
 import { enqueueMail } from '$lib/server/mail/outbox';
 import { startSmtpServer } from '$lib/server/mail/test-smtp';
 import { createOnboardingClient } from '$lib/server/onboarding';
+import { upstreamCacheFor } from '$lib/server/onboarding/cache';
 import { hit } from '$lib/server/ratelimit/ratelimit';
 import { runRepsCli } from '$lib/server/reps/cli-testing';
 import { resumeRepSession } from '$lib/server/reps/session';
@@ -112,7 +114,11 @@ describe.runIf(url)('on a PostgreSQL server, two instances side by side', () => 
 				database,
 				db: database.db,
 				onboarding: createOnboardingClient({ baseUrl: config.onboardingBaseUrl, timeoutMs: 1000 }),
+				upstreamCache: upstreamCacheFor(config),
 				encryptionKey: key,
+				get seal() {
+					return testSealKey();
+				},
 				operatorApiKey: undefined,
 				sandbox: undefined
 			};

@@ -22,6 +22,10 @@ export interface DecisionInput {
 	notificationEmail: string;
 	ssn: string;
 	declineReason: string | null;
+	/** The full name typed as the signature; accepting only. */
+	signature?: string | null;
+	/** The service's application PDF as offered to the signer; null when it could not be had. */
+	applicationPdf?: { sha256: string; pages: number } | null;
 }
 
 export class AlreadyDecidedError extends Error {
@@ -91,6 +95,7 @@ export async function recordDecision(
 				applicationId: session.applicationId,
 				sessionId: session.id,
 				isAccepted: input.isAccepted,
+				signature: input.signature ?? null,
 				body,
 				ssnEnc: encrypt(key, input.ssn),
 				ssnLast4: input.ssn.slice(-4),
@@ -100,7 +105,13 @@ export async function recordDecision(
 			})
 			.onConflictDoNothing()
 			.returning();
-		if (!row) throw new AlreadyDecidedError();
+		if (!row) {
+			// The merchant's own second press (a double submit that left before the first was
+			// recorded) is answered with what the first recorded; anyone else's is refused.
+			const existing = await decisionFor(tx, session.officeId, session.applicationId);
+			if (existing && existing.sessionId === session.id) return existing;
+			throw new AlreadyDecidedError();
+		}
 		await tx
 			.update(signingSessions)
 			.set({ decisionId: row.id, finishedAt: now })
@@ -118,6 +129,8 @@ export async function recordDecision(
 				sectionsAccepted: input.flags,
 				sectionsShown: session.termsShown ?? [],
 				signerName: signer,
+				signature: input.signature ?? null,
+				applicationPdf: input.applicationPdf ?? null,
 				email: input.email,
 				notificationEmail: input.notificationEmail,
 				ssnLast4: input.ssn.slice(-4),

@@ -29,10 +29,10 @@ describe('decision outbox against the sandbox', () => {
 	/** A session that has passed the sandbox's identity check, as the flow leaves it. */
 	async function verified(applicationId: number): Promise<SigningSession> {
 		const s = await t.session(applicationId);
-		expect(await startAttempt(t.ctx, s, meta)).toBe('started');
+		expect((await startAttempt(t.ctx, s, meta)).result).toBe('started');
 		const { open } = await identityState(t.ctx, s, meta);
 		const right = await t.control('GET', `answers/${open!.questions.QuestionSetID}`);
-		expect(await submitAnswers(t.ctx, s, open!, right.body.Answers, meta)).toBe('passed');
+		expect((await submitAnswers(t.ctx, s, open!, right.body.Answers, meta)).result).toBe('passed');
 		const [row] = await t.ctx.db.select().from(signingSessions).where(eq(signingSessions.id, s.id));
 		return row!;
 	}
@@ -152,7 +152,7 @@ describe('decision outbox against the sandbox', () => {
 	it('queues the rep’s note with the decision, the decline reason in it', async () => {
 		const s = await verified(50003);
 		const before = await mailStatusFor(t.ctx.db, 1207, 50003);
-		await recordDecision(
+		const first = await recordDecision(
 			t.ctx.db,
 			t.ctx.encryptionKey,
 			s,
@@ -167,9 +167,12 @@ describe('decision outbox against the sandbox', () => {
 			status: 'pending',
 			to: null
 		});
-		// Refused as a second decision: neither the decision nor a note is written.
+		// The same session pressing again is answered with what it recorded, and another session is
+		// refused: either way neither a decision nor a note is written.
+		const again = await recordDecision(t.ctx.db, t.ctx.encryptionKey, s, input(true), meta);
+		expect(again).toMatchObject({ id: first.id, isAccepted: false });
 		await expect(
-			recordDecision(t.ctx.db, t.ctx.encryptionKey, s, input(true), meta)
+			recordDecision(t.ctx.db, t.ctx.encryptionKey, await t.session(50003), input(true), meta)
 		).rejects.toBeInstanceOf(AlreadyDecidedError);
 		expect(await mailStatusFor(t.ctx.db, 1207, 50003)).toHaveLength(after.length);
 	});
@@ -188,5 +191,20 @@ describe('decision outbox against the sandbox', () => {
 		]);
 		expect(results.filter((r) => r === 'delivered')).toHaveLength(1);
 		expect(results.filter((r) => r === 'busy')).toHaveLength(2);
+	});
+
+	it('takes the same session’s second press (a double submit) as the decision it recorded', async () => {
+		const s = await verified(50001);
+		// Both presses left the browser before the first was recorded: both carry the old session.
+		const [first, second] = await Promise.all([
+			recordDecision(t.ctx.db, t.ctx.encryptionKey, s, input(true), meta),
+			recordDecision(t.ctx.db, t.ctx.encryptionKey, s, input(true), meta)
+		]);
+		expect(second.id).toBe(first.id);
+		expect(await t.ctx.db.select().from(decisions)).toHaveLength(1);
+		const recorded = (await listAudit(t.ctx.db, 1207, 50001)).filter(
+			(e) => e.type === 'decision.accepted' && e.data.decisionId === first.id
+		);
+		expect(recorded).toHaveLength(1);
 	});
 });

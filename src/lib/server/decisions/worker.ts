@@ -2,7 +2,8 @@ import { and, asc, eq, lte } from 'drizzle-orm';
 import type { AppContext } from '$lib/server/app';
 import { decisions } from '$lib/server/db/schema';
 import { queueDueReminders } from '$lib/server/links/reminders';
-import { deliverMailDue, errorClass } from '$lib/server/mail/deliver';
+import { logError } from '$lib/server/log/log';
+import { deliverMailDue } from '$lib/server/mail/deliver';
 import { pruneRateLimits } from '$lib/server/ratelimit/ratelimit';
 import { deliverDecision } from './delivery';
 
@@ -49,8 +50,7 @@ export function startWorker(ctx: AppContext): () => void {
 				try {
 					await step();
 				} catch (err) {
-					// The class and code only: a driver's or library's message can carry data.
-					console.error(`[worker] ${name}: ${errorClass(err)}`);
+					logError('worker', `${name} failed`, err);
 				}
 			}
 		} finally {

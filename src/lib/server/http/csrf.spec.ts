@@ -2,58 +2,72 @@ import { describe, expect, it } from 'vitest';
 import { isForeignFormPost } from './csrf';
 
 const ORIGIN = 'https://sign.example.com';
-const post = (headers: Record<string, string>, method = 'POST') =>
-	new Request(`${ORIGIN}/sign/terms`, {
+const API = '/api/v1/offices/1207/applications/50001/signing-links';
+const post = (headers: Record<string, string>, method = 'POST', path = '/sign/terms') => {
+	const request = new Request(`${ORIGIN}${path}`, {
 		method,
 		headers,
 		body: method === 'GET' ? undefined : 'a=1'
 	});
+	return [request, new URL(request.url)] as const;
+};
+const foreign = (...args: Parameters<typeof post>) => isForeignFormPost(...post(...args));
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
 describe('form posts from our own pages only', () => {
 	it('accepts our origin', () => {
-		expect(isForeignFormPost(post({ ...form, origin: ORIGIN }), ORIGIN)).toBe(false);
+		expect(foreign({ ...form, origin: ORIGIN })).toBe(false);
 	});
 
 	it('accepts a null origin the browser marks same-origin (no-referrer policy)', () => {
-		expect(
-			isForeignFormPost(post({ ...form, origin: 'null', 'sec-fetch-site': 'same-origin' }), ORIGIN)
-		).toBe(false);
+		expect(foreign({ ...form, origin: 'null', 'sec-fetch-site': 'same-origin' })).toBe(false);
 	});
 
 	it('refuses other origins, a bare null origin, and cross-site fetch metadata', () => {
-		expect(isForeignFormPost(post({ ...form, origin: 'https://evil.example' }), ORIGIN)).toBe(true);
-		expect(isForeignFormPost(post({ ...form, origin: 'null' }), ORIGIN)).toBe(true);
+		expect(foreign({ ...form, origin: 'https://evil.example' })).toBe(true);
+		expect(foreign({ ...form, origin: 'null' })).toBe(true);
+		expect(foreign({ ...form, origin: 'null', 'sec-fetch-site': 'cross-site' })).toBe(true);
 		expect(
-			isForeignFormPost(post({ ...form, origin: 'null', 'sec-fetch-site': 'cross-site' }), ORIGIN)
+			foreign({ ...form, origin: 'https://evil.example', 'sec-fetch-site': 'same-origin' })
 		).toBe(true);
 		expect(
-			isForeignFormPost(
-				post({ ...form, origin: 'https://evil.example', 'sec-fetch-site': 'same-origin' }),
-				ORIGIN
-			)
+			foreign({ 'content-type': 'multipart/form-data; boundary=x', origin: 'https://evil.example' })
 		).toBe(true);
+	});
+
+	it('treats SvelteKit’s binary form encoding as a form', () => {
 		expect(
-			isForeignFormPost(
-				post({ 'content-type': 'multipart/form-data; boundary=x', origin: 'https://evil.example' }),
-				ORIGIN
+			foreign({
+				'content-type': 'application/x-sveltekit-formdata',
+				origin: 'https://evil.example'
+			})
+		).toBe(true);
+	});
+
+	it('does not let an Authorization header skip the check outside the operator API', () => {
+		expect(foreign({ 'content-type': 'text/plain', authorization: 'Bearer k' })).toBe(true);
+		expect(
+			foreign(
+				{ ...form, authorization: 'Bearer k', origin: 'https://evil.example' },
+				'POST',
+				'/s/x'
 			)
 		).toBe(true);
 	});
 
-	it('leaves requests with their own credential (a bearer key) to the endpoint', () => {
-		expect(
-			isForeignFormPost(post({ 'content-type': 'text/plain', authorization: 'Bearer k' }), ORIGIN)
-		).toBe(false);
+	it('leaves the operator API’s paths, and only those, to their bearer key', () => {
+		expect(foreign({ 'content-type': 'text/plain' }, 'POST', API)).toBe(false);
+		expect(foreign({ ...form, origin: 'https://evil.example' }, 'POST', API)).toBe(false);
+		expect(foreign({ ...form, origin: 'https://evil.example' }, 'POST', `${API}/x`)).toBe(true);
+		expect(foreign({ ...form, origin: 'https://evil.example' }, 'POST', '/api/v1/other')).toBe(
+			true
+		);
 	});
 
 	it('leaves JSON and safe methods to their own checks', () => {
-		expect(
-			isForeignFormPost(
-				post({ 'content-type': 'application/json', origin: 'https://evil.example' }),
-				ORIGIN
-			)
-		).toBe(false);
-		expect(isForeignFormPost(post({ origin: 'https://evil.example' }, 'GET'), ORIGIN)).toBe(false);
+		expect(foreign({ 'content-type': 'application/json', origin: 'https://evil.example' })).toBe(
+			false
+		);
+		expect(foreign({ origin: 'https://evil.example' }, 'GET')).toBe(false);
 	});
 });

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listAudit } from '$lib/server/audit/audit';
 import { identityAttempts, signingSessions } from '$lib/server/db/schema';
 import { mailStatusFor } from '$lib/server/mail/status';
-import { startTestApp } from '$lib/server/testing/app';
+import { createSession, resumeSession } from '$lib/server/signing/session';
+import { startTestApp, testSessionInput } from '$lib/server/testing/app';
 import { identityState, startAttempt, submitAnswers, type OpenAttempt } from './attempts';
 
 const meta = { ip: '127.0.0.1', userAgent: 'vitest' };
@@ -20,7 +21,7 @@ describe('identity attempts against the sandbox', () => {
 	});
 
 	async function open(s: Awaited<ReturnType<typeof t.session>>): Promise<OpenAttempt> {
-		expect(await startAttempt(t.ctx, s, meta)).toBe('started');
+		expect((await startAttempt(t.ctx, s, meta)).result).toBe('started');
 		const state = await identityState(t.ctx, s, meta);
 		expect(state.open).toBeDefined();
 		return state.open!;
@@ -44,7 +45,7 @@ describe('identity attempts against the sandbox', () => {
 		const s = await t.session(50001);
 		const o = await open(s);
 		expect(o.questions.Questions).toHaveLength(5);
-		expect(await submitAnswers(t.ctx, s, o, await rightAnswers(o), meta)).toBe('passed');
+		expect((await submitAnswers(t.ctx, s, o, await rightAnswers(o), meta)).result).toBe('passed');
 		const [row] = await t.ctx.db.select().from(signingSessions).where(eq(signingSessions.id, s.id));
 		expect(row!.identityPassedAt).toBeInstanceOf(Date);
 		const [attempt] = await t.ctx.db
@@ -60,9 +61,9 @@ describe('identity attempts against the sandbox', () => {
 	it('fails, offers a fresh set, then locks after the second failure across sessions', async () => {
 		const s1 = await t.session(50002);
 		const o1 = await open(s1);
-		expect(await submitAnswers(t.ctx, s1, o1, wrong(o1, await rightAnswers(o1)), meta)).toBe(
-			'failed'
-		);
+		expect(
+			(await submitAnswers(t.ctx, s1, o1, wrong(o1, await rightAnswers(o1)), meta)).result
+		).toBe('failed');
 		let state = await identityState(t.ctx, s1, meta);
 		expect(state).toMatchObject({ failures: 1, attemptsLeft: 1, locked: false, last: 'failed' });
 
@@ -70,17 +71,17 @@ describe('identity attempts against the sandbox', () => {
 		const s2 = await t.session(50002);
 		const o2 = await open(s2);
 		expect(o2.questions.QuestionSetID).not.toBe(o1.questions.QuestionSetID);
-		expect(await submitAnswers(t.ctx, s2, o2, wrong(o2, await rightAnswers(o2)), meta)).toBe(
-			'failed'
-		);
+		expect(
+			(await submitAnswers(t.ctx, s2, o2, wrong(o2, await rightAnswers(o2)), meta)).result
+		).toBe('failed');
 		state = await identityState(t.ctx, s1, meta);
 		expect(state).toMatchObject({ failures: 2, attemptsLeft: 0, locked: true });
-		expect(await startAttempt(t.ctx, s1, meta)).toBe('locked');
+		expect((await startAttempt(t.ctx, s1, meta)).result).toBe('locked');
 		const types = (await listAudit(t.ctx.db, 1207, 50002)).map((e) => e.type);
 		expect(types.filter((x) => x === 'identity.failed')).toHaveLength(2);
 		expect(types.at(-1)).toBe('identity.locked');
 		// The rep is told once, however often the merchant runs into the lock.
-		expect(await startAttempt(t.ctx, s2, meta)).toBe('locked');
+		expect((await startAttempt(t.ctx, s2, meta)).result).toBe('locked');
 		const notes = (await mailStatusFor(t.ctx.db, 1207, 50002)).filter(
 			(m) => m.kind === 'note.locked'
 		);
@@ -91,14 +92,16 @@ describe('identity attempts against the sandbox', () => {
 		const s = await t.session(50003);
 		const o = await open(s);
 		const late = new Date(o.attempt.deadlineAt.getTime() + 10_000);
-		expect(await submitAnswers(t.ctx, s, o, await rightAnswers(o), meta, late)).toBe('late');
+		expect((await submitAnswers(t.ctx, s, o, await rightAnswers(o), meta, late)).result).toBe(
+			'late'
+		);
 		const state = await identityState(t.ctx, s, meta);
 		expect(state).toMatchObject({ failures: 1, last: 'late', open: undefined });
 	});
 
 	it('spends no try when the bureau is down', async () => {
 		const s = await t.session(50006);
-		expect(await startAttempt(t.ctx, s, meta)).toBe('unavailable');
+		expect((await startAttempt(t.ctx, s, meta)).result).toBe('unavailable');
 		const state = await identityState(t.ctx, s, meta);
 		expect(state).toMatchObject({ failures: 0, attemptsLeft: 2, open: undefined });
 	});
@@ -107,7 +110,9 @@ describe('identity attempts against the sandbox', () => {
 		const s = await t.session(50001);
 		const o = await open(s);
 		expect((await t.control('PUT', 'faults/answerset', { status: 503 })).status).toBeLessThan(300);
-		expect(await submitAnswers(t.ctx, s, o, await rightAnswers(o), meta)).toBe('unavailable');
+		expect((await submitAnswers(t.ctx, s, o, await rightAnswers(o), meta)).result).toBe(
+			'unavailable'
+		);
 		await t.control('DELETE', 'faults');
 		expect(await identityState(t.ctx, s, meta)).toMatchObject({ failures: 0, attemptsLeft: 2 });
 	});
@@ -116,13 +121,15 @@ describe('identity attempts against the sandbox', () => {
 		const link = randomUUID();
 		const first = await t.session(50001, 1207, link);
 		const o = await open(first);
-		expect(await submitAnswers(t.ctx, first, o, await rightAnswers(o), meta)).toBe('passed');
+		expect((await submitAnswers(t.ctx, first, o, await rightAnswers(o), meta)).result).toBe(
+			'passed'
+		);
 
 		// The service now answers 409 "already verified" to any new question-set request.
 		const sameLink = await t.session(50001, 1207, link);
-		expect(await startAttempt(t.ctx, sameLink, meta)).toBe('verified');
+		expect((await startAttempt(t.ctx, sameLink, meta)).result).toBe('verified');
 		const otherLink = await t.session(50001, 1207, randomUUID());
-		expect(await startAttempt(t.ctx, otherLink, meta)).toBe('elsewhere');
+		expect((await startAttempt(t.ctx, otherLink, meta)).result).toBe('elsewhere');
 		const [row] = await t.ctx.db
 			.select()
 			.from(signingSessions)
@@ -154,5 +161,47 @@ describe('identity attempts against the sandbox', () => {
 			);
 			if (chosen && chosen.Text !== 'NONE OF THE ABOVE') expect(dump).not.toContain(chosen.Text);
 		}
+	});
+
+	it('keeps one open attempt per application: another session starting meanwhile is told to wait', async () => {
+		const first = await t.session(50005);
+		const second = await t.session(50005);
+		const both = await Promise.all([
+			startAttempt(t.ctx, first, meta),
+			startAttempt(t.ctx, second, meta)
+		]);
+		expect(both.map((r) => r.result).sort()).toEqual(['busy', 'started']);
+		// Once the open one is answered, the other may start.
+		const [owner, other] = both[0]!.result === 'started' ? [first, second] : [second, first];
+		const { open: o } = await identityState(t.ctx, owner, meta);
+		await submitAnswers(t.ctx, owner, o!, wrong(o!, await rightAnswers(o!)), meta);
+		expect((await startAttempt(t.ctx, other, meta)).result).toBe('started');
+	});
+
+	it('forwards an attempt’s answers once, however often they are posted', async () => {
+		const s = await t.session(50003);
+		const o = await open(s);
+		const right = await rightAnswers(o);
+		const results = await Promise.all([
+			submitAnswers(t.ctx, s, o, right, meta),
+			submitAnswers(t.ctx, s, o, right, meta),
+			submitAnswers(t.ctx, s, o, right, meta)
+		]);
+		expect(results.map((r) => r.result).sort()).toEqual(['none', 'none', 'passed']);
+		const sent = await t.control('GET', 'requests?operation=answerset');
+		expect(sent.body).toHaveLength(1);
+	});
+
+	it('replaces the session’s secret when identity passes', async () => {
+		const { secret, session: s } = await createSession(t.ctx.db, testSessionInput(50001));
+		const o = await open(s);
+		const passed = await submitAnswers(t.ctx, s, o, await rightAnswers(o), meta);
+		expect(passed.result).toBe('passed');
+		expect(passed.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+		expect(passed.secret).not.toBe(secret);
+		expect(await resumeSession(t.ctx.db, secret, 30)).toBeUndefined();
+		const resumed = await resumeSession(t.ctx.db, passed.secret, 30);
+		expect(resumed?.id).toBe(s.id);
+		expect(resumed?.identityPassedAt).toBeInstanceOf(Date);
 	});
 });

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNotNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { AppContext } from '$lib/server/app';
 import { appendAudit } from '$lib/server/audit/audit';
 import { decrypt, encrypt } from '$lib/server/crypto/secretbox';
@@ -12,11 +12,17 @@ import {
 import type { RequestMeta } from '$lib/server/http/meta';
 import { notifyRep } from '$lib/server/mail/notes';
 import { OnboardingError, type IdentityQuestionSet } from '$lib/server/onboarding';
-import type { SigningSession } from '$lib/server/signing/session';
+import { newSessionSecret, type SigningSession } from '$lib/server/signing/session';
 import { sessionEvent } from '$lib/server/signing/event';
 
 /** Answers that arrive this long after the deadline were sent in time over a slow network. */
 const GRACE_MS = 3_000;
+
+/**
+ * How long a reservation waits for its question set, and answers for the bureau's verdict: one
+ * upstream call with its retries, and some. Past it the process that held it is taken to be gone.
+ */
+const callBudgetMs = (ctx: AppContext) => ctx.config.ONBOARDING_TIMEOUT_MS * 3 + 2_000;
 
 export type Attempt = typeof identityAttempts.$inferSelect;
 
@@ -47,23 +53,35 @@ async function finishAttempt(ctx: AppContext, id: string, outcome: AttemptOutcom
 	await ctx.db
 		.update(identityAttempts)
 		.set({ outcome, finishedAt: now, questionsEnc: null })
-		.where(and(eq(identityAttempts.id, id), eq(identityAttempts.outcome, 'pending')));
+		.where(
+			and(eq(identityAttempts.id, id), inArray(identityAttempts.outcome, ['pending', 'answering']))
+		);
 }
 
-/** Failed attempts of the application in the window, counted over every link and device. */
-async function failures(ctx: AppContext, s: SigningSession, now: Date): Promise<number> {
-	const rows = await ctx.db
-		.select({ id: identityAttempts.id })
+/**
+ * Tries the application has used in the window, over every link and device: judged as failed,
+ * out of time (closed or not yet noticed), or sent to the bureau with no verdict recorded.
+ */
+async function triesUsed(ctx: AppContext, db: Tx, s: SigningSession, now: Date) {
+	const [row] = await db
+		.select({ n: sql<number>`count(*)::int` })
 		.from(identityAttempts)
 		.where(
 			and(
 				eq(identityAttempts.officeId, s.officeId),
 				eq(identityAttempts.applicationId, s.applicationId),
-				inArray(identityAttempts.outcome, ['failed', 'late']),
-				gt(identityAttempts.startedAt, windowStart(ctx, now))
+				gt(identityAttempts.startedAt, windowStart(ctx, now)),
+				or(
+					inArray(identityAttempts.outcome, ['failed', 'late', 'answering']),
+					and(
+						eq(identityAttempts.outcome, 'pending'),
+						isNotNull(identityAttempts.questionsEnc),
+						lt(identityAttempts.deadlineAt, new Date(now.getTime() - GRACE_MS))
+					)
+				)
 			)
 		);
-	return rows.length;
+	return Number(row?.n ?? 0);
 }
 
 /**
@@ -93,7 +111,7 @@ async function lockedOut(
 }
 
 async function afterFailure(ctx: AppContext, s: SigningSession, meta: RequestMeta, now: Date) {
-	const count = await failures(ctx, s, now);
+	const count = await triesUsed(ctx, ctx.db, s, now);
 	if (count >= ctx.config.IDENTITY_MAX_ATTEMPTS) {
 		const until = new Date(now.getTime() + ctx.config.IDENTITY_WINDOW_HOURS * 3_600_000);
 		await lockedOut(
@@ -122,8 +140,14 @@ export async function identityState(
 		.limit(1);
 	let open: OpenAttempt | undefined;
 	let last: AttemptOutcome | undefined = latest?.outcome;
-	if (latest?.outcome === 'pending') {
-		if (now.getTime() > latest.deadlineAt.getTime() + GRACE_MS || !latest.questionsEnc) {
+	if (latest?.outcome === 'pending' && !latest.questionsEnc) {
+		// A reservation whose set never arrived (the process that fetched it is gone): no try used.
+		if (now.getTime() > latest.deadlineAt.getTime()) {
+			await finishAttempt(ctx, latest.id, 'void', now);
+			last = 'void';
+		}
+	} else if (latest?.outcome === 'pending' && latest.questionsEnc) {
+		if (now.getTime() > latest.deadlineAt.getTime() + GRACE_MS) {
 			await finishAttempt(ctx, latest.id, 'late', now);
 			await auditFor(
 				ctx,
@@ -141,7 +165,7 @@ export async function identityState(
 			};
 		}
 	}
-	const count = await failures(ctx, s, now);
+	const count = await triesUsed(ctx, ctx.db, s, now);
 	const max = ctx.config.IDENTITY_MAX_ATTEMPTS;
 	return {
 		failures: count,
@@ -161,14 +185,22 @@ export async function announcedLimitSeconds(ctx: AppContext, s: SigningSession):
 	const [last] = await ctx.db
 		.select({ startedAt: identityAttempts.startedAt, deadlineAt: identityAttempts.deadlineAt })
 		.from(identityAttempts)
-		.where(eq(identityAttempts.officeId, s.officeId))
+		// Reservations that never received a set (no id) say nothing about the bureau's limit.
+		.where(and(eq(identityAttempts.officeId, s.officeId), ne(identityAttempts.questionSetId, '')))
 		.orderBy(desc(identityAttempts.startedAt))
 		.limit(1);
 	if (!last) return ctx.config.IDENTITY_TIME_LIMIT_SECONDS;
 	return Math.round((last.deadlineAt.getTime() - last.startedAt.getTime()) / 1000);
 }
 
-export type StartResult = 'started' | 'open' | 'locked' | 'unavailable' | 'verified' | 'elsewhere';
+export type StartResult =
+	'started' | 'open' | 'busy' | 'locked' | 'unavailable' | 'verified' | 'elsewhere';
+
+export interface Started {
+	result: StartResult;
+	/** With `verified`: the session's new secret, which replaces the cookie (see markPassed). */
+	secret?: string;
+}
 
 export type EarlierPass =
 	| { kind: 'none' }
@@ -216,11 +248,72 @@ export async function earlierPass(
 	return { kind: 'refused', email: passes.find((p) => p.email)?.email ?? null };
 }
 
-async function markPassed(ctx: AppContext, s: SigningSession, now: Date) {
+/**
+ * Records that identity passed and replaces the session's secret in the same statement: whoever
+ * held the old cookie (one planted before the merchant signed in, say) holds nothing now.
+ */
+async function markPassed(ctx: AppContext, s: SigningSession, now: Date): Promise<string> {
+	const { secret, tokenHash } = newSessionSecret();
 	await ctx.db
 		.update(signingSessions)
-		.set({ identityPassedAt: now })
+		.set({ identityPassedAt: now, tokenHash })
 		.where(eq(signingSessions.id, s.id));
+	return secret;
+}
+
+/**
+ * Reserves the application's one open attempt. Under the application's lock (the one its audit
+ * chain takes), so that sessions on several links, devices or instances starting at once are
+ * counted one after the other: at most one attempt is open, and never more than the limit used.
+ */
+async function reserve(
+	ctx: AppContext,
+	s: SigningSession,
+	now: Date
+): Promise<{ id: string } | 'busy' | 'locked'> {
+	return ctx.db.transaction(async (tx) => {
+		await tx.execute(
+			sql`select pg_advisory_xact_lock(${s.officeId}::int4, ${s.applicationId}::int4)`
+		);
+		const [open] = await tx
+			.select({ id: identityAttempts.id })
+			.from(identityAttempts)
+			.where(
+				and(
+					eq(identityAttempts.officeId, s.officeId),
+					eq(identityAttempts.applicationId, s.applicationId),
+					or(
+						and(
+							eq(identityAttempts.outcome, 'pending'),
+							gt(identityAttempts.deadlineAt, new Date(now.getTime() - GRACE_MS))
+						),
+						and(
+							eq(identityAttempts.outcome, 'answering'),
+							gt(
+								identityAttempts.deadlineAt,
+								new Date(now.getTime() - GRACE_MS - callBudgetMs(ctx))
+							)
+						)
+					)
+				)
+			)
+			.limit(1);
+		if (open) return 'busy';
+		if ((await triesUsed(ctx, tx, s, now)) >= ctx.config.IDENTITY_MAX_ATTEMPTS) return 'locked';
+		const [row] = await tx
+			.insert(identityAttempts)
+			.values({
+				officeId: s.officeId,
+				applicationId: s.applicationId,
+				sessionId: s.id,
+				questionSetId: '',
+				questionsEnc: null,
+				startedAt: now,
+				deadlineAt: new Date(now.getTime() + callBudgetMs(ctx))
+			})
+			.returning({ id: identityAttempts.id });
+		return { id: row!.id };
+	});
 }
 
 /** Fetches a fresh question set and opens an attempt whose clock starts now. */
@@ -229,24 +322,28 @@ export async function startAttempt(
 	s: SigningSession,
 	meta: RequestMeta,
 	now = new Date()
-): Promise<StartResult> {
+): Promise<Started> {
 	const state = await identityState(ctx, s, meta, now);
-	if (state.open) return 'open';
-	if (state.locked) return 'locked';
+	if (state.open) return { result: 'open' };
+	if (state.locked) return { result: 'locked' };
+	const reservation = await reserve(ctx, s, now);
+	if (typeof reservation === 'string') return { result: reservation };
 	const audit = auditFor(ctx, s, meta);
 	let set: IdentityQuestionSet;
 	try {
 		set = await ctx.onboarding.getQuestionSet(s.officeId, s.applicationId);
 	} catch (err) {
+		// No questions were asked: the reservation uses no try.
+		await finishAttempt(ctx, reservation.id, 'void', new Date());
 		const status = err instanceof OnboardingError ? err.status : 0;
 		if (status === 423) {
 			await lockedOut(ctx, s, meta, now, { by: 'service' }, null);
-			return 'locked';
+			return { result: 'locked' };
 		}
 		if (status === 409) {
 			const earlier = await earlierPass(ctx.db, s.officeId, s.applicationId, s.linkId);
 			if (earlier.kind === 'carries') {
-				await markPassed(ctx, s, now);
+				const secret = await markPassed(ctx, s, now);
 				await audit('identity.passed', {
 					by:
 						earlier.linkId === s.linkId
@@ -254,7 +351,7 @@ export async function startAttempt(
 							: 'earlier link to this email',
 					passedOnLink: earlier.linkId
 				});
-				return 'verified';
+				return { result: 'verified', secret };
 			}
 			await audit('identity.refused', {
 				reason:
@@ -262,34 +359,40 @@ export async function startAttempt(
 						? 'verified on a link to another address'
 						: 'verified in another session'
 			});
-			return 'elsewhere';
+			return { result: 'elsewhere' };
 		}
 		await audit('identity.unavailable', { status: status || null });
-		return 'unavailable';
+		return { result: 'unavailable' };
 	}
 	const limit = set.TimeLimitSeconds ?? ctx.config.IDENTITY_TIME_LIMIT_SECONDS;
-	await ctx.db.insert(identityAttempts).values({
-		officeId: s.officeId,
-		applicationId: s.applicationId,
-		sessionId: s.id,
-		questionSetId: String(set.QuestionSetID),
-		questionsEnc: encrypt(ctx.encryptionKey, JSON.stringify(set)),
-		startedAt: now,
-		deadlineAt: new Date(now.getTime() + limit * 1000)
-	});
+	await ctx.db
+		.update(identityAttempts)
+		.set({
+			questionSetId: String(set.QuestionSetID),
+			questionsEnc: encrypt(ctx.encryptionKey, JSON.stringify(set)),
+			deadlineAt: new Date(now.getTime() + limit * 1000)
+		})
+		.where(eq(identityAttempts.id, reservation.id));
 	await audit('identity.started', {
 		questionSetId: String(set.QuestionSetID),
 		questions: set.Questions.length,
 		timeLimitSeconds: limit
 	});
-	return 'started';
+	return { result: 'started' };
 }
 
 export type AnswerResult = 'passed' | 'failed' | 'late' | 'locked' | 'unavailable' | 'none';
 
+export interface Answered {
+	result: AnswerResult;
+	/** With `passed`: the session's new secret, which replaces the cookie (see markPassed). */
+	secret?: string;
+}
+
 /**
  * Posts the answers. They are passed straight through: never stored, never logged, and the
- * merchant is never told which one was wrong.
+ * merchant is never told which one was wrong. Only one post of an attempt's answers reaches the
+ * bureau: the attempt is claimed first, so a double submit or a second tab gets `none`.
  */
 export async function submitAnswers(
 	ctx: AppContext,
@@ -298,7 +401,7 @@ export async function submitAnswers(
 	answers: { QuestionID: number | string; ChoiceID: number | string }[],
 	meta: RequestMeta,
 	now = new Date()
-): Promise<AnswerResult> {
+): Promise<Answered> {
 	const { attempt, questions } = open;
 	const audit = auditFor(ctx, s, meta);
 	if (now.getTime() > attempt.deadlineAt.getTime() + GRACE_MS) {
@@ -308,8 +411,14 @@ export async function submitAnswers(
 			reason: 'time limit passed'
 		});
 		await afterFailure(ctx, s, meta, now);
-		return 'late';
+		return { result: 'late' };
 	}
+	const claimed = await ctx.db
+		.update(identityAttempts)
+		.set({ outcome: 'answering' })
+		.where(and(eq(identityAttempts.id, attempt.id), eq(identityAttempts.outcome, 'pending')))
+		.returning({ id: identityAttempts.id });
+	if (claimed.length === 0) return { result: 'none' };
 	let result;
 	try {
 		result = await ctx.onboarding.postAnswerSet(s.officeId, s.applicationId, {
@@ -325,16 +434,16 @@ export async function submitAnswers(
 			questionSetId: attempt.questionSetId,
 			status: status || null
 		});
-		return 'unavailable';
+		return { result: 'unavailable' };
 	}
 	if (result.verified) {
 		await finishAttempt(ctx, attempt.id, 'passed', now);
-		await markPassed(ctx, s, now);
+		const secret = await markPassed(ctx, s, now);
 		await audit('identity.passed', { questionSetId: attempt.questionSetId });
-		return 'passed';
+		return { result: 'passed', secret };
 	}
 	await finishAttempt(ctx, attempt.id, 'failed', now);
 	await audit('identity.failed', { questionSetId: attempt.questionSetId, reason: result.reason });
 	await afterFailure(ctx, s, meta, now);
-	return result.reason === 'locked' ? 'locked' : 'failed';
+	return { result: result.reason === 'locked' ? 'locked' : 'failed' };
 }

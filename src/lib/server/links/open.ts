@@ -1,7 +1,7 @@
 import { error, type RequestEvent } from '@sveltejs/kit';
 import type { AppContext } from '$lib/server/app';
 import { clientIp } from '$lib/server/http/meta';
-import { hit } from '$lib/server/ratelimit/ratelimit';
+import { hit, type Limit } from '$lib/server/ratelimit/ratelimit';
 import { repContactOf } from '$lib/server/reps/contact';
 import { findLink, linkState, type SigningLink } from './links';
 
@@ -21,27 +21,52 @@ const MESSAGES = {
 	]
 } as const;
 
+const WINDOW_SECONDS = 600;
+
+async function count(ctx: AppContext, event: RequestEvent, limit: Limit, message: string) {
+	const r = await hit(ctx.db, limit);
+	if (r.ok) return;
+	event.setHeaders({ 'retry-after': String(r.retryAfterSeconds) });
+	error(429, { message });
+}
+
 /**
- * Looks a token up for the link page and its Start action, counting the attempt against the
- * caller's address first, so tokens cannot be guessed at speed. Ends in an error page otherwise.
+ * Looks a token up for the link page and its Start action; ends in an error page unless the link
+ * can be used. Two limits, each on what it protects, so that a neighbour behind the same address
+ * (a shop's NAT, a mobile carrier's) cannot lock merchants out:
+ * - tokens that match no link are counted per address, which keeps guessing slow (a 256-bit
+ *   token cannot be guessed anyway; a real token is honoured from any address);
+ * - opens of a real link are counted per link, which bounds what one leaked link can start.
  */
 export async function openLink(
 	ctx: AppContext,
 	event: RequestEvent,
 	token: string
 ): Promise<SigningLink> {
-	const limit = await hit(ctx.db, {
-		key: `open:ip:${clientIp(event) ?? 'unknown'}`,
-		max: ctx.config.RATE_LIMIT_LINK_OPEN,
-		windowSeconds: 600
-	});
-	if (!limit.ok) {
-		event.setHeaders({ 'retry-after': String(limit.retryAfterSeconds) });
-		error(429, {
-			message: 'Too many links were opened from your network. Wait a few minutes and try again.'
-		});
-	}
 	const link = await findLink(ctx.db, token);
+	if (!link) {
+		await count(
+			ctx,
+			event,
+			{
+				key: `open:miss:${clientIp(event) ?? 'unknown'}`,
+				max: ctx.config.RATE_LIMIT_LINK_MISS,
+				windowSeconds: WINDOW_SECONDS
+			},
+			'Too many links that don’t exist were tried from your network. Wait a few minutes, then open the link from your email again.'
+		);
+	} else {
+		await count(
+			ctx,
+			event,
+			{
+				key: `open:link:${link.id}`,
+				max: ctx.config.RATE_LIMIT_LINK_OPEN,
+				windowSeconds: WINDOW_SECONDS
+			},
+			'This link has been opened many times in the last few minutes. Wait a few minutes and try again.'
+		);
+	}
 	const state = linkState(link);
 	if (state !== 'valid') {
 		const [status, message] = MESSAGES[state];

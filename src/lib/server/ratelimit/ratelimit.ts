@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '$lib/server/db';
 import { rateLimits } from '$lib/server/db/schema';
 
@@ -15,17 +15,20 @@ export interface LimitResult {
 	retryAfterSeconds: number;
 }
 
+/** The fixed window `now` falls in, and the seconds until the next one starts. */
+function window(limit: Limit, now: Date) {
+	const windowMs = limit.windowSeconds * 1000;
+	const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+	const retryAfterSeconds = Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000);
+	return { windowStart, retryAfterSeconds };
+}
+
 /**
  * Counts one hit in a fixed window held in the database, so every instance shares the count.
  * One statement: the upsert is atomic, so two instances cannot both take the last slot.
  */
-const windowOf = (limit: Limit, now: Date) => {
-	const windowMs = limit.windowSeconds * 1000;
-	return { windowMs, windowStart: new Date(Math.floor(now.getTime() / windowMs) * windowMs) };
-};
-
 export async function hit(db: Db, limit: Limit, now = new Date()): Promise<LimitResult> {
-	const { windowMs, windowStart } = windowOf(limit, now);
+	const { windowStart, retryAfterSeconds } = window(limit, now);
 	const [row] = await db
 		.insert(rateLimits)
 		.values({ key: limit.key, windowStart, count: 1 })
@@ -35,7 +38,6 @@ export async function hit(db: Db, limit: Limit, now = new Date()): Promise<Limit
 		})
 		.returning({ count: rateLimits.count });
 	const count = row?.count ?? 1;
-	const retryAfterSeconds = Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000);
 	return { ok: count <= limit.max, count, retryAfterSeconds };
 }
 
@@ -45,16 +47,30 @@ export async function hit(db: Db, limit: Limit, now = new Date()): Promise<Limit
  * succeeded.
  */
 export async function undoHit(db: Db, limit: Limit, now = new Date()): Promise<void> {
-	const { windowStart } = windowOf(limit, now);
+	const { windowStart } = window(limit, now);
 	await db
 		.update(rateLimits)
 		.set({ count: sql`greatest(${rateLimits.count} - 1, 0)` })
-		.where(sql`${rateLimits.key} = ${limit.key} and ${rateLimits.windowStart} = ${windowStart}`);
+		.where(and(eq(rateLimits.key, limit.key), eq(rateLimits.windowStart, windowStart)));
 }
 
 /** Forgets every count of a key (e.g. a rep's failed sign-ins once the right password came). */
 export async function clearLimit(db: Db, key: string): Promise<void> {
-	await db.delete(rateLimits).where(sql`${rateLimits.key} = ${key}`);
+	await db.delete(rateLimits).where(eq(rateLimits.key, key));
+}
+
+/**
+ * Where a limit stands without counting a hit: `ok` while one more hit would still be allowed.
+ * For limits that count failures only (a wrong key), checked before the attempt is judged.
+ */
+export async function peek(db: Db, limit: Limit, now = new Date()): Promise<LimitResult> {
+	const { windowStart, retryAfterSeconds } = window(limit, now);
+	const [row] = await db
+		.select({ count: rateLimits.count })
+		.from(rateLimits)
+		.where(and(eq(rateLimits.key, limit.key), eq(rateLimits.windowStart, windowStart)));
+	const count = row?.count ?? 0;
+	return { ok: count < limit.max, count, retryAfterSeconds };
 }
 
 /** Drops windows that ended long ago; run from the background worker. */

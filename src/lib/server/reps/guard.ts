@@ -55,7 +55,9 @@ export async function requireOfficeApplication(
 	const applicationId = Number(raw);
 	let application: ApplicationListItem | undefined;
 	try {
-		application = await findApplication(ctx, rep.officeId, applicationId);
+		// Fresh from the service, not the merchant pages' cache: a rep watches the application
+		// change, and must not send a link for one decided a moment ago.
+		application = await findApplication(ctx, rep.officeId, applicationId, { fresh: true });
 	} catch {
 		error(503, {
 			message: 'The onboarding service isn’t answering right now. Try again in a minute.'

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db';
+import { logError } from '../log/log';
 import {
 	applicationPdf,
 	createApplication,
@@ -147,9 +148,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
 			response = await dispatch(request, url, path, op);
 		} catch (err) {
 			// Never the error itself: a database error can quote the values it was given.
-			console.error(
-				`sandbox: ${op.name ?? path} failed (${err instanceof Error ? err.name : 'error'})`
-			);
+			logError('sandbox', `${op.name ?? 'unrouted request'} failed`, err);
 			response = message(500, 'An error has occurred.');
 		}
 		await logEnd(db, logId, op.name, response.status, Date.now() - started);
@@ -166,9 +165,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
 			try {
 				return await control({ db, request, url, segments: segments.slice(1), basePath, reset });
 			} catch (err) {
-				console.error(
-					`sandbox: control ${rest} failed (${err instanceof Error ? err.name : 'error'})`
-				);
+				logError('sandbox', 'control request failed', err);
 				return message(500, 'An error has occurred.');
 			}
 		}

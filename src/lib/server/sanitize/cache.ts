@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { inArray } from 'drizzle-orm';
 import type { Tx } from '$lib/server/db';
 import { sanitizedHtml } from '$lib/server/db/schema';
-import { SANITIZER_VERSION, sanitizeHtml, type Sanitized } from './sanitize';
+import { SANITIZER_VERSION, type Sanitized } from './version';
+import { sanitizeMany } from './thread';
 
 /** The cache key: the raw HTML under this sanitizer version (see SANITIZER_VERSION). */
 export function rawHash(raw: string): string {
@@ -13,8 +14,9 @@ export function rawHash(raw: string): string {
 
 /**
  * Sanitizes many sections, each at most once across all instances: one SELECT for the batch,
- * DOMPurify only on a miss, and the result stored for everyone. A race between instances is
- * harmless: sanitizing is deterministic, so whichever insert wins holds the same row.
+ * DOMPurify only on a miss (in the sanitizer's thread, see thread.ts), and the result stored for
+ * everyone. A race between instances is harmless: sanitizing is deterministic, so whichever
+ * insert wins holds the same row.
  */
 export async function sanitizeAllCached(db: Tx, raws: readonly string[]): Promise<Sanitized[]> {
 	const keys = raws.map(rawHash);
@@ -31,13 +33,10 @@ export async function sanitizeAllCached(db: Tx, raws: readonly string[]): Promis
 			.where(inArray(sanitizedHtml.rawHash, unique));
 		for (const row of rows) found.set(row.rawHash, { html: row.html, sha256: row.sha256 });
 	}
-	const fresh: (Sanitized & { rawHash: string })[] = [];
-	keys.forEach((key, i) => {
-		if (found.has(key)) return;
-		const result = sanitizeHtml(raws[i] as string);
-		found.set(key, result);
-		fresh.push({ rawHash: key, ...result });
-	});
+	const missing = unique.filter((key) => !found.has(key));
+	const results = await sanitizeMany(missing.map((key) => raws[keys.indexOf(key)] as string));
+	const fresh = missing.map((rawHash, i) => ({ rawHash, ...(results[i] as Sanitized) }));
+	for (const f of fresh) found.set(f.rawHash, { html: f.html, sha256: f.sha256 });
 	if (fresh.length > 0) {
 		await db.insert(sanitizedHtml).values(fresh).onConflictDoNothing();
 	}

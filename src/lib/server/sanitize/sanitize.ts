@@ -2,18 +2,9 @@ import { createHash } from 'node:crypto';
 import createDOMPurify, { type DOMPurify, type WindowLike } from 'dompurify';
 import { JSDOM } from 'jsdom';
 import { CONFIG, installHooks } from './policy';
+import type { Sanitized } from './version';
 
-export interface Sanitized {
-	html: string;
-	/** SHA-256 (hex) of the exact `html`: the version of the terms the signer was shown. */
-	sha256: string;
-}
-
-/**
- * Part of the cache key: bump it whenever the policy changes, so stored results made under the
- * old policy are no longer used. DOMPurify's own version is included for the same reason.
- */
-export const SANITIZER_VERSION = `portal-sanitizer-4/dompurify-${createDOMPurify.version}:`;
+export type { Sanitized } from './version';
 
 // One window and one DOMPurify for the process: creating a JSDOM costs milliseconds and the
 // instance holds no per-request state (the config is passed on every call).

@@ -1,17 +1,42 @@
 import type { AppContext } from '$lib/server/app';
-import type { ApplicationListItem } from '$lib/server/onboarding';
+import { ApplicationListItemSchema, type ApplicationListItem } from '$lib/server/onboarding';
+
+/** The fields the contract gives a list entry: nothing else the service sends is kept. */
+const FIELDS = Object.keys(ApplicationListItemSchema.entries) as (keyof ApplicationListItem)[];
+
+type Entries = Record<string, ApplicationListItem>;
+
+async function officeEntries(ctx: AppContext, officeId: number): Promise<Entries> {
+	const list = await ctx.onboarding.listApplications(officeId);
+	return Object.fromEntries(
+		list.map((item) => [
+			String(item.ApplicationID),
+			Object.fromEntries(FIELDS.map((f) => [f, item[f]])) as ApplicationListItem
+		])
+	);
+}
 
 /**
  * The service has no "get one application" operation: the office's list is the only place an
- * application's names and emails can be read.
+ * application's names and emails can be read. One call serves the office's entries for a short
+ * time (the upstream cache); `fresh` asks the service again, for decisions that must not rest on
+ * a copy (whether the application exists and is still open). An application missing from the
+ * copy may be newer than it, so the service is asked again before it is called missing.
  */
 export async function findApplication(
 	ctx: AppContext,
 	officeId: number,
-	applicationId: number
+	applicationId: number,
+	options: { fresh?: boolean } = {}
 ): Promise<ApplicationListItem | undefined> {
-	const list = await ctx.onboarding.listApplications(officeId);
-	return list.find((item) => Number(item.ApplicationID) === applicationId);
+	const entries = (fresh: boolean) =>
+		ctx.upstreamCache.get(`applications:${officeId}`, () => officeEntries(ctx, officeId), {
+			fresh
+		});
+	const fresh = options.fresh === true;
+	const found = (await entries(fresh)).value[String(applicationId)];
+	if (found || fresh) return found;
+	return (await entries(true)).value[String(applicationId)];
 }
 
 export function businessName(item: ApplicationListItem): string {

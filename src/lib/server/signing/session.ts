@@ -1,4 +1,5 @@
-import { eq } from 'drizzle-orm';
+import type { Cookies } from '@sveltejs/kit';
+import { eq, sql } from 'drizzle-orm';
 import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
 import type { Db, Tx } from '$lib/server/db';
 import { signingLinks, signingSessions, type Channel } from '$lib/server/db/schema';
@@ -25,15 +26,54 @@ export interface NewSession {
 	userAgent: string | null;
 }
 
+/** A secret for the cookie and the hash the database keeps instead of it. */
+export function newSessionSecret() {
+	const secret = newToken();
+	return { secret, tokenHash: hashToken(secret) };
+}
+
 /** Creates a session; the returned secret goes in the cookie, only its hash is stored. */
 export async function createSession(tx: Tx, input: NewSession, now = new Date()) {
-	const secret = newToken();
+	const { secret, tokenHash } = newSessionSecret();
 	const [row] = await tx
 		.insert(signingSessions)
-		.values({ ...input, tokenHash: hashToken(secret), createdAt: now, lastSeenAt: now })
+		.values({ ...input, tokenHash, createdAt: now, lastSeenAt: now })
 		.returning();
 	return { secret, session: row! };
 }
+
+/** Gives the browser the session's secret: only the signing pages ever receive it. */
+export function setSessionCookie(cookies: Cookies, url: URL, secret: string): void {
+	cookies.set(SESSION_COOKIE, secret, {
+		path: '/sign',
+		httpOnly: true,
+		sameSite: 'strict',
+		secure: url.protocol === 'https:'
+	});
+}
+
+/**
+ * How stale `lastSeenAt` may get: idle time is counted to this step (a tenth of the idle limit, at
+ * most a minute), so that reading a page is not a write to the database every time.
+ */
+export function touchInterval(idleMinutes: number): number {
+	return Math.min(60_000, idleMinutes * 6_000);
+}
+
+function resumeQuery(db: Db) {
+	return db
+		.select({ session: signingSessions, linkRevokedAt: signingLinks.revokedAt })
+		.from(signingSessions)
+		.leftJoin(signingLinks, eq(signingLinks.id, signingSessions.linkId))
+		.where(eq(signingSessions.tokenHash, sql.placeholder('tokenHash')))
+		.prepare('resume_signing_session');
+}
+
+/**
+ * Every /sign request runs this statement: built once per database rather than per request (on
+ * PostgreSQL also prepared once per connection). Keyed weakly: it goes when the database does.
+ */
+const resumeQueries = new WeakMap<Db, ReturnType<typeof resumeQuery>>();
 
 /** The session behind a cookie, if it is still open; touches it so idle time restarts. */
 export async function resumeSession(
@@ -43,13 +83,12 @@ export async function resumeSession(
 	now = new Date()
 ): Promise<SigningSession | undefined> {
 	if (!secret || !isTokenShaped(secret)) return undefined;
-	const [found] = await db
-		.select({ session: signingSessions, linkRevokedAt: signingLinks.revokedAt })
-		.from(signingSessions)
-		.leftJoin(signingLinks, eq(signingLinks.id, signingSessions.linkId))
-		.where(eq(signingSessions.tokenHash, hashToken(secret)));
+	let query = resumeQueries.get(db);
+	if (!query) resumeQueries.set(db, (query = resumeQuery(db)));
+	const [found] = await query.execute({ tokenHash: hashToken(secret) });
 	const row = found?.session;
 	if (!row || !sessionIsOpen(row, found.linkRevokedAt, idleMinutes, now)) return undefined;
+	if (now.getTime() - row.lastSeenAt.getTime() < touchInterval(idleMinutes)) return row;
 	await db.update(signingSessions).set({ lastSeenAt: now }).where(eq(signingSessions.id, row.id));
 	return { ...row, lastSeenAt: now };
 }

@@ -1,5 +1,19 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isPossibleSsn, ssnDigits } from './ssn';
+import { isPossibleSsn, looksLikeSsn, ssnDigits, withoutSsn } from './ssn';
+
+const SEED = Number(process.env.PROPERTY_SEED ?? 20_260_901);
+const digits = (n: number) =>
+	fc.array(fc.constantFrom(...'0123456789'), { minLength: n, maxLength: n }).map((d) => d.join(''));
+/** Zero to three characters that are neither letters nor digits: how people separate groups. */
+const separator = fc
+	.array(fc.constantFrom(' ', '-', '/', '.', '_', '–', '—', ':', ',', '\u00a0', '\u200b', '|'), {
+		maxLength: 3
+	})
+	.map((s) => s.join(''));
+/** Text around a number that does not run into it. */
+const prose = fc.constantFrom('', 'my ssn is ', 'Reason: ', '(', 'call me: ', 'x ');
+const after = fc.constantFrom('', '.', ' thanks', ')', ' or not');
 
 describe('SSN rules', () => {
 	it('accepts an ordinary number', () => {
@@ -26,5 +40,90 @@ describe('SSN rules', () => {
 	it('drops separators people type', () => {
 		expect(ssnDigits('123-45 6789')).toBe('123456789');
 		expect(ssnDigits('123.45.6789')).toBe('123456789');
+	});
+});
+
+describe('what looks like an SSN in free text', () => {
+	it.each([
+		'587/31/4926',
+		'587-31-4926',
+		'587 31 4926',
+		'587.31.4926',
+		'587 - 31 - 4926',
+		'587314926',
+		'SSN:587_31_4926!',
+		'５８７－３１－４９２６',
+		'٥٨٧٣١٤٩٢٦',
+		'587\u200b31\u200b4926'
+	])('refuses %s', (text) => {
+		expect(looksLikeSsn(text)).toBe(true);
+		expect(looksLikeSsn(`I'd rather not: ${text}. Thanks`)).toBe(true);
+	});
+
+	it.each([
+		'call me at 217-555-0143',
+		'(217) 555-0143',
+		'+1 217 555 0143',
+		'2175550143',
+		'The fees are too high.',
+		'We met on 12/31/2024 at 10:30.',
+		'Invoice 1234-5678-9012-3456',
+		'2 terminals, 3 locations, 4 owners',
+		''
+	])('accepts %s', (text) => {
+		expect(looksLikeSsn(text)).toBe(false);
+	});
+
+	it('refuses any 3-2-4 digits, whatever separates them', () => {
+		fc.assert(
+			fc.property(
+				prose,
+				digits(3),
+				separator,
+				digits(2),
+				separator,
+				digits(4),
+				after,
+				(p, a, s1, b, s2, c, q) => {
+					expect(looksLikeSsn(`${p}${a}${s1}${b}${s2}${c}${q}`)).toBe(true);
+				}
+			),
+			{ seed: SEED, numRuns: 500 }
+		);
+	});
+
+	it('accepts phone numbers written any usual way', () => {
+		fc.assert(
+			fc.property(
+				prose,
+				fc.constantFrom('', '+1 ', '1-', '(', '+1 ('),
+				digits(3),
+				fc.constantFrom('-', ' ', '.', ') ', ')'),
+				digits(3),
+				fc.constantFrom('-', ' ', '.'),
+				digits(4),
+				after,
+				(p, cc, a, s1, b, s2, c, q) => {
+					expect(looksLikeSsn(`${p}${cc}${a}${s1}${b}${s2}${c}${q}`)).toBe(false);
+				}
+			),
+			{ seed: SEED, numRuns: 500 }
+		);
+	});
+
+	it('accepts text without digits', () => {
+		fc.assert(
+			fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), (text) => {
+				fc.pre(!/\p{N}/u.test(text));
+				expect(looksLikeSsn(text)).toBe(false);
+			}),
+			{ seed: SEED, numRuns: 300 }
+		);
+	});
+
+	it('shows back the rest of the text, without the number', () => {
+		expect(withoutSsn('Not now (587/31/4926), call 217-555-0143')).toBe(
+			'Not now (), call 217-555-0143'
+		);
 	});
 });

@@ -16,3 +16,23 @@ export function isPossibleSsn(digits: string): boolean {
 export function ssnDigits(input: string): string {
 	return input.replace(/[\s.-]/g, '');
 }
+
+// Digits in any script (fullwidth, Arabic-Indic…), 3-2-4 with up to three characters of anything
+// but letters and digits between the groups, or nine in a row: never part of a longer number, so
+// a phone number (3-3-4) or an account number of ten digits or more is left alone.
+const SSN_SHAPED =
+	/(?<!\p{Nd})\p{Nd}{3}[^\p{L}\p{Nd}]{0,3}\p{Nd}{2}[^\p{L}\p{Nd}]{0,3}\p{Nd}{4}(?!\p{Nd})/u;
+// Invisible format characters (zero-width spaces and joiners) would otherwise split the digits.
+const FORMAT_CHARACTERS = /\p{Cf}/gu;
+
+const plain = (text: string) => text.normalize('NFKC').replace(FORMAT_CHARACTERS, '');
+
+/** Whether free text holds something that looks like an SSN, however it is written. */
+export function looksLikeSsn(text: string): boolean {
+	return SSN_SHAPED.test(plain(text));
+}
+
+/** The text without what looks like an SSN: what may be shown back after refusing it. */
+export function withoutSsn(text: string): string {
+	return plain(text).replace(new RegExp(SSN_SHAPED.source, 'gu'), '');
+}

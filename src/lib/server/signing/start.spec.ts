@@ -55,10 +55,10 @@ describe('starting a signing session (the one way in)', () => {
 	};
 
 	async function passIdentity(s: SigningSession) {
-		expect(await startAttempt(t.ctx, s, meta)).toBe('started');
+		expect((await startAttempt(t.ctx, s, meta)).result).toBe('started');
 		const open = (await identityState(t.ctx, s, meta)).open!;
 		const right = await t.control('GET', `answers/${open.questions.QuestionSetID}`);
-		expect(await submitAnswers(t.ctx, s, open, right.body.Answers, meta)).toBe('passed');
+		expect((await submitAnswers(t.ctx, s, open, right.body.Answers, meta)).result).toBe('passed');
 	}
 
 	it('writes the session with the application’s names and rep number, and its audit events', async () => {
@@ -119,7 +119,7 @@ describe('starting a signing session (the one way in)', () => {
 			});
 			const second = await session(50002, b.id);
 			// The service counts the application verified (409); the portal carries the pass.
-			expect(await startAttempt(t.ctx, second, meta)).toBe('verified');
+			expect((await startAttempt(t.ctx, second, meta)).result).toBe('verified');
 			const [row] = await t.ctx.db
 				.select()
 				.from(signingSessions)
@@ -152,7 +152,7 @@ describe('starting a signing session (the one way in)', () => {
 			}
 			// Should a session on such a link exist anyway, the questions refuse it too.
 			const slipped = await t.session(50003, 1207, last);
-			expect(await startAttempt(t.ctx, slipped, meta)).toBe('elsewhere');
+			expect((await startAttempt(t.ctx, slipped, meta)).result).toBe('elsewhere');
 			const refused = (await listAudit(t.ctx.db, 1207, 50003)).at(-1)!;
 			expect(refused).toMatchObject({
 				type: 'identity.refused',

@@ -1,4 +1,3 @@
-import type { Cookies } from '@sveltejs/kit';
 import type { AppContext } from '$lib/server/app';
 import { appendAudit } from '$lib/server/audit/audit';
 import type { Channel } from '$lib/server/db/schema';
@@ -7,7 +6,7 @@ import { earlierPass } from '$lib/server/identity/attempts';
 import { isDecided, type ApplicationListItem } from '$lib/server/onboarding';
 import { businessName, findApplication } from './application';
 import { sessionEvent } from './event';
-import { createSession, SESSION_COOKIE, type SigningSession } from './session';
+import { createSession, type SigningSession } from './session';
 
 export interface StartSigning {
 	officeId: number;
@@ -44,7 +43,8 @@ export async function startSigningSession(
 ): Promise<StartResult> {
 	let item: ApplicationListItem | undefined;
 	try {
-		item = await findApplication(ctx, input.officeId, input.applicationId);
+		// Fresh from the service: a cached entry could miss a decision made a moment ago.
+		item = await findApplication(ctx, input.officeId, input.applicationId, { fresh: true });
 	} catch {
 		return { ok: false, reason: 'unavailable', item: undefined };
 	}
@@ -79,14 +79,4 @@ export async function startSigningSession(
 		return created;
 	});
 	return { ok: true, secret, session };
-}
-
-/** The session cookie: sent only to the signing pages, never to script, never cross-site. */
-export function setSigningCookie(cookies: Cookies, url: URL, secret: string) {
-	cookies.set(SESSION_COOKIE, secret, {
-		path: '/sign',
-		httpOnly: true,
-		sameSite: 'strict',
-		secure: url.protocol === 'https:'
-	});
 }

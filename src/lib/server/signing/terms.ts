@@ -30,16 +30,15 @@ export function termsVersion(sections: PresentedSection[]): string {
 		.digest('hex');
 }
 
-/**
- * Loads the office's acceptance language, sanitized, and records in the session and the audit
- * trail which exact version is on the merchant's screen (once per version, not per reload).
- */
-export async function showTerms(
-	ctx: AppContext,
-	session: SigningSession,
-	meta: RequestMeta
-): Promise<{ sections: ShownSection[]; version: string; upstreamVersion: string | null }> {
-	const language = await ctx.onboarding.getAcceptanceLanguage(session.officeId);
+export interface OfficeTerms {
+	sections: ShownSection[];
+	version: string;
+	upstreamVersion: string | null;
+}
+
+/** The office's acceptance language from the service, its presented sections sanitized. */
+async function loadTerms(ctx: AppContext, officeId: number): Promise<OfficeTerms> {
+	const language = await ctx.onboarding.getAcceptanceLanguage(officeId);
 	const presented = ACCEPTANCE_SECTIONS.filter((s) => {
 		const text = language[s.textField];
 		return language[s.flag] === true && typeof text === 'string' && text.trim() !== '';
@@ -54,13 +53,46 @@ export async function showTerms(
 		html: clean[i]!.html,
 		sha256: clean[i]!.sha256
 	}));
-	const shown: PresentedSection[] = sections.map(({ key, title, sha256 }) => ({
-		key,
-		title,
-		sha256
-	}));
-	const version = termsVersion(shown);
+	return { sections, version: termsVersion(sections), upstreamVersion: language.Version ?? null };
+}
+
+/**
+ * The office's terms, from the upstream cache. Another instance may already have shown this
+ * session a newer version than this instance's copy: then the copy is older than what the
+ * merchant saw, and the service is asked again, so that a reload never goes back to old terms.
+ */
+async function officeTerms(ctx: AppContext, session: SigningSession): Promise<OfficeTerms> {
+	const key = `acceptancelanguage:${session.officeId}`;
+	const load = () => loadTerms(ctx, session.officeId);
+	const cached = await ctx.upstreamCache.get(key, load);
+	const seen = session.termsShownAt;
+	const behind =
+		session.termsVersion !== null &&
+		cached.value.version !== session.termsVersion &&
+		seen !== null &&
+		cached.fetchedAt.getTime() < seen.getTime();
+	return behind ? (await ctx.upstreamCache.get(key, load, { fresh: true })).value : cached.value;
+}
+
+/**
+ * The office's acceptance language, sanitized, and records in the session and the audit trail
+ * which exact version is on the merchant's screen (once per version, not per reload). Consent
+ * is checked against what is recorded here, so it always refers to what the merchant last saw,
+ * whichever instance showed it and however old that instance's copy of the terms was.
+ */
+export async function showTerms(
+	ctx: AppContext,
+	session: SigningSession,
+	meta: RequestMeta
+): Promise<OfficeTerms> {
+	const terms = await officeTerms(ctx, session);
+	const { sections, version } = terms;
 	if (session.termsVersion !== version) {
+		const shown: PresentedSection[] = sections.map(({ key, title, sha256 }) => ({
+			key,
+			title,
+			sha256
+		}));
 		await ctx.db.transaction(async (tx) => {
 			await tx
 				.update(signingSessions)
@@ -69,9 +101,9 @@ export async function showTerms(
 			await appendAudit(tx, {
 				...sessionEvent(session, meta),
 				type: 'terms.shown',
-				data: { serviceVersion: language.Version ?? null, termsVersion: version, sections: shown }
+				data: { serviceVersion: terms.upstreamVersion, termsVersion: version, sections: shown }
 			});
 		});
 	}
-	return { sections, version, upstreamVersion: language.Version ?? null };
+	return terms;
 }

@@ -6,11 +6,8 @@ import { openLink } from '$lib/server/links/open';
 import { isDecided, type ApplicationListItem } from '$lib/server/onboarding';
 import { repContact } from '$lib/server/reps/contact';
 import { businessName, findApplication } from '$lib/server/signing/application';
-import {
-	setSigningCookie,
-	startSigningSession,
-	type StartRefusal
-} from '$lib/server/signing/start';
+import { setSessionCookie } from '$lib/server/signing/session';
+import { startSigningSession, type StartRefusal } from '$lib/server/signing/start';
 import type { Actions, PageServerLoad } from './$types';
 
 const REFUSALS: Record<StartRefusal, [number, string]> = {
@@ -75,7 +72,7 @@ export const actions: Actions = {
 			const final = started.reason !== 'unavailable';
 			return fail(status, { message, final, rep: await repOf(link.officeId, started.item) });
 		}
-		setSigningCookie(event.cookies, event.url, started.secret);
+		setSessionCookie(event.cookies, event.url, started.secret);
 		redirect(303, '/sign/terms');
 	}
 };

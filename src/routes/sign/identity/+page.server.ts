@@ -10,10 +10,12 @@ import {
 } from '$lib/server/identity/attempts';
 import { hit } from '$lib/server/ratelimit/ratelimit';
 import { requireStep } from '$lib/server/signing/guard';
-import type { SigningSession } from '$lib/server/signing/session';
+import { setSessionCookie, type SigningSession } from '$lib/server/signing/session';
 import { parseAnswers } from './schema';
 import type { Actions, PageServerLoad } from './$types';
 
+const BUSY =
+	'The identity questions for this application are open in another window or on another device. Finish them there, or wait a few minutes until they time out, then start again.';
 const UNAVAILABLE =
 	'The credit bureau isn’t answering right now. No try was used. Wait a minute, then start again.';
 
@@ -76,14 +78,16 @@ export const actions: Actions = {
 		const session = requireStep(event, 'identity');
 		const blocked = await limited(event, session);
 		if (blocked) return blocked;
-		const result = await startAttempt(app(), session, requestMeta(event));
+		const { result, secret } = await startAttempt(app(), session, requestMeta(event));
 		if (result === 'unavailable') return fail(503, { message: UNAVAILABLE });
 		if (result === 'locked') return fail(423, { locked: true, message: null });
+		if (result === 'busy') return fail(409, { message: BUSY });
 		if (result === 'elsewhere') {
 			return fail(409, {
 				message: ELSEWHERE
 			});
 		}
+		if (secret) setSessionCookie(event.cookies, event.url, secret);
 		redirect(303, result === 'verified' ? '/sign/sign' : '/sign/identity');
 	},
 	answer: async (event) => {
@@ -102,8 +106,10 @@ export const actions: Actions = {
 				message: 'Answer every question, then submit.'
 			});
 		}
-		const result = await submitAnswers(ctx, session, state.open, parsed.answers, meta);
+		const { result, secret } = await submitAnswers(ctx, session, state.open, parsed.answers, meta);
 		if (result === 'unavailable') return fail(503, { message: UNAVAILABLE });
+		// Identity passed: the session goes on under a new secret (see markPassed).
+		if (secret) setSessionCookie(event.cookies, event.url, secret);
 		redirect(303, result === 'passed' ? '/sign/sign' : '/sign/identity');
 	}
 };

@@ -3,12 +3,22 @@ import * as v from 'valibot';
 import { app } from '$lib/server/app';
 import { AlreadyDecidedError, recordDecision } from '$lib/server/decisions/decisions';
 import { deliverDecision } from '$lib/server/decisions/delivery';
+import { applicationPdfForDecision } from '$lib/server/evidence';
 import { requestMeta } from '$lib/server/http/meta';
+import { logError } from '$lib/server/log/log';
 import { hit } from '$lib/server/ratelimit/ratelimit';
 import { requireStep } from '$lib/server/signing/guard';
 import { noSections, type SectionKey } from '$lib/server/signing/sections';
+import { withoutSsn } from '$lib/server/signing/ssn';
 import type { SigningSession } from '$lib/server/signing/session';
-import { DeclineReasonSchema, SignerSchema, fieldErrors, keptValues } from './schema';
+import { signatureMatches } from '$lib/server/signing/signature';
+import {
+	DeclineReasonSchema,
+	SignatureSchema,
+	SignerSchema,
+	fieldErrors,
+	keptValues
+} from './schema';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async (event) => {
@@ -50,20 +60,19 @@ async function decide(
 ) {
 	const ctx = app();
 	try {
+		const applicationPdf = await applicationPdfForDecision(ctx, session);
 		const decision = await recordDecision(
 			ctx.db,
 			ctx.encryptionKey,
 			session,
-			input,
+			{ ...input, applicationPdf },
 			requestMeta(event)
 		);
 		try {
 			await deliverDecision(ctx, decision.id);
 		} catch (err) {
 			// Recorded is what matters here; the worker delivers it later.
-			console.error(
-				`[decision] immediate delivery failed: ${err instanceof Error ? err.message : 'unknown'}`
-			);
+			logError('decision', 'immediate delivery failed, the worker retries it', err);
 		}
 	} catch (err) {
 		if (err instanceof AlreadyDecidedError)
@@ -87,8 +96,17 @@ export const actions: Actions = {
 		}
 		const parsed = v.safeParse(SignerSchema, form);
 		if (!parsed.success) Object.assign(errors, fieldErrors(parsed.issues));
-		if (!parsed.success || Object.keys(errors).length > 0) {
-			return fail(400, { action: 'accept' as const, values, checked, errors });
+		const signature = v.safeParse(SignatureSchema, form.signature);
+		if (!signature.success) errors.signature = signature.issues[0].message;
+		else if (
+			parsed.success &&
+			!signatureMatches(signature.output, parsed.output.firstName, parsed.output.lastName)
+		) {
+			errors.signature = `Type your first and last name as given above (${parsed.output.firstName} ${parsed.output.lastName}) to sign.`;
+		}
+		if (!parsed.success || !signature.success || Object.keys(errors).length > 0) {
+			const typed = typeof form.signature === 'string' ? form.signature.slice(0, 300) : '';
+			return fail(400, { action: 'accept' as const, values, checked, errors, signature: typed });
 		}
 		const tooMany = await limited(session);
 		if (tooMany) return tooMany;
@@ -98,7 +116,8 @@ export const actions: Actions = {
 			...parsed.output,
 			isAccepted: true,
 			flags,
-			declineReason: null
+			declineReason: null,
+			signature: signature.output
 		});
 	},
 	decline: async (event) => {
@@ -119,7 +138,8 @@ export const actions: Actions = {
 				action: 'decline' as const,
 				declining: true,
 				values,
-				reason: reasonInput.slice(0, 1000),
+				// Typed text comes back, but never what looks like an SSN.
+				reason: withoutSsn(reasonInput).slice(0, 1000),
 				errors
 			});
 		}

@@ -1,7 +1,13 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { ConsentSchema } from '../terms/schema';
-import { DeclineReasonSchema, SignerSchema, fieldErrors, keptValues } from './schema';
+import {
+	DeclineReasonSchema,
+	SignatureSchema,
+	SignerSchema,
+	fieldErrors,
+	keptValues
+} from './schema';
 
 describe('sign form', () => {
 	it('accepts a complete form and keeps the SSN digits only', () => {
@@ -35,10 +41,19 @@ describe('sign form', () => {
 		expect(JSON.stringify(kept)).not.toContain('123456789');
 	});
 
-	it('keeps numbers such as SSNs out of a decline reason', () => {
+	it('asks for the typed signature, and keeps it with its spacing tidied', () => {
+		const missing = v.safeParse(SignatureSchema, '   ');
+		expect(missing.success ? null : missing.issues[0].message).toBe('Type your full name to sign.');
+		const typed = v.safeParse(SignatureSchema, '  Dana \t  Whitfield ');
+		expect(typed.success && typed.output).toBe('Dana Whitfield');
+	});
+
+	it('keeps what looks like an SSN out of a decline reason, and lets phone numbers in', () => {
 		expect(v.safeParse(DeclineReasonSchema, 'Fees too high').success).toBe(true);
 		expect(v.safeParse(DeclineReasonSchema, undefined).success).toBe(true);
+		expect(v.safeParse(DeclineReasonSchema, 'call me at 217-555-0143').success).toBe(true);
 		expect(v.safeParse(DeclineReasonSchema, 'my ssn is 123-45-6789').success).toBe(false);
+		expect(v.safeParse(DeclineReasonSchema, 'my ssn is 587/31/4926').success).toBe(false);
 	});
 });
 

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { isPossibleSsn, ssnDigits } from '$lib/server/signing/ssn';
+import { reasonsByField } from '$lib/server/http/inputs';
+import { isPossibleSsn, looksLikeSsn, ssnDigits } from '$lib/server/signing/ssn';
 
 const name = (what: string) =>
 	v.pipe(
@@ -32,15 +33,24 @@ export const SignerSchema = v.object({
 	)
 });
 
+export const SignatureSchema = v.pipe(
+	v.optional(v.string('Type your full name to sign.'), ''),
+	v.trim(),
+	v.transform((s) => s.replace(/\s+/g, ' ')),
+	v.nonEmpty('Type your full name to sign.'),
+	v.maxLength(210, 'Your signature must be 210 characters or fewer.')
+);
+
 export const DeclineReasonSchema = v.optional(
 	v.pipe(
 		v.string(),
 		v.trim(),
 		v.maxLength(1000, 'Keep the reason to 1,000 characters or fewer.'),
-		// The reason reaches the rep and the records: it is no place for an SSN or an account number.
+		// The reason reaches the rep and the records: it is no place for an SSN. Phone numbers and
+		// other ordinary text are welcome.
 		v.check(
-			(s) => !/\d{7,}/.test(s.replace(/[\s.-]/g, '')),
-			'Please leave numbers such as SSNs or account numbers out of the reason.'
+			(s) => !looksLikeSsn(s),
+			'Please leave your Social Security Number out of the reason: it looks like one is there.'
 		)
 	),
 	''
@@ -51,7 +61,7 @@ export type SignerValues = Record<'firstName' | 'lastName' | 'email' | 'notifica
 
 /** Field errors by name, the first message of each. */
 export function fieldErrors(issues: v.BaseIssue<unknown>[]): Record<string, string> {
-	const out: Record<string, string> = {};
+	const out = reasonsByField();
 	for (const issue of issues) {
 		const key = v.getDotPath(issue) ?? 'form';
 		out[key] ??= issue.message;

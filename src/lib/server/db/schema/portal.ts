@@ -81,7 +81,12 @@ export const signingSessions = pgTable(
 	]
 );
 
-export type AttemptOutcome = 'pending' | 'passed' | 'failed' | 'late' | 'void';
+/**
+ * `pending`: reserved (no questions yet: the set is being fetched) or open (questions shown);
+ * `answering`: the answers are on their way to the bureau. A try is used once the bureau judged
+ * it (`failed`), the time ran out (`late`), or it may have judged it (`answering`).
+ */
+export type AttemptOutcome = 'pending' | 'answering' | 'passed' | 'failed' | 'late' | 'void';
 
 /**
  * One identity-question attempt. The question set is kept encrypted only while the attempt is
@@ -118,6 +123,8 @@ export const decisions = pgTable(
 		applicationId: integer('application_id').notNull(),
 		sessionId: uuid('session_id').notNull(),
 		isAccepted: boolean('is_accepted').notNull(),
+		/** The full name the signer typed as their signature (accepted decisions only). */
+		signature: text('signature'),
 		/** The merchant-decision body without `MerchantSSN`. */
 		body: jsonb('body').$type<Record<string, unknown>>().notNull(),
 		ssnEnc: text('ssn_enc'),

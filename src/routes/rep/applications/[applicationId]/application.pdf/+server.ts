@@ -1,6 +1,6 @@
 import { error } from '@sveltejs/kit';
 import { app } from '$lib/server/app';
-import { pdfResponse } from '$lib/server/console/documents';
+import { pdfResponse } from '$lib/server/evidence/http';
 import { requireOfficeApplication } from '$lib/server/reps/guard';
 import type { RequestHandler } from './$types';
 

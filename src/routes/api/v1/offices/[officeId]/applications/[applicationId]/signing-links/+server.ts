@@ -1,7 +1,8 @@
 import { json, type RequestHandler } from '@sveltejs/kit';
 import * as v from 'valibot';
 import { app } from '$lib/server/app';
-import { isOperator } from '$lib/server/http/operator-auth';
+import { parseJsonBody, reasonsByField } from '$lib/server/http/inputs';
+import { authorizeOperator } from '$lib/server/http/operator-auth';
 import { requestMeta } from '$lib/server/http/meta';
 import { createLink } from '$lib/server/links/links';
 import { sendLinkMail } from '$lib/server/links/mail';
@@ -15,7 +16,7 @@ const problem = (status: number, message: string, errors?: Record<string, string
 	json({ message, ...(errors ? { errors } : {}) }, { status });
 
 function reasons(issues: v.BaseIssue<unknown>[]): Record<string, string[]> {
-	const out: Record<string, string[]> = {};
+	const out = reasonsByField<string[]>();
 	for (const issue of issues) {
 		const key = v.getDotPath(issue) ?? 'body';
 		(out[key] ??= []).push(issue.message);
@@ -23,29 +24,18 @@ function reasons(issues: v.BaseIssue<unknown>[]): Record<string, string[]> {
 	return out;
 }
 
-async function readBody(request: Request): Promise<{ ok: true; value: unknown } | { ok: false }> {
-	const text = await request.text();
-	if (text.trim() === '') return { ok: true, value: {} };
-	try {
-		return { ok: true, value: JSON.parse(text) };
-	} catch {
-		return { ok: false };
-	}
-}
-
 export const POST: RequestHandler = async (event) => {
 	const ctx = app();
-	if (!isOperator(event.request.headers.get('authorization'), ctx.operatorApiKey)) {
-		return new Response(JSON.stringify({ message: 'A valid operator API key is required.' }), {
-			status: 401,
-			headers: { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }
-		});
-	}
+	const refused = await authorizeOperator(ctx, event);
+	if (refused) return refused;
 	const params = v.safeParse(ParamsSchema, event.params);
 	if (!params.success) return problem(400, 'The path is invalid.', reasons(params.issues));
-	const raw = await readBody(event.request);
+	// Checked once already for every request (hooks); parsed again here, where it is used.
+	const raw = parseJsonBody(await event.request.text());
 	if (!raw.ok) {
-		return problem(400, 'The body is not valid JSON.', { body: ['must be a JSON object'] });
+		const errors = reasonsByField<string[]>();
+		for (const [k, m] of Object.entries(raw.problem.errors)) errors[k] = [m];
+		return problem(raw.problem.status, raw.problem.message, errors);
 	}
 	// Valibot's object schemas take arrays too; an array is not a link request.
 	if (typeof raw.value !== 'object' || raw.value === null || Array.isArray(raw.value)) {
@@ -65,7 +55,7 @@ export const POST: RequestHandler = async (event) => {
 	}
 	let application;
 	try {
-		application = await findApplication(ctx, officeId, applicationId);
+		application = await findApplication(ctx, officeId, applicationId, { fresh: true });
 	} catch (err) {
 		if (err instanceof OnboardingError && err.status === 404) application = undefined;
 		else

@@ -1,0 +1,101 @@
+import {
+	chmodSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	rmSync,
+	statSync,
+	writeFileSync
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from '$lib/server/config/config';
+import { encryptionKeyOf, startApp } from './context';
+
+let dir: string | undefined;
+afterEach(() => {
+	if (dir) rmSync(dir, { recursive: true, force: true });
+	dir = undefined;
+});
+const scratch = () => (dir = mkdtempSync(join(tmpdir(), 'portal-data-')));
+
+/** Every folder and file under `root` whose mode is not 0700 (folders) or 0600 (files). */
+function loose(root: string): { wrong: string[]; files: number } {
+	const wrong: string[] = [];
+	let files = 0;
+	const walk = (p: string) => {
+		const st = statSync(p);
+		const mode = st.mode & 0o777;
+		if (st.isDirectory()) {
+			if (mode !== 0o700) wrong.push(`${p} ${mode.toString(8)}`);
+			for (const e of readdirSync(p)) walk(join(p, e));
+		} else {
+			files++;
+			if (mode !== 0o600) wrong.push(`${p} ${mode.toString(8)}`);
+		}
+	};
+	walk(root);
+	return { wrong, files };
+}
+
+describe('the data folder', () => {
+	it('is private: folders 0700 and files 0600, under any umask and after an older install', async () => {
+		const before = process.umask(0);
+		try {
+			const dataDir = join(scratch(), 'data');
+			// What an earlier version left behind: an open folder and a readable file.
+			mkdirSync(dataDir, { mode: 0o755 });
+			chmodSync(dataDir, 0o755);
+			writeFileSync(join(dataDir, 'left-over'), 'x');
+			chmodSync(join(dataDir, 'left-over'), 0o666);
+			const ctx = await startApp({ DATA_DIR: dataDir, ONBOARDING_BASE_URL: 'http://127.0.0.1:9' });
+			try {
+				// The database keeps writing files (WAL segments, relations) long after start.
+				await ctx.db.execute(sql`create table filler (t text)`);
+				await ctx.db.execute(
+					sql`insert into filler select repeat('x', 500) from generate_series(1, 5000)`
+				);
+				await ctx.db.execute(sql`checkpoint`);
+			} finally {
+				await ctx.database.close();
+			}
+			const { wrong, files } = loose(dataDir);
+			expect(files).toBeGreaterThan(50);
+			expect(wrong).toEqual([]);
+		} finally {
+			process.umask(before);
+		}
+	});
+});
+
+describe('the encryption key', () => {
+	const config = (env: Record<string, string>) =>
+		parseConfig({ ONBOARDING_BASE_URL: 'http://127.0.0.1:9', ...env });
+
+	it('can live outside the data folder: generated there once, 0600, then read back', () => {
+		const root = scratch();
+		const file = join(root, 'secrets', 'portal.key');
+		const c = config({ DATA_DIR: join(root, 'data'), PORTAL_ENCRYPTION_KEY_FILE: file });
+		const key = encryptionKeyOf(c);
+		expect(key).toHaveLength(32);
+		expect(statSync(file).mode & 0o777).toBe(0o600);
+		expect(encryptionKeyOf(c).equals(key)).toBe(true);
+		expect(readdirSync(root)).not.toContain('data');
+	});
+
+	it('with a shared database, must be given: never generated on one instance', () => {
+		const root = scratch();
+		const shared = { DATA_DIR: join(root, 'data'), DATABASE_URL: 'postgres://x@127.0.0.1/x' };
+		expect(() => encryptionKeyOf(config(shared))).toThrow(ConfigError);
+		expect(() =>
+			encryptionKeyOf(config({ ...shared, PORTAL_ENCRYPTION_KEY_FILE: join(root, 'none.key') }))
+		).toThrow(ConfigError);
+		writeFileSync(join(root, 'given.key'), Buffer.alloc(32, 7).toString('base64'));
+		const key = encryptionKeyOf(
+			config({ ...shared, PORTAL_ENCRYPTION_KEY_FILE: join(root, 'given.key') })
+		);
+		expect(key.equals(Buffer.alloc(32, 7))).toBe(true);
+	});
+});

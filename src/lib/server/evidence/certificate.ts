@@ -1,0 +1,321 @@
+import type { PDFDocument } from 'pdf-lib';
+import { channelLabel } from '$lib/server/audit/labels';
+import type { EvidenceFacts } from './facts';
+import { CONTENT_WIDTH, COLOR, MARGIN, PAGE, Sheet } from './layout';
+import { eventSentence, officeTime, utcTime } from './words';
+
+export interface CertificateOptions {
+	timeZone: string;
+	/** The public page that checks this signing: printed and in the QR code. */
+	verifyUrl: string;
+	/** Subject of the sealing certificate, named beside the integrity statement. */
+	sealedBy: string;
+	generatedAt: Date;
+}
+
+const HASH = { font: 'mono', size: 7 } as const;
+
+function when(at: Date, tz: string): string {
+	return `${officeTime(at, tz)} (${utcTime(at)})`;
+}
+
+function channelText(f: EvidenceFacts): string {
+	if (f.channel.kind === 'link') {
+		return f.channel.emailedTo
+			? `Emailed signing link, sent to ${f.channel.emailedTo}`
+			: 'Signing link (not sent by the portal’s mail)';
+	}
+	const p = f.channel.inPerson;
+	const rep = [p.repName ?? 'a rep', p.repNo ? `rep no. ${p.repNo}` : null].filter(Boolean);
+	return `In person, on the rep’s device, with ${rep.join(', ')}`;
+}
+
+function photoIdText(f: EvidenceFacts): string | null {
+	if (f.channel.kind !== 'in_person') return null;
+	const p = f.channel.inPerson;
+	if (!p.photoIdChecked) return 'Not attested by the rep';
+	const kind = p.idType ?? 'Photo ID';
+	return `Checked by the rep: ${kind}${p.idLast4 ? ` ending ${p.idLast4}` : ''}`;
+}
+
+function identityText(f: EvidenceFacts): string {
+	const i = f.identity;
+	if (!i) return 'Not completed in this signing session';
+	const earlier = i.earlierSession ? ', in an earlier session on the same link' : '';
+	return `Passed on try ${i.attempt}${earlier} (credit-bureau questions)`;
+}
+
+function outcomeLine(f: EvidenceFacts): { word: string; text: string } {
+	return f.outcome === 'accepted'
+		? { word: 'SIGNED', text: 'Accepted and signed electronically' }
+		: { word: 'DECLINED', text: 'The signer declined the application' };
+}
+
+/** Page 1: the certificate a reviewer reads at a glance. */
+function summary(s: Sheet, f: EvidenceFacts, o: CertificateOptions): void {
+	const tz = o.timeZone;
+	const x = MARGIN.x;
+	const qrSize = 72;
+	const textWidth = CONTENT_WIDTH - qrSize - 18;
+
+	// Header: what this is, for which application; the QR code that checks it.
+	s.textAt('ELECTRONIC SIGNATURE EVIDENCE', x, textWidth, {
+		size: 7.5,
+		font: 'bold',
+		color: COLOR.muted
+	});
+	s.y -= 12;
+	s.textAt('Certificate of Completion', x, textWidth, {
+		size: 23,
+		font: 'bold',
+		color: COLOR.navy
+	});
+	s.y -= 30;
+	s.y -= s.textAt(f.businessName, x, textWidth, { size: 12, font: 'bold' });
+	s.y -= s.textAt(`Merchant application ${f.applicationId}, office ${f.officeId}`, x, textWidth, {
+		size: 9.5,
+		color: COLOR.muted
+	});
+	const qrTop = PAGE.height - MARGIN.top + 2;
+	s.qr(o.verifyUrl, PAGE.width - MARGIN.x - qrSize, qrTop, qrSize);
+	s.textAt(
+		'Scan to verify',
+		PAGE.width - MARGIN.x - qrSize,
+		qrSize,
+		{ size: 6.5, color: COLOR.muted },
+		qrTop - qrSize - 2
+	);
+	s.y = Math.min(s.y, qrTop - qrSize - 12) - 8;
+
+	// The outcome band.
+	const { word, text } = outcomeLine(f);
+	const bandH = 31;
+	s.page.drawRectangle({
+		x,
+		y: s.y - bandH,
+		width: CONTENT_WIDTH,
+		height: bandH,
+		color: f.outcome === 'accepted' ? COLOR.good : COLOR.bad
+	});
+	s.textAt(word, x + 12, 90, { size: 14, font: 'bold', color: COLOR.white }, s.y - 8.5);
+	s.textAt(
+		text,
+		x + 100,
+		CONTENT_WIDTH - 112,
+		{ size: 9.5, font: 'bold', color: COLOR.white },
+		s.y - 4.5
+	);
+	s.textAt(
+		when(f.decidedAt, tz),
+		x + 100,
+		CONTENT_WIDTH - 112,
+		{ size: 8.5, color: COLOR.white },
+		s.y - 17
+	);
+	s.y -= bandH + 10;
+
+	// Two columns: the signer and the agreement; how it was signed and who they are.
+	const gap = 18;
+	const colW = (CONTENT_WIDTH - gap) / 2;
+	const label = 84;
+	const column = (cx: number, title: string, rows: Parameters<Sheet['keyValuesAt']>[0]) => {
+		const top = s.y;
+		s.textAt(title.toUpperCase(), cx, colW, { size: 7.5, font: 'bold', color: COLOR.navy });
+		s.y -= 12;
+		s.rule(cx, colW);
+		s.y -= 5;
+		const h = s.keyValuesAt(rows, cx, colW, label);
+		const bottom = s.y - h;
+		s.y = top;
+		return bottom;
+	};
+	const signatureRow = f.signature
+		? [
+				{
+					label: 'Signature',
+					value: f.signature,
+					draw: (top: number) => {
+						const h = s.signature(f.signature!, x + label, top + 2, colW - label - 4);
+						return (
+							h +
+							s.textAt(
+								`Typed: ${f.signature}`,
+								x + label,
+								colW - label,
+								{ size: 7, color: COLOR.muted },
+								top - h + 2
+							) -
+							2
+						);
+					}
+				}
+			]
+		: [];
+	const leftBottom = column(x, 'Signer', [
+		{ label: 'Name', value: f.signerName, style: { font: 'bold' } },
+		{ label: 'Email', value: f.signerEmail },
+		...signatureRow,
+		{ label: 'IP address', value: f.ip ?? 'not recorded', style: { font: 'mono', size: 8.5 } },
+		{ label: 'Device', value: f.device }
+	]);
+	const rightBottom = column(x + colW + gap, 'Agreement', [
+		{ label: 'Business', value: f.businessName },
+		{ label: 'Application', value: `${f.applicationId} (office ${f.officeId})` },
+		{
+			label: 'Outcome',
+			value: f.outcome === 'accepted' ? 'Accepted and signed' : 'Declined',
+			style: { font: 'bold' }
+		},
+		{ label: 'Decision ref.', value: f.reference, style: { font: 'mono', size: 7.5 } },
+		{
+			label: 'Service decision',
+			value:
+				f.serviceDecisionId !== null
+					? `No. ${f.serviceDecisionId}`
+					: f.deliveryStatus === 'pending'
+						? 'Being delivered to the onboarding service'
+						: f.deliveryStatus === 'delivered'
+							? 'Received (no number returned)'
+							: 'Refused by the service; the rep follows up'
+		}
+	]);
+	s.y = Math.min(leftBottom, rightBottom) - 8;
+
+	const photoId = photoIdText(f);
+	const leftBottom2 = column(x, 'How it was signed', [
+		{ label: 'Channel', value: channelText(f) },
+		...(photoId ? [{ label: 'Photo ID', value: photoId }] : [])
+	]);
+	const rightBottom2 = column(x + colW + gap, 'Identity check', [
+		{ label: 'Result', value: identityText(f) },
+		{
+			label: 'Question set',
+			value: f.identity?.questionSetId ?? '-',
+			style: { font: 'mono', size: 8 }
+		},
+		{ label: 'Answers', value: 'Never stored; only the outcome' }
+	]);
+	s.y = Math.min(leftBottom2, rightBottom2) - 6;
+
+	// When each key step happened.
+	s.heading('When it happened', 40);
+	s.table(
+		[
+			{ title: 'Step', width: 170, style: { size: 8 } },
+			{ title: `Office time (${tz})`, width: 200, style: { size: 8 } },
+			{ title: 'UTC', width: CONTENT_WIDTH - 370, style: { size: 8, color: COLOR.muted } }
+		],
+		f.steps.map((st) => [st.label, officeTime(st.at, tz), utcTime(st.at)]),
+		{ rowGap: 1 }
+	);
+
+	// What was presented, each by its hash.
+	s.heading('Documents presented', 40);
+	s.table(
+		[
+			{ title: 'Document', width: 150, style: { size: 8 } },
+			{ title: '', width: 80, style: { size: 8, color: COLOR.muted } },
+			{ title: 'SHA-256 of exactly what was shown', width: CONTENT_WIDTH - 230, style: HASH }
+		],
+		f.documents.map((d) => [d.title, d.note, d.sha256 ?? 'not recorded']),
+		{ rowGap: 1 }
+	);
+
+	// Integrity: the chain and the seal.
+	s.heading('Integrity of this record', 50);
+	const c = f.chain;
+	s.paragraph(
+		c.ok
+			? `Hash chain verified: all ${c.count} audit events intact (none changed, removed or reordered) at ${officeTime(o.generatedAt, tz)}.`
+			: `WARNING: the audit trail of this application no longer verifies: the chain breaks at event ${c.brokenAt} of ${c.count} (${c.reason}).`,
+		{ size: 8, font: 'bold', color: c.ok ? COLOR.good : COLOR.bad },
+		2
+	);
+	const hashRows: [string, string][] = [
+		['Chain head', c.ok ? c.head : 'not available: the chain is broken'],
+		['Decision event', `#${f.decisionEvent.seq}  ${f.decisionEvent.hash}`],
+		['Certificate hash', f.contentHash]
+	];
+	s.ensure(40);
+	s.y -= s.keyValuesAt(
+		hashRows.map(([l, v]) => ({ label: l, value: v, style: HASH })),
+		x,
+		CONTENT_WIDTH,
+		92,
+		1
+	);
+	s.paragraph(
+		`The certificate hash covers the facts above as fixed at the decision; the signed copy prints it too. This PDF is sealed with the portal's digital signature (${o.sealedBy}): a PDF reader shows it as signed, and any change breaks the seal. Verify at ${o.verifyUrl}.`,
+		{ size: 7, color: COLOR.muted }
+	);
+}
+
+function timeline(s: Sheet, f: EvidenceFacts, tz: string): void {
+	s.heading('Timeline of the signing session', 80);
+	s.paragraph(
+		`Every event of this signing session as the audit trail records it, oldest first. Channel: ${channelLabel(f.sessionEvents[0]?.channel ?? null) || 'not recorded'}.`,
+		{ size: 8, color: COLOR.muted }
+	);
+	s.table(
+		[
+			{ title: `Time (${tz})`, width: 128, style: { size: 8 } },
+			{ title: 'What happened', width: CONTENT_WIDTH - 128 - 92, style: { size: 8.5 } },
+			{ title: 'IP address', width: 92, style: { size: 7.5, font: 'mono' } }
+		],
+		f.sessionEvents.map((e) => [
+			`${officeTime(e.at, tz)}\n${utcTime(e.at)}`,
+			eventSentence(e),
+			e.ip ?? ''
+		])
+	);
+}
+
+function appendix(s: Sheet, f: EvidenceFacts): void {
+	if (!f.trail) return;
+	s.newPage();
+	s.heading('Appendix: the application’s full audit trail', 80);
+	s.paragraph(
+		'For the rep and the operator only. Every event of the application, all links and sessions, delivery included, with its data and its place in the hash chain. Each event’s hash is the SHA-256 of the canonical JSON (keys sorted) of its office, application, number, time, type, channel, IP address, user agent, rep, session, data and the previous event’s hash (64 zeros for the first).',
+		{ size: 7.5, color: COLOR.muted }
+	);
+	for (const e of f.trail) {
+		const head = `#${e.seq}  ${utcTime(e.at)}  ${e.type}${e.channel ? `  ${e.channel}` : ''}${e.rep ? `  rep ${e.rep}` : ''}`;
+		const who = [
+			e.sessionId ? `session ${e.sessionId}` : null,
+			e.ip ? `IP ${e.ip}` : null,
+			e.userAgent ? `UA ${e.userAgent}` : null
+		]
+			.filter(Boolean)
+			.join('  ');
+		const data = Object.keys(e.data).length ? JSON.stringify(e.data) : '';
+		s.ensure(40);
+		s.paragraph(head, { size: 7.5, font: 'bold' }, 0);
+		s.paragraph(`${eventSentence(e)}${who ? `  ${who}` : ''}`, { size: 7 }, 0);
+		if (data) s.paragraph(data, { size: 6.5, font: 'mono', color: COLOR.muted }, 0);
+		s.paragraph(
+			`prev ${e.prevHash}\nhash ${e.hash}`,
+			{ size: 6.5, font: 'mono', color: COLOR.muted },
+			5
+		);
+	}
+}
+
+/** The certificate of completion, unsealed; `audience` decides whether the appendix is there. */
+export async function renderCertificate(
+	f: EvidenceFacts,
+	o: CertificateOptions
+): Promise<PDFDocument> {
+	const s = await Sheet.create({
+		title: `Certificate of completion - application ${f.applicationId}`,
+		subject: `${f.businessName} - decision ${f.reference}`,
+		date: o.generatedAt
+	});
+	summary(s, f, o);
+	s.newPage();
+	timeline(s, f, o.timeZone);
+	appendix(s, f);
+	s.footers(
+		`Certificate of completion - application ${f.applicationId} - ref. ${f.reference} - ${f.trail ? 'rep and operator copy' : 'signer’s copy'} - made ${utcTime(o.generatedAt)}`
+	);
+	return s.pdf;
+}

@@ -1,0 +1,502 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import jsQR from 'jsqr';
+import { PDFDocument } from 'pdf-lib';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendAudit, listAudit } from '$lib/server/audit/audit';
+import { recordDecision } from '$lib/server/decisions/decisions';
+import { deliverDecision } from '$lib/server/decisions/delivery';
+import { auditEvents, signingSessions } from '$lib/server/db/schema';
+import { identityState, startAttempt, submitAnswers } from '$lib/server/identity/attempts';
+import { createLink } from '$lib/server/links/links';
+import { noSections } from '$lib/server/signing/sections';
+import { createSession, type SigningSession } from '$lib/server/signing/session';
+import { CONSENT_SHA256, showTerms } from '$lib/server/signing/terms';
+import { sessionEvent } from '$lib/server/signing/event';
+import { exampleCreateRequest } from '$lib/server/onboarding/fixtures';
+import { startTestApp } from '$lib/server/testing/app';
+import {
+	applicationPdfForDecision,
+	certificatePdf,
+	offerApplicationPdf,
+	registerSealCertificate,
+	signedCopyPdf,
+	verifyDocument,
+	verifyReference
+} from '.';
+import { sealPdf } from './seal';
+import { generateSealP12, readP12 } from './seal-key';
+
+const SSN = '372518806';
+const IPHONE =
+	'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+const meta = { ip: '203.0.113.45', userAgent: IPHONE };
+const ORIGIN = 'https://sign.example.com';
+const dir = mkdtempSync(join(tmpdir(), 'evidence-'));
+
+function write(name: string, bytes: Uint8Array): string {
+	const file = join(dir, name);
+	writeFileSync(file, bytes);
+	return file;
+}
+
+function run(cmd: string, args: string[]): string {
+	const r = spawnSync(cmd, args, { encoding: 'utf8' });
+	return `${r.stdout}${r.stderr}`;
+}
+
+/** pdftotext, page by page: in reading layout, or `raw` in the order it was drawn (by column). */
+function pages(file: string, mode: 'layout' | 'raw' = 'layout'): string[] {
+	return run('pdftotext', [`-${mode}`, file, '-'])
+		.split('\f')
+		.slice(0, -1);
+}
+
+/** The QR code on page 1, rendered by pdftoppm and read back with jsQR. */
+function qrOnPage1(file: string): string | null {
+	const prefix = join(dir, `qr-${Math.random().toString(36).slice(2)}`);
+	run('pdftoppm', ['-png', '-r', '150', '-f', '1', '-l', '1', file, prefix]);
+	const png = readdirSync(dir).find((f) => join(dir, f).startsWith(prefix))!;
+	const image = PNG.sync.read(readFileSync(join(dir, png)));
+	return jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data ?? null;
+}
+
+/** Digits that could be a full SSN, once hashes and ids are taken out. */
+function ssnShaped(text: string): string[] {
+	const prose = text
+		.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '')
+		// Hashes (64) and question-set ids (16) are random hex, nine digits in a row now and then.
+		.replace(/[0-9a-f]{16,}/g, '');
+	return [...prose.matchAll(/(?<!\d)\d{3}-?\d{2}-?\d{4}(?!\d)/g)].map((m) => m[0]);
+}
+
+describe('certificate of completion and signed copy', () => {
+	let t: Awaited<ReturnType<typeof startTestApp>>;
+	beforeAll(async () => {
+		t = await startTestApp({ OFFICE_TIME_ZONE: 'America/Chicago' });
+		await registerSealCertificate(t.ctx.db, t.ctx.seal);
+	});
+	afterAll(async () => {
+		await t.close();
+		rmSync(dir, { recursive: true, force: true });
+	});
+
+	async function reload(s: SigningSession): Promise<SigningSession> {
+		const [row] = await t.ctx.db.select().from(signingSessions).where(eq(signingSessions.id, s.id));
+		return row!;
+	}
+
+	async function consent(s: SigningSession) {
+		const now = new Date();
+		await t.ctx.db
+			.update(signingSessions)
+			.set({ consentAt: now })
+			.where(eq(signingSessions.id, s.id));
+		await appendAudit(t.ctx.db, {
+			...sessionEvent(s, meta),
+			type: 'consent.given',
+			at: now,
+			data: { consentSha256: CONSENT_SHA256, termsVersion: s.termsVersion }
+		});
+	}
+
+	async function passIdentity(s: SigningSession, failFirst = false) {
+		if (failFirst) {
+			expect(await startAttempt(t.ctx, s, meta)).toBe('started');
+			const { open } = await identityState(t.ctx, s, meta);
+			const wrong = open!.questions.Questions.map((q) => ({
+				QuestionID: q.QuestionID,
+				ChoiceID: q.Choices[0]!.ChoiceID
+			}));
+			const right = await t.control('GET', `answers/${open!.questions.QuestionSetID}`);
+			const bad = wrong.map((w, i) =>
+				String(w.ChoiceID) === String(right.body.Answers[i].ChoiceID)
+					? { ...w, ChoiceID: open!.questions.Questions[i]!.Choices[1]!.ChoiceID }
+					: w
+			);
+			expect(await submitAnswers(t.ctx, s, open!, bad, meta)).toBe('failed');
+		}
+		expect(await startAttempt(t.ctx, s, meta)).toBe('started');
+		const { open } = await identityState(t.ctx, s, meta);
+		const right = await t.control('GET', `answers/${open!.questions.QuestionSetID}`);
+		expect(await submitAnswers(t.ctx, s, open!, right.body.Answers, meta)).toBe('passed');
+	}
+
+	const accepted = () => {
+		const flags = noSections();
+		Object.assign(flags, {
+			TermsAndConditions: true,
+			PaymentReceipt: true,
+			IndividualGuaranty: true,
+			NextDayFunding: true
+		});
+		return flags;
+	};
+
+	/** A fresh application in the sandbox, with the owner the signing uses. */
+	async function newApplication(): Promise<number> {
+		const req = exampleCreateRequest();
+		Object.assign(req.OwnerOfficer, {
+			Ownr1_Legal_Name_First: 'Dana',
+			Ownr1_Legal_Name_Last: 'Whitfield'
+		});
+		const created = await t.ctx.onboarding.createApplication(1207, req);
+		return Number(created.ApplicationID);
+	}
+
+	const REP = {
+		repId: 'c0ffee00-0000-4000-8000-000000000031',
+		repNo: 31,
+		repName: 'Jordan Alvarez',
+		photoIdChecked: true,
+		idType: 'Driver’s license',
+		idLast4: 'K7Q2'
+	};
+
+	/**
+	 * A typical signing as the routes leave it, delivered: by emailed link, or in person on the
+	 * rep's device (the trail built directly, in the shape facts.ts documents).
+	 */
+	async function linkSigning(opts: { failFirst?: boolean; inPerson?: boolean } = {}) {
+		const applicationId = await newApplication();
+		let linkId: string | null = null;
+		if (!opts.inPerson) {
+			const { link } = await createLink(t.ctx.db, {
+				officeId: 1207,
+				applicationId,
+				email: 'dana@blueheronbakery.example',
+				createdBy: 'operator',
+				ttlHours: 168,
+				meta: { ip: '198.51.100.2', userAgent: 'operator-system/1.0' }
+			});
+			linkId = link.id;
+			await appendAudit(t.ctx.db, {
+				officeId: 1207,
+				applicationId,
+				type: 'link.sent',
+				channel: 'link',
+				data: { to: 'dana@blueheronbakery.example' }
+			});
+		}
+		let s = (
+			await createSession(t.ctx.db, {
+				channel: opts.inPerson ? 'in_person' : 'link',
+				linkId,
+				repId: opts.inPerson ? REP.repId : null,
+				officeId: 1207,
+				applicationId,
+				businessName: 'Blue Heron Bakery',
+				ownerFirstName: 'Dana',
+				ownerLastName: 'Whitfield',
+				ownerEmail: 'dana@blueheronbakery.example',
+				...meta
+			})
+		).session;
+		if (linkId) {
+			await appendAudit(t.ctx.db, {
+				...sessionEvent(s, meta),
+				type: 'link.opened',
+				data: { linkId }
+			});
+		}
+		await appendAudit(t.ctx.db, {
+			...sessionEvent(s, meta),
+			type: 'session.started',
+			data: opts.inPerson ? { inPerson: REP } : { linkId }
+		});
+		await showTerms(t.ctx, s, meta);
+		s = await reload(s);
+		await consent(s);
+		await passIdentity(s, opts.failFirst);
+		s = await reload(s);
+		const applicationPdf = await applicationPdfForDecision(t.ctx, s);
+		const d = await recordDecision(
+			t.ctx.db,
+			t.ctx.encryptionKey,
+			s,
+			{
+				isAccepted: true,
+				flags: accepted(),
+				firstName: 'Dana',
+				lastName: 'Whitfield',
+				email: 'dana@blueheronbakery.example',
+				notificationEmail: 'notices@blueheronbakery.example',
+				ssn: SSN,
+				declineReason: null,
+				signature: 'Dana Whitfield',
+				applicationPdf
+			},
+			meta
+		);
+		expect(await deliverDecision(t.ctx, d.id)).toBe('delivered');
+		return { applicationId, session: s, decision: d, applicationPdf: applicationPdf! };
+	}
+
+	it('records the application PDF as offered, once per session, with the decision', async () => {
+		const { applicationId, session, decision, applicationPdf } = await linkSigning();
+		expect(applicationPdf.sha256).toMatch(/^[0-9a-f]{64}$/);
+		expect(applicationPdf.pages).toBeGreaterThan(1);
+		// The service renders a new file every time; the session keeps the one it was offered.
+		const again = await offerApplicationPdf(t.ctx, session);
+		expect(again.sha256).toBe(applicationPdf.sha256);
+		const event = (await listAudit(t.ctx.db, 1207, applicationId)).find(
+			(e) => e.type === 'decision.accepted'
+		)!;
+		expect(event.data).toMatchObject({
+			decisionId: decision.id,
+			signature: 'Dana Whitfield',
+			applicationPdf: { sha256: applicationPdf.sha256, pages: applicationPdf.pages }
+		});
+		expect(decision.signature).toBe('Dana Whitfield');
+	});
+
+	it('prints a readable, sealed certificate of at most three pages for the signer', async () => {
+		const { applicationId, decision, applicationPdf, session } = await linkSigning({
+			failFirst: true
+		});
+		const bytes = await certificatePdf(t.ctx, {
+			officeId: 1207,
+			applicationId,
+			audience: 'merchant',
+			sessionId: session.id,
+			origin: ORIGIN
+		});
+		const file = write('merchant.pdf', bytes);
+		expect(run('pdfsig', [file])).toContain('Signature Validation: Signature is Valid.');
+		const text = pages(file);
+		expect(text.length).toBeLessThanOrEqual(3);
+		const p1 = text[0]!;
+		for (const expected of [
+			'Certificate of Completion',
+			'Blue Heron Bakery',
+			`Merchant application ${applicationId}, office 1207`,
+			'SIGNED',
+			'Dana Whitfield',
+			'dana@blueheronbakery.example',
+			'203.0.113.45',
+			'Safari 17.4 on iOS 17.4 (Apple iPhone)',
+			decision.id,
+			'Emailed signing link, sent to',
+			'Passed on try 2',
+			'Never stored; only the outcome',
+			'UTC',
+			'Terms and Conditions',
+			'Individual Guaranty',
+			'Consent to electronic records',
+			CONSENT_SHA256,
+			'Application PDF',
+			applicationPdf.sha256,
+			`${applicationPdf.pages} pages`,
+			'Hash chain verified: all',
+			`${ORIGIN}/verify/${decision.id}`
+		]) {
+			expect(p1, expected).toContain(expected);
+		}
+		expect(p1).toMatch(/C[SD]T \(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\)/);
+		expect(p1).toMatch(/Service decision\s+No\. \d+/);
+		const all = text.join('\n');
+		expect(all).toContain('TIMELINE OF THE SIGNING SESSION');
+		expect(all).toContain('The answers were not verified');
+		expect(all).toContain('typing “Dana Whitfield” as their signature');
+		expect(all).toContain('delivered to the onboarding service');
+		// The signer's copy: their session only, no operator or other addresses, no appendix.
+		expect(all).not.toContain('APPENDIX');
+		expect(all).not.toContain('198.51.100.2');
+		expect(ssnShaped(all)).toEqual([]);
+		expect(all).not.toContain(SSN);
+		expect(qrOnPage1(file)).toBe(`${ORIGIN}/verify/${decision.id}`);
+	});
+
+	it('prints the rep and the photo-ID attestation of an in-person signing, in three pages', async () => {
+		const { applicationId } = await linkSigning({ inPerson: true });
+		for (const audience of ['merchant', 'rep'] as const) {
+			const file = write(
+				`in-person-${audience}.pdf`,
+				await certificatePdf(t.ctx, { officeId: 1207, applicationId, audience })
+			);
+			expect(run('pdfsig', [file])).toContain('Signature is Valid.');
+			const text = pages(file, 'raw');
+			const before = text.findIndex((p) => p.includes('APPENDIX'));
+			expect(before === -1 ? text.length : before).toBeLessThanOrEqual(3);
+			const p1 = text[0]!.replace(/\s+/g, ' ');
+			for (const expected of [
+				'In person, on the rep’s device, with Jordan Alvarez, rep no. 31',
+				'Photo ID Checked by the rep: Driver’s license ending K7Q2',
+				'In-person signing started',
+				'Passed on try 1'
+			]) {
+				expect(p1, expected).toContain(expected);
+			}
+			expect(p1).not.toContain('Signing link emailed');
+			expect(text.join(' ').replace(/\s+/g, ' ')).toContain(
+				'Jordan Alvarez (rep 31) started an in-person signing on their device after checking the signer’s photo ID.'
+			);
+		}
+	});
+
+	it('adds the whole trail as an appendix to the rep’s copy', async () => {
+		const { applicationId } = await linkSigning();
+		const bytes = await certificatePdf(t.ctx, {
+			officeId: 1207,
+			applicationId,
+			audience: 'rep',
+			origin: ORIGIN
+		});
+		const file = write('rep.pdf', bytes);
+		expect(run('pdfsig', [file])).toContain('Signature is Valid.');
+		const text = pages(file);
+		const appendixAt = text.findIndex((p) =>
+			p.includes('APPENDIX: THE APPLICATION’S FULL AUDIT TRAIL')
+		);
+		expect(appendixAt).toBeGreaterThan(0);
+		expect(appendixAt).toBeLessThanOrEqual(3);
+		const appendix = text.slice(appendixAt).join('\n');
+		const events = await listAudit(t.ctx.db, 1207, applicationId);
+		for (const e of events) expect(appendix).toContain(e.hash);
+		expect(appendix).toContain('198.51.100.2');
+		expect(appendix).toContain('link.created');
+		expect(ssnShaped(text.join('\n'))).toEqual([]);
+	});
+
+	it('appends a signature page to the application as presented, and seals it', async () => {
+		const { applicationId, decision, applicationPdf } = await linkSigning();
+		const bytes = await signedCopyPdf(t.ctx, { officeId: 1207, applicationId, origin: ORIGIN });
+		const file = write('signed.pdf', bytes);
+		expect(run('pdfsig', [file])).toContain('Signature Validation: Signature is Valid.');
+		const text = pages(file);
+		expect(text).toHaveLength(applicationPdf.pages + 1);
+		const last = text.at(-1)!;
+		const cert = await certificatePdf(t.ctx, {
+			officeId: 1207,
+			applicationId,
+			audience: 'merchant',
+			origin: ORIGIN
+		});
+		const certHash = /Certificate hash\s+([0-9a-f]{64})/.exec(
+			pages(write('c5.pdf', cert))[0]!
+		)?.[1];
+		expect(certHash).toMatch(/^[0-9a-f]{64}$/);
+		for (const expected of [
+			'Electronic signature',
+			'Dana Whitfield',
+			'typed "Dana Whitfield" as their signature',
+			'203.0.113.45',
+			decision.id,
+			applicationPdf.sha256,
+			'Terms and Conditions',
+			'Seasonal Addendum',
+			'Not presented',
+			'Accepted',
+			certHash!
+		]) {
+			expect(last, expected).toContain(expected);
+		}
+		// The pages before it are the presented PDF's, unchanged in text.
+		const source = await offerApplicationPdf(t.ctx, {
+			id: decision.sessionId,
+			officeId: 1207,
+			applicationId
+		});
+		expect(text.slice(0, -1).join('\f')).toBe(pages(write('source.pdf', source.bytes)).join('\f'));
+		// The application's own numbers (tax id, routing) are the service's to print; no SSN is.
+		expect(ssnShaped(last)).toEqual([]);
+		expect(text.join('\n')).not.toContain(SSN);
+		expect(text.join('\n')).not.toContain(exampleCreateRequest().OwnerOfficer.Ownr1_SSN);
+		expect(qrOnPage1(write('sigpage.pdf', await lastPage(bytes)))).toBe(
+			`${ORIGIN}/verify/${decision.id}`
+		);
+	});
+
+	/** The signature page alone, to read its QR code. */
+	async function lastPage(bytes: Uint8Array): Promise<Uint8Array> {
+		const src = await PDFDocument.load(bytes);
+		const out = await PDFDocument.create();
+		const [page] = await out.copyPages(src, [src.getPageCount() - 1]);
+		out.addPage(page);
+		return out.save();
+	}
+
+	it('keeps the certificate hash when the certificate is made again later', async () => {
+		const { applicationId } = await linkSigning();
+		const hashOf = async (now: Date) => {
+			const bytes = await certificatePdf(t.ctx, {
+				officeId: 1207,
+				applicationId,
+				audience: 'rep',
+				now
+			});
+			return /Certificate hash\s+([0-9a-f]{64})/.exec(
+				pages(write(`h-${now.getTime()}.pdf`, bytes))[0]!
+			)?.[1];
+		};
+		const first = await hashOf(new Date());
+		await appendAudit(t.ctx.db, { officeId: 1207, applicationId, type: 'rep.viewed', data: {} });
+		expect(await hashOf(new Date(Date.now() + 86_400_000))).toBe(first);
+	});
+
+	it('answers /verify for genuine, tampered, foreign and garbage documents', async () => {
+		const { applicationId, decision } = await linkSigning();
+		const cert = await certificatePdf(t.ctx, {
+			officeId: 1207,
+			applicationId,
+			audience: 'merchant'
+		});
+		const copy = await signedCopyPdf(t.ctx, { officeId: 1207, applicationId });
+		for (const [bytes, kind] of [
+			[cert, 'certificate'],
+			[copy, 'signed-copy']
+		] as const) {
+			const check = await verifyDocument(t.ctx, bytes);
+			expect(check).toMatchObject({
+				result: 'genuine',
+				kind,
+				currentKey: true,
+				contentMatches: true,
+				trailPrefixIntact: true,
+				records: { found: true, chainOk: true, applicationId }
+			});
+		}
+		const tampered = Buffer.from(cert);
+		const at = tampered.indexOf('/Producer') + 3;
+		tampered[at] = tampered[at] === 0x41 ? 0x42 : 0x41;
+		expect(await verifyDocument(t.ctx, tampered)).toMatchObject({ result: 'tampered' });
+
+		const foreignKey = { ...readP12(generateSealP12(), ''), source: 'generated' as const };
+		const other = await PDFDocument.load(cert);
+		const foreign = await sealPdf(other, foreignKey, {
+			reason: 'Someone else’s seal',
+			location: 'elsewhere',
+			signingTime: new Date()
+		});
+		expect(await verifyDocument(t.ctx, foreign)).toMatchObject({ result: 'foreign' });
+		expect(await verifyDocument(t.ctx, await (await PDFDocument.create()).save())).toEqual({
+			result: 'unsealed'
+		});
+		expect(await verifyDocument(t.ctx, Buffer.from('GIF89a garbage'))).toEqual({
+			result: 'not-pdf'
+		});
+
+		// By reference (the QR code): found, and the trail verifies; unknown references are not.
+		expect(await verifyReference(t.ctx, decision.id)).toMatchObject({ found: true, chainOk: true });
+		expect(await verifyReference(t.ctx, '00000000-0000-4000-8000-000000000000')).toEqual({
+			found: false
+		});
+		expect(await verifyReference(t.ctx, 'not-a-reference')).toEqual({ found: false });
+
+		// An edited record: the seal is intact, but the records no longer back the document.
+		await t.ctx.db
+			.update(auditEvents)
+			.set({ ip: '192.0.2.99' })
+			.where(
+				and(eq(auditEvents.applicationId, applicationId), eq(auditEvents.type, 'consent.given'))
+			);
+		expect(await verifyDocument(t.ctx, cert)).toMatchObject({
+			result: 'genuine',
+			records: { found: true, chainOk: false }
+		});
+	});
+});

@@ -1,0 +1,40 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ConfigError, type Config } from '$lib/server/config/config';
+import { createFileOnce } from '$lib/server/crypto/files';
+import { generateSealP12, readP12, type P12 } from './p12';
+
+export { generateSealP12, readP12 };
+
+/** The portal's document seal: a PKCS#12 bundle (key and certificate) and what it says. */
+export interface SealKey extends P12 {
+	/** Operator-provided (production) or generated into the data folder (embedded defaults). */
+	source: 'operator' | 'generated';
+}
+
+const GENERATED_FILE = 'seal.p12';
+
+/**
+ * The operator's PKCS#12 (SEAL_P12_FILE, SEAL_P12_PASSPHRASE) or, unset, the one generated into
+ * DATA_DIR on first start (mode 0600, an empty passphrase: the file's mode is its protection).
+ */
+export function loadSealKey(config: Config): SealKey {
+	if (config.SEAL_P12_FILE) {
+		const path = resolve(config.SEAL_P12_FILE);
+		if (!existsSync(path)) throw new ConfigError([`SEAL_P12_FILE: ${path} does not exist`]);
+		try {
+			return {
+				...readP12(readFileSync(path), config.SEAL_P12_PASSPHRASE ?? ''),
+				source: 'operator'
+			};
+		} catch {
+			// forge's message may quote bytes of the file: our words only.
+			throw new ConfigError([
+				'SEAL_P12_FILE: cannot be opened as a PKCS#12 bundle with SEAL_P12_PASSPHRASE (an RSA key and its certificate are needed)'
+			]);
+		}
+	}
+	const path = resolve(config.DATA_DIR, GENERATED_FILE);
+	if (!existsSync(path)) createFileOnce(path, generateSealP12());
+	return { ...readP12(readFileSync(path), ''), source: 'generated' };
+}

@@ -1,0 +1,134 @@
+import type { DocumentCheck, ReferenceCheck } from './verify';
+import { utcTime } from './words';
+
+/** A check's answer in plain words, for the /verify pages; no personal data in it. */
+export interface Verdict {
+	tone: 'good' | 'warn' | 'bad';
+	title: string;
+	lines: string[];
+	details: [string, string][];
+}
+
+const KIND = { certificate: 'a certificate of completion', 'signed-copy': 'a signed copy' };
+
+function recordLines(r: ReferenceCheck): { ok: boolean; lines: string[] } {
+	if (!r.found) {
+		return { ok: false, lines: ['The signing it names is not in our records.'] };
+	}
+	const base = `The signing it names is in our records: application ${r.applicationId} of office ${r.officeId}, decided ${utcTime(r.decidedAt)}.`;
+	return r.chainOk
+		? {
+				ok: true,
+				lines: [
+					base,
+					`Its audit trail of ${r.chainCount} events verifies now: no event was changed, removed or reordered.`
+				]
+			}
+		: {
+				ok: false,
+				lines: [
+					base,
+					`Its audit trail no longer verifies: the hash chain breaks at event ${r.chainBrokenAt} of ${r.chainCount}. Ask the operator to look into it.`
+				]
+			};
+}
+
+export function documentVerdict(c: DocumentCheck): Verdict {
+	switch (c.result) {
+		case 'not-pdf':
+			return {
+				tone: 'bad',
+				title: 'This is not a PDF',
+				lines: [
+					'The file is not a PDF document, so it cannot be a certificate or signed copy from this portal.'
+				],
+				details: []
+			};
+		case 'unsealed':
+			return {
+				tone: 'bad',
+				title: 'Not sealed',
+				lines: [
+					'This PDF carries no digital signature. Every certificate and signed copy from this portal is sealed, so this is not an original one (a printout saved again as PDF loses the seal).'
+				],
+				details: []
+			};
+		case 'tampered':
+			return {
+				tone: 'bad',
+				title: 'Changed after it was sealed',
+				lines: [
+					`This file has been altered since it was sealed: ${c.reason}. Do not rely on it; ask for a fresh copy.`
+				],
+				details: []
+			};
+		case 'foreign':
+			return {
+				tone: 'bad',
+				title: 'Not sealed by this portal',
+				lines: [
+					`It carries a digital signature, but by “${c.sealedBy}”, which is not this portal’s key. It did not come from here.`
+				],
+				details: []
+			};
+		case 'genuine': {
+			const what = c.kind ? KIND[c.kind] : 'a document';
+			const sealed = `This is ${what} sealed by this portal${c.sealedAt ? ` on ${utcTime(c.sealedAt)}` : ''}${c.currentKey ? '' : ' (with a key it used before the current one)'}, and not one byte has changed since.`;
+			const records = recordLines(c.records);
+			const lines = [sealed, ...records.lines];
+			let ok = records.ok;
+			if (c.records.found && c.contentMatches === false) {
+				ok = false;
+				lines.push(
+					'But our records of the signing no longer give the facts printed on it (its certificate hash differs). Ask the operator to look into it.'
+				);
+			}
+			if (c.records.found && c.trailPrefixIntact === false) {
+				ok = false;
+				lines.push(
+					'But events that were in the trail when it was made are no longer there unchanged.'
+				);
+			}
+			if (ok) lines.push('Our records still give exactly the facts printed on it.');
+			return {
+				tone: ok ? 'good' : 'warn',
+				title: ok ? 'Genuine and intact' : 'Sealed by this portal, but our records disagree',
+				lines,
+				details: c.stamp
+					? [
+							['Reference', c.stamp.reference],
+							['Certificate hash', c.stamp.contentHash]
+						]
+					: []
+			};
+		}
+	}
+}
+
+export function referenceVerdict(reference: string, r: ReferenceCheck): Verdict {
+	if (!r.found) {
+		return {
+			tone: 'bad',
+			title: 'No such signing on record',
+			lines: [
+				'We have no signing with this reference. Check it against the document, or upload the document below.'
+			],
+			details: []
+		};
+	}
+	const records = recordLines(r);
+	return {
+		tone: records.ok ? 'good' : 'warn',
+		title: records.ok
+			? 'On record, and the trail verifies'
+			: 'On record, but the trail does not verify',
+		lines: [
+			...records.lines,
+			'The certificate hash below must match the one printed on your document. To check the document itself, upload it: its seal shows whether it was changed.'
+		],
+		details: [
+			['Reference', reference],
+			['Certificate hash', r.contentHash]
+		]
+	};
+}

@@ -1,0 +1,104 @@
+import Bowser from 'bowser';
+import type { AuditEvent } from '$lib/server/audit/audit';
+import { typeLabel } from '$lib/server/audit/labels';
+
+/** "Safari 17.0 on iOS 17.0 (Apple iPhone)": the user agent as a person names a device. */
+export function describeDevice(userAgent: string | null): string {
+	if (!userAgent) return 'not recorded';
+	const { browser, os, platform } = Bowser.parse(userAgent);
+	const name = (n?: string, v?: string) => (n ? (v ? `${n} ${v}` : n) : '');
+	const app = name(browser.name, browser.version?.split('.').slice(0, 2).join('.'));
+	const system = name(os.name, os.versionName ?? os.version);
+	const hardware = [platform.vendor, platform.model].filter(Boolean).join(' ') || platform.type;
+	const parts = [app || 'Unknown browser', system && `on ${system}`].filter(Boolean).join(' ');
+	return hardware ? `${parts} (${hardware})` : parts;
+}
+
+/** `2026-11-03 16:42:05 UTC` */
+export function utcTime(at: Date): string {
+	return at.toISOString().slice(0, 19).replace('T', ' ') + ' UTC';
+}
+
+/** `Nov 3, 2026, 10:42:05 AM CST`, in the office's zone with the zone's short name. */
+export function officeTime(at: Date, timeZone: string): string {
+	return new Intl.DateTimeFormat('en-US', {
+		timeZone,
+		year: 'numeric',
+		month: 'short',
+		day: 'numeric',
+		hour: 'numeric',
+		minute: '2-digit',
+		second: '2-digit',
+		timeZoneName: 'short'
+	}).format(at);
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const text = (v: unknown) => (typeof v === 'string' ? v : null);
+
+/** What a timeline row says about an event, in plain words and without personal data. */
+export function eventSentence(e: AuditEvent): string {
+	const d = e.data;
+	switch (e.type) {
+		case 'link.created':
+			return d.emailedTo
+				? 'A signing link was created to be emailed.'
+				: 'A signing link was created.';
+		case 'link.sent':
+			return `The signing link was emailed to ${text(d.to) ?? 'the signer'}.`;
+		case 'link.reminded':
+			return `A reminder to sign was emailed to ${text(d.to) ?? 'the signer'}.`;
+		case 'mail.failed':
+			return `An email to the signer could not be delivered (${text(d.reason) ?? 'no reason given'}).`;
+		case 'link.revoked':
+			return 'A signing link was revoked (replaced by a newer one).';
+		case 'link.opened':
+			return 'The signing link was opened.';
+		case 'session.started': {
+			const p = d.inPerson as Record<string, unknown> | undefined;
+			if (p && typeof p === 'object') {
+				const rep = `${text(p.repName) ?? 'The rep'}${p.repNo != null ? ` (rep ${String(p.repNo)})` : ''}`;
+				const id = p.photoIdChecked === true ? ' after checking the signer’s photo ID' : '';
+				return `${rep} started an in-person signing on their device${id}.`;
+			}
+			return 'A signing session started from the link.';
+		}
+		case 'terms.shown': {
+			const sections = Array.isArray(d.sections) ? (d.sections as { title?: string }[]) : [];
+			const titles = sections.map((s) => s.title).filter(Boolean);
+			return `The acceptance terms were shown: ${plural(sections.length, 'section')}${titles.length ? ` (${titles.join(', ')})` : ''}.`;
+		}
+		case 'consent.given':
+			return 'The signer agreed to use electronic records and signatures.';
+		case 'identity.started':
+			return `The credit bureau’s identity questions were shown: ${plural(Number(d.questions) || 0, 'question')}, ${Number(d.timeLimitSeconds) || 0} seconds allowed (set ${text(d.questionSetId) ?? 'unknown'}).`;
+		case 'identity.passed':
+			return d.by
+				? 'Identity was already verified earlier on the same link.'
+				: 'The answers were verified: identity confirmed.';
+		case 'identity.failed': {
+			const reason = text(d.reason);
+			return `The answers were not verified${reason && reason !== 'failed' ? ` (${reason})` : ''}.`;
+		}
+		case 'identity.locked':
+			return 'Identity questions were locked after too many tries.';
+		case 'identity.unavailable':
+			return 'The credit bureau did not answer; no try was used.';
+		case 'identity.refused':
+			return 'Identity questions were refused: identity was verified in another session.';
+		case 'decision.accepted':
+			return `The signer accepted and signed${text(d.signature) ? `, typing “${text(d.signature)}” as their signature` : ''}.`;
+		case 'decision.declined':
+			return `The signer declined${d.declineReasonGiven ? ', giving a reason for the rep' : ''}.`;
+		case 'decision.delivered':
+			return d.merchantDecisionId
+				? `The decision was delivered to the onboarding service (decision number ${String(d.merchantDecisionId)}).`
+				: 'The decision was delivered to the onboarding service.';
+		case 'decision.delivery_failed':
+			return 'The onboarding service could not be reached; delivery was retried later.';
+		case 'decision.rejected':
+			return `The onboarding service refused the decision (status ${String(d.status ?? 'unknown')}).`;
+		default:
+			return `${typeLabel(e.type)}.`;
+	}
+}

@@ -1,0 +1,214 @@
+import * as devalue from 'devalue';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { checkRequest, hasControlCharacter, parseJsonBody } from './inputs';
+import { problemResponse } from './problem';
+
+const ORIGIN = 'http://portal.test';
+const SEED = Number(process.env.PROPERTY_SEED ?? 20_260_901);
+
+function request(path: string, init: { type?: string; body?: BodyInit; accept?: string } = {}) {
+	const headers: Record<string, string> = {};
+	if (init.type) headers['content-type'] = init.type;
+	if (init.accept) headers.accept = init.accept;
+	const r = new Request(`${ORIGIN}${path}`, { method: 'POST', headers, body: init.body });
+	return [r, new URL(r.url)] as const;
+}
+const check = (...args: Parameters<typeof request>) => checkRequest(...request(...args));
+const urlencoded = (fields: [string, string][]) => ({
+	type: 'application/x-www-form-urlencoded',
+	body: new URLSearchParams(fields).toString()
+});
+
+const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype);
+
+describe('form action names', () => {
+	it.each([...PROTOTYPE_NAMES, 'default'])('refuses ?/%s with a 404', async (name) => {
+		const problem = await check(`/s/anything?/${name}`, urlencoded([['a', '1']]));
+		expect(problem).toMatchObject({ status: 404, errors: { action: expect.any(String) } });
+	});
+
+	it('lets ordinary names and default-action posts through', async () => {
+		expect(await check('/sign/sign?/accept', urlencoded([['a', '1']]))).toBeNull();
+		expect(await check('/sign/terms', urlencoded([['a', '1']]))).toBeNull();
+		expect(await check('/sign/terms?x=1&/nope', urlencoded([['a', '1']]))).toBeNull();
+	});
+});
+
+describe('form bodies', () => {
+	it('refuses bodies request.formData() cannot read, with a 400', async () => {
+		for (const init of [
+			{ type: 'multipart/form-data; boundary=zz', body: 'garbage' },
+			{ type: 'multipart/form-data', body: '--zz\r\n' },
+			{ type: 'multipart/form-data; boundary=zz', body: '--zz\r\nContent-Disposition: x\r\n\r\n' }
+		]) {
+			expect(await check('/sign/sign?/accept', init)).toMatchObject({ status: 400 });
+		}
+	});
+
+	it.each(['text/plain', 'application/x-sveltekit-formdata'])(
+		'refuses %s with a 415',
+		async (t) => {
+			expect(await check('/sign/sign?/accept', { type: t, body: 'a=1' })).toMatchObject({
+				status: 415
+			});
+		}
+	);
+
+	it('refuses a control character in any field, naming the field', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				fc.string({ maxLength: 20 }),
+				fc.string({ maxLength: 40 }),
+				fc.integer({ min: 0, max: 0x9f }).filter((c) => c < 0x20 || c >= 0x7f),
+				fc.nat(),
+				async (name, text, code, at) => {
+					fc.pre(!hasControlCharacter(name) && ![9, 10, 13].includes(code));
+					const value = text.slice(0, at % (text.length + 1)) + String.fromCharCode(code) + text;
+					const problem = await check('/rep/anything?/save', urlencoded([[name, value]]));
+					expect(problem?.status).toBe(400);
+					expect(Object.keys(problem!.errors)).toEqual([name]);
+				}
+			),
+			{ seed: SEED, numRuns: 200 }
+		);
+	});
+
+	it('accepts tabs and line breaks (a textarea sends them) and any other unicode text', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				fc.array(
+					fc.tuple(
+						fc.string({ unit: 'grapheme', maxLength: 10 }),
+						fc.string({ unit: 'grapheme', maxLength: 60 })
+					),
+					{ maxLength: 8 }
+				),
+				async (fields) => {
+					fc.pre(fields.every(([n, v]) => !hasControlCharacter(n) && !hasControlCharacter(v)));
+					const withBreaks = fields.map(([n, v]) => [n, `${v}\r\n\t${v}`] as [string, string]);
+					expect(await check('/sign/sign?/decline', urlencoded(withBreaks))).toBeNull();
+				}
+			),
+			{ seed: SEED, numRuns: 100 }
+		);
+	});
+
+	it('reads multipart bodies too', async () => {
+		const body = new FormData();
+		body.append('firstName', 'Da\u0000na');
+		const problem = await checkRequest(
+			new Request(`${ORIGIN}/sign/sign?/accept`, { method: 'POST', body }),
+			new URL(`${ORIGIN}/sign/sign?/accept`)
+		);
+		expect(problem).toMatchObject({ status: 400, errors: { firstName: expect.any(String) } });
+	});
+
+	it('never throws, whatever the content type and body', async () => {
+		const types = fc.constantFrom(
+			'application/x-www-form-urlencoded',
+			'multipart/form-data; boundary=b',
+			'multipart/form-data',
+			'text/plain',
+			'application/json',
+			'application/x-sveltekit-formdata',
+			'application/octet-stream',
+			''
+		);
+		await fc.assert(
+			fc.asyncProperty(
+				types,
+				fc.string({ maxLength: 200 }),
+				fc.constantFrom('/sign/sign?/accept', '/api/v1/x', '/s/t'),
+				async (type, body, path) => {
+					const problem = await check(path, { type, body });
+					if (problem) expect([400, 404, 415]).toContain(problem.status);
+				}
+			),
+			{ seed: SEED, numRuns: 300 }
+		);
+	});
+
+	it('leaves the sandbox and safe methods alone', async () => {
+		expect(await check('/sandbox/_sandbox/reset', { type: 'text/plain', body: '\u0000' })).toBe(
+			null
+		);
+		const get = new Request(`${ORIGIN}/sign/terms?/__proto__`);
+		expect(await checkRequest(get, new URL(get.url))).toBeNull();
+	});
+});
+
+describe('JSON bodies', () => {
+	it.each(['__proto__', 'constructor', 'prototype'])('refuses a %s key at any depth', (key) => {
+		for (const text of [`{"${key}":{}}`, `{"a":[{"${key}":1}]}`]) {
+			const body = parseJsonBody(text);
+			expect(body.ok).toBe(false);
+			if (!body.ok) expect(body.problem.status).toBe(400);
+		}
+	});
+
+	it('refuses control characters in strings and keys, and unparseable text', () => {
+		for (const text of ['{"email":"a\\u0000b"}', '{"a\\u0007":1}', '{', '[1,', 'nul']) {
+			expect(parseJsonBody(text).ok).toBe(false);
+		}
+	});
+
+	it('accepts ordinary JSON, empty bodies as {}, and deep nesting without overflowing', () => {
+		expect(parseJsonBody('')).toEqual({ ok: true, value: {} });
+		expect(parseJsonBody('{"email":"a@b.example","n":[1,{"x":null}]}').ok).toBe(true);
+		const deep = '['.repeat(3000) + ']'.repeat(3000);
+		expect(parseJsonBody(deep).ok).toBe(true);
+	});
+
+	it('applies to every body under /api/, whatever its content type', async () => {
+		const problem = await check('/api/v1/offices/1/applications/2/signing-links', {
+			type: 'text/plain',
+			body: '{"__proto__":{"admin":true}}'
+		});
+		expect(problem?.status).toBe(400);
+		expect(Object.keys(problem!.errors)).toEqual(['__proto__']);
+	});
+});
+
+describe('problem responses', () => {
+	const problem = {
+		status: 400 as const,
+		message: 'Bad <input>',
+		errors: { firstName: 'has a control character' }
+	};
+
+	it('answers the operator API in its JSON shape', async () => {
+		const res = problemResponse(...request('/api/v1/x'), problem);
+		expect(res.status).toBe(400);
+		expect(await res.json()).toEqual({
+			message: 'Bad <input>',
+			errors: { firstName: ['has a control character'] }
+		});
+	});
+
+	it('answers use:enhance with an ActionResult whose failure carries the field errors', async () => {
+		const res = problemResponse(
+			...request('/sign/sign?/accept', { accept: 'application/json' }),
+			problem
+		);
+		expect(res.status).toBe(400);
+		const body = (await res.json()) as { type: string; status: number; data: string };
+		expect(body).toMatchObject({ type: 'failure', status: 400 });
+		expect(devalue.parse(body.data)).toEqual({ message: problem.message, errors: problem.errors });
+		const notFound = problemResponse(...request('/s/x?/valueOf', { accept: 'application/json' }), {
+			...problem,
+			status: 404
+		});
+		expect(await notFound.json()).toEqual({ type: 'error', error: { message: problem.message } });
+	});
+
+	it('answers a browser without script with an escaped page and a strict CSP', async () => {
+		const res = problemResponse(...request('/sign/sign?/accept', { accept: 'text/html' }), problem);
+		expect(res.headers.get('content-type')).toContain('text/html');
+		expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+		const html = await res.text();
+		expect(html).toContain('Bad &lt;input&gt;');
+		expect(html).toContain('firstName');
+		expect(html).not.toContain('<input>');
+	});
+});

@@ -1,0 +1,162 @@
+/**
+ * What every request body must be before any route sees it, checked once for all routes (the
+ * `inputs` handle in hooks.server.ts), so that a form or endpoint added later is covered without
+ * doing anything:
+ * - a form action's name is one SvelteKit can look up safely (not `default`, not a member of
+ *   `Object.prototype`, which SvelteKit 2 would call);
+ * - a form body is one `request.formData()` can read, sent as a browser sends forms;
+ * - a JSON body parses and has no `__proto__`/`constructor`/`prototype` keys;
+ * - no text anywhere in it holds a control character (they break the database's text, hide
+ *   content from the people reading it, and have no place in a name, an email or a reason).
+ */
+
+export interface InputProblem {
+	status: 400 | 404 | 415;
+	message: string;
+	/** Reasons by field: a form field's name, or a JSON value's dot path. */
+	errors: Record<string, string>;
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
+/** SvelteKit passes these to form actions too, but `request.formData()` cannot read them. */
+const UNREADABLE_FORM_TYPES = new Set(['text/plain', 'application/x-sveltekit-formdata']);
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+// Tab, line feed and carriage return are what a textarea sends; every other C0 control, DEL and
+// the C1 controls are refused.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
+export const hasControlCharacter = (s: string) => CONTROL.test(s);
+
+/**
+ * Reasons keyed by names the client chose: without a prototype, a field called `__proto__` or
+ * `toString` is just a key.
+ */
+export const reasonsByField = <T = string>() => Object.create(null) as Record<string, T>;
+
+const CONTROL_REASON =
+	'This contains an invisible control character (such as NUL or a backspace). Type it again without one.';
+
+export function mediaType(request: Request): string {
+	return request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+/** The form action a POST names (`?/accept`), as SvelteKit reads it: the first `/` key. */
+export function actionName(url: URL): string | undefined {
+	for (const [key] of url.searchParams) if (key.startsWith('/')) return key.slice(1);
+	return undefined;
+}
+
+function checkActionName(url: URL): InputProblem | null {
+	const name = actionName(url);
+	if (name === undefined) return null;
+	if (name !== 'default' && !Object.prototype.hasOwnProperty.call(Object.prototype, name)) {
+		return null;
+	}
+	return {
+		status: 404,
+		message: 'This page has no form by that name.',
+		errors: { action: 'No form action has this name.' }
+	};
+}
+
+async function checkForm(request: Request): Promise<InputProblem | null> {
+	let form: FormData;
+	try {
+		form = await request.clone().formData();
+	} catch {
+		return {
+			status: 400,
+			message: 'The form could not be read. Reload the page and send it again.',
+			errors: { form: 'The body is not well-formed form data.' }
+		};
+	}
+	const errors = reasonsByField();
+	for (const [name, value] of form) {
+		if (hasControlCharacter(name)) errors.form = 'A field name contains a control character.';
+		else if (typeof value === 'string' && hasControlCharacter(value)) errors[name] = CONTROL_REASON;
+	}
+	if (Object.keys(errors).length === 0) return null;
+	return {
+		status: 400,
+		message:
+			'Some of what was sent contains invisible control characters, which can’t be accepted. Type those fields again and send the form again.',
+		errors
+	};
+}
+
+export type JsonBody = { ok: true; value: unknown } | { ok: false; problem: InputProblem };
+
+/**
+ * Parses a JSON body (empty is `{}`) and refuses prototype keys and control characters anywhere
+ * in it. Iterative, so a deeply nested body cannot exhaust the stack.
+ */
+export function parseJsonBody(text: string): JsonBody {
+	if (text.trim() === '') return { ok: true, value: {} };
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		return {
+			ok: false,
+			problem: {
+				status: 400,
+				message: 'The body is not valid JSON.',
+				errors: { body: 'must be valid JSON' }
+			}
+		};
+	}
+	const errors = reasonsByField();
+	const stack: [unknown, string][] = [[value, '']];
+	while (stack.length > 0 && Object.keys(errors).length < 20) {
+		const [item, path] = stack.pop()!;
+		if (typeof item === 'string') {
+			if (hasControlCharacter(item)) errors[path || 'body'] = 'must not contain control characters';
+		} else if (item !== null && typeof item === 'object') {
+			for (const [key, child] of Object.entries(item)) {
+				const at = path ? `${path}.${key}` : key;
+				if (FORBIDDEN_KEYS.has(key) || hasControlCharacter(key)) {
+					errors[hasControlCharacter(key) ? path || 'body' : at] = 'is not an accepted field name';
+				} else {
+					stack.push([child, at]);
+				}
+			}
+		}
+	}
+	if (Object.keys(errors).length > 0) {
+		return { ok: false, problem: { status: 400, message: 'The body is invalid.', errors } };
+	}
+	return { ok: true, value };
+}
+
+const isSandbox = (path: string) => path === '/sandbox' || path.startsWith('/sandbox/');
+export const isApiPath = (path: string) => path.startsWith('/api/');
+
+/**
+ * The first thing wrong with a request's action name or body, or null. The embedded sandbox is
+ * left alone: it stands in for the Onboarding Service, which has rules of its own.
+ */
+export async function checkRequest(request: Request, url: URL): Promise<InputProblem | null> {
+	if (!UNSAFE.has(request.method) || isSandbox(url.pathname)) return null;
+	const type = mediaType(request);
+	if (request.method === 'POST' && !isApiPath(url.pathname)) {
+		const problem = checkActionName(url);
+		if (problem) return problem;
+	}
+	if (FORM_TYPES.has(type)) return checkForm(request);
+	if (isApiPath(url.pathname) || type === 'application/json' || type.endsWith('+json')) {
+		const body = parseJsonBody(await request.clone().text());
+		return body.ok ? null : body.problem;
+	}
+	if (UNREADABLE_FORM_TYPES.has(type)) {
+		return {
+			status: 415,
+			message:
+				'Forms are accepted only as application/x-www-form-urlencoded or multipart/form-data.',
+			errors: { 'content-type': `${type} is not accepted here` }
+		};
+	}
+	return null;
+}

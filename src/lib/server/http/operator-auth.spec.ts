@@ -1,0 +1,80 @@
+import type { RequestEvent } from '@sveltejs/kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppContext } from '$lib/server/app';
+import { openDatabase, openMemoryDatabase, type Database } from '$lib/server/db';
+import { testContext } from '$lib/server/testing/app';
+import { TEST_DATABASE_URL, throwawayDatabase } from '$lib/server/testing/postgres';
+import { authorizeOperator } from './operator-auth';
+
+const MAX = 3;
+const env = { RATE_LIMIT_OPERATOR_AUTH: String(MAX) };
+
+function call(ctx: AppContext, ip: string, key: string | null) {
+	const headers: Record<string, string> = key === null ? {} : { authorization: `Bearer ${key}` };
+	const event = {
+		request: new Request('http://portal.test/api/v1/offices/1/applications/2/signing-links', {
+			method: 'POST',
+			headers
+		}),
+		getClientAddress: () => ip
+	} as unknown as RequestEvent;
+	return authorizeOperator(ctx, event);
+}
+
+describe('the operator key', () => {
+	let database: Database;
+	let ctx: AppContext;
+	beforeAll(async () => {
+		database = await openMemoryDatabase();
+		ctx = testContext(database, 'http://127.0.0.1:9/sandbox', env);
+	});
+	afterAll(() => database.close());
+
+	it('lets the right key through', async () => {
+		expect(await call(ctx, '192.0.2.1', ctx.operatorApiKey!)).toBeNull();
+	});
+
+	it('throttles an address after too many wrong keys, with Retry-After, right key or not', async () => {
+		const ip = '192.0.2.2';
+		for (let i = 0; i < MAX; i++) {
+			const res = await call(ctx, ip, `wrong-key-${i}`);
+			expect(res?.status).toBe(401);
+			expect(res?.headers.get('www-authenticate')).toBe('Bearer');
+		}
+		for (const key of ['wrong-again', ctx.operatorApiKey!, null]) {
+			const res = await call(ctx, ip, key);
+			expect(res?.status).toBe(429);
+			const wait = Number(res?.headers.get('retry-after'));
+			expect(wait).toBeGreaterThan(0);
+			expect(wait).toBeLessThanOrEqual(600);
+			expect(await res?.json()).toEqual({
+				message: expect.stringMatching(/wrong operator API key/)
+			});
+		}
+		// Another address is not held back.
+		expect(await call(ctx, '192.0.2.3', ctx.operatorApiKey!)).toBeNull();
+	});
+});
+
+describe.runIf(TEST_DATABASE_URL)('the operator key on a PostgreSQL server', () => {
+	let db: Awaited<ReturnType<typeof throwawayDatabase>>;
+	let pools: Database[] = [];
+	beforeAll(async () => {
+		db = await throwawayDatabase(TEST_DATABASE_URL!);
+		pools = await Promise.all([openDatabase({ url: db.url }), openDatabase({ url: db.url })]);
+	});
+	afterAll(async () => {
+		await Promise.all(pools.map((p) => p.close()));
+		await db?.drop();
+	});
+
+	it('counts wrong keys across instances, even sent at once', async () => {
+		const [a, b] = pools.map((p) => testContext(p, 'http://127.0.0.1:9/sandbox', env));
+		const answers = await Promise.all(
+			Array.from({ length: 12 }, (_, i) => call(i % 2 ? a! : b!, '192.0.2.9', `wrong-${i}`))
+		);
+		expect(answers.filter((r) => r?.status === 401)).toHaveLength(MAX);
+		expect(answers.filter((r) => r?.status === 429)).toHaveLength(12 - MAX);
+		expect((await call(a!, '192.0.2.9', a!.operatorApiKey!))?.status).toBe(429);
+	});
+});

@@ -1,0 +1,87 @@
+import { isHttpError, type RequestEvent } from '@sveltejs/kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppContext } from '$lib/server/app';
+import { openMemoryDatabase, type Database } from '$lib/server/db';
+import { testContext } from '$lib/server/testing/app';
+import { createLink } from './links';
+import { openLink } from './open';
+
+const MISSES = 3;
+const OPENS = 5;
+
+/** What openLink reads of a request: the connection's address, and where Retry-After goes. */
+function from(ip: string) {
+	const headers: Record<string, string> = {};
+	const event = {
+		getClientAddress: () => ip,
+		setHeaders: (h: Record<string, string>) => Object.assign(headers, h)
+	} as unknown as RequestEvent;
+	return { event, headers };
+}
+
+async function status(ctx: AppContext, ip: string, token: string) {
+	const { event, headers } = from(ip);
+	try {
+		await openLink(ctx, event, token);
+		return { status: 200, retryAfter: headers['retry-after'] };
+	} catch (err) {
+		if (!isHttpError(err)) throw err;
+		return { status: err.status, retryAfter: headers['retry-after'] };
+	}
+}
+
+describe('opening a signing link', () => {
+	let database: Database;
+	let ctx: AppContext;
+	beforeAll(async () => {
+		database = await openMemoryDatabase();
+		ctx = testContext(database, 'http://127.0.0.1:9/sandbox', {
+			RATE_LIMIT_LINK_MISS: String(MISSES),
+			RATE_LIMIT_LINK_OPEN: String(OPENS)
+		});
+	});
+	afterAll(() => database.close());
+
+	const link = async (applicationId: number) =>
+		(
+			await createLink(ctx.db, {
+				officeId: 1207,
+				applicationId,
+				email: null,
+				createdBy: 'test',
+				ttlHours: 168,
+				meta: { ip: null, userAgent: null }
+			})
+		).token;
+
+	it('slows down an address that tries unknown tokens, and tells it when to come back', async () => {
+		const nat = '203.0.113.50';
+		for (let i = 0; i < MISSES; i++) {
+			expect((await status(ctx, nat, `guess-${i}`)).status).toBe(404);
+		}
+		const blocked = await status(ctx, nat, 'one-more-guess');
+		expect(blocked.status).toBe(429);
+		expect(Number(blocked.retryAfter)).toBeGreaterThan(0);
+		// Another address is not affected.
+		expect((await status(ctx, '203.0.113.51', 'a-guess')).status).toBe(404);
+	});
+
+	it('still opens a merchant’s real link from an address a neighbour has used up', async () => {
+		const nat = '203.0.113.60';
+		for (let i = 0; i <= MISSES; i++) await status(ctx, nat, `guess-${i}`);
+		expect((await status(ctx, nat, 'yet-another')).status).toBe(429);
+		expect((await status(ctx, nat, await link(50001))).status).toBe(200);
+	});
+
+	it('limits the opens of one link, from whatever address', async () => {
+		const token = await link(50002);
+		for (let i = 0; i < OPENS; i++) {
+			expect((await status(ctx, `198.51.100.${i}`, token)).status).toBe(200);
+		}
+		const over = await status(ctx, '198.51.100.200', token);
+		expect(over.status).toBe(429);
+		expect(Number(over.retryAfter)).toBeGreaterThan(0);
+		// Other links are not affected.
+		expect((await status(ctx, '198.51.100.200', await link(50003))).status).toBe(200);
+	});
+});

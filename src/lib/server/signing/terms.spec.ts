@@ -1,0 +1,99 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { AppContext } from '$lib/server/app';
+import { signingSessions } from '$lib/server/db/schema';
+import { createUpstreamCache } from '$lib/server/onboarding/cache';
+import { startTestApp } from '$lib/server/testing/app';
+import { findApplication } from './application';
+import type { SigningSession } from './session';
+import { showTerms } from './terms';
+
+const meta = { ip: '127.0.0.1', userAgent: 'vitest' };
+
+describe('upstream reference data, kept for a short time', () => {
+	let t: Awaited<ReturnType<typeof startTestApp>>;
+	/** Moves the caches' clock ahead of the real one (which the database's times follow). */
+	let ahead = 0;
+	/** An instance of the portal: its own cache, the shared database and service. */
+	const instance = (): AppContext => ({
+		...t.ctx,
+		upstreamCache: createUpstreamCache({
+			ttlSeconds: 60,
+			maxMegabytes: 16,
+			now: () => Date.now() + ahead
+		})
+	});
+	const calls = async (operation: string) =>
+		((await t.control('GET', `requests?operation=${operation}`)).body as unknown[]).length;
+	const reread = async (s: SigningSession) =>
+		(await t.ctx.db.select().from(signingSessions).where(eq(signingSessions.id, s.id)))[0]!;
+	const changeTerms = (html: string) =>
+		t.control('PUT', 'acceptancelanguage/1207/PaymentReceipt', { html });
+
+	beforeAll(async () => {
+		t = await startTestApp();
+	});
+	afterAll(() => t.close());
+	beforeEach(async () => {
+		ahead = 0;
+		await t.control('POST', 'reset');
+	});
+
+	it('asks the service once for an office’s terms, for every session and reload', async () => {
+		const portal = instance();
+		const a = await t.session(50001);
+		const b = await t.session(50002);
+		const shown = await showTerms(portal, a, meta);
+		await showTerms(portal, await reread(a), meta);
+		const other = await showTerms(portal, b, meta);
+		expect(other.version).toBe(shown.version);
+		expect(await calls('acceptancelanguage')).toBe(1);
+	});
+
+	it('shows changed terms once its copy is older than the limit', async () => {
+		const portal = instance();
+		const s = await t.session(50001);
+		const before = await showTerms(portal, s, meta);
+		await changeTerms('<p>New receipt terms</p>');
+		expect((await showTerms(portal, await reread(s), meta)).version).toBe(before.version);
+		ahead += 61_000;
+		const after = await showTerms(portal, await reread(s), meta);
+		expect(after.version).not.toBe(before.version);
+		expect(after.sections.find((x) => x.key === 'PaymentReceipt')!.html).toBe(
+			'<p>New receipt terms</p>'
+		);
+		// What consent is checked against: the version last on the merchant's screen.
+		expect((await reread(s)).termsVersion).toBe(after.version);
+	});
+
+	it('never takes a merchant back to older terms another instance has already replaced', async () => {
+		const one = instance();
+		const two = instance();
+		const s = await t.session(50001);
+		const old = await showTerms(one, s, meta); // instance one keeps the old terms
+		await changeTerms('<p>Changed while reading</p>');
+		const fresh = await showTerms(two, await reread(s), meta); // two loads them anew
+		expect(fresh.version).not.toBe(old.version);
+		// One's copy is older than what the session was shown: it asks the service again.
+		expect((await showTerms(one, await reread(s), meta)).version).toBe(fresh.version);
+		expect((await reread(s)).termsVersion).toBe(fresh.version);
+		expect(await calls('acceptancelanguage')).toBe(3);
+	});
+
+	it('reads application entries from one list call, and asks again when told to', async () => {
+		const portal = instance();
+		const first = await findApplication(portal, 1207, 50001);
+		expect(first).toMatchObject({ ApplicationID: 50001, DBA_Name: 'Blue Heron Bakery' });
+		expect((await findApplication(portal, 1207, 50002))?.DBA_Name).toBe('Two Rivers Hardware');
+		expect(await calls('listapplications')).toBe(1);
+		await findApplication(portal, 1207, 50001, { fresh: true });
+		expect(await calls('listapplications')).toBe(2);
+	});
+
+	it('asks again before calling an application missing that may be newer than its copy', async () => {
+		const portal = instance();
+		await findApplication(portal, 1207, 50001);
+		expect(await findApplication(portal, 1207, 59999)).toBeUndefined();
+		expect(await calls('listapplications')).toBe(2);
+	});
+});

@@ -1,0 +1,29 @@
+import { error } from '@sveltejs/kit';
+import { app } from '$lib/server/app';
+import { NotSignedError, signedCopyPdf } from '$lib/server/evidence';
+import { pdfResponse } from '$lib/server/evidence/http';
+import { OnboardingError } from '$lib/server/onboarding';
+import { requireStep } from '$lib/server/signing/guard';
+import type { RequestHandler } from './$types';
+
+export const GET: RequestHandler = async (event) => {
+	const s = requireStep(event, 'done');
+	try {
+		const pdf = await signedCopyPdf(app(), {
+			officeId: s.officeId,
+			applicationId: s.applicationId,
+			origin: event.url.origin
+		});
+		return pdfResponse(pdf, `signed-application-${s.applicationId}.pdf`);
+	} catch (err) {
+		if (err instanceof NotSignedError) {
+			error(404, { message: 'You declined this application, so there is no signed copy.' });
+		}
+		if (err instanceof OnboardingError) {
+			error(503, {
+				message: 'The application PDF can’t be fetched right now. Try again in a minute.'
+			});
+		}
+		throw err;
+	}
+};

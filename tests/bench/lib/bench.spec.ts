@@ -1,0 +1,193 @@
+// The benchmark's own arithmetic and parsing (the benchmark itself runs with `npm run bench`).
+import { describe, expect, it } from 'vitest';
+import { BUDGETS, evaluate, missed } from './budgets.js';
+import { parseForms } from './flow.js';
+import { floorPath, measuredPages, PAGES } from './pages.js';
+import { owner } from './profile.js';
+import { anyOverlap, compareRuns, median } from './stats.js';
+import { assetsOf } from './wire.js';
+
+const run = (rps: number, p50Ms: number, p99Ms: number) => ({
+	rps,
+	p50Ms,
+	p99Ms,
+	requests: Math.round(rps * 2),
+	errors: 0
+});
+
+describe('stats', () => {
+	it('takes the median of odd and even counts', () => {
+		expect(median([3, 1, 2])).toBe(2);
+		expect(median([4, 1, 3, 2])).toBe(2.5);
+		expect(median([])).toBeNaN();
+	});
+
+	it('compares each page run with the floor run beside it and reports the spread', () => {
+		const c = compareRuns(
+			[run(500, 10, 40), run(300, 12, 60)],
+			[run(1000, 5, 20), run(1000, 5, 20)]
+		);
+		expect(c.rpsRatio).toBeCloseTo(0.4);
+		expect(c.rpsRatioSpread).toEqual([0.3, 0.5]);
+		expect(c.p99Ratio).toBeCloseTo(2.5);
+		expect(c.floorRps).toBe(1000);
+	});
+
+	it('refuses page runs without a floor run each', () => {
+		expect(() => compareRuns([run(1, 1, 1)], [])).toThrow(/one floor run per page run/);
+	});
+
+	it('tells overlapping calls from sequential ones', () => {
+		expect(
+			anyOverlap([
+				{ start: 0, end: 10 },
+				{ start: 5, end: 12 }
+			])
+		).toBe(true);
+		expect(
+			anyOverlap([
+				{ start: 20, end: 30 },
+				{ start: 0, end: 20 }
+			])
+		).toBe(false);
+	});
+});
+
+describe('budgets', () => {
+	const page = (rpsRatio: number, p99Ratio: number, errors = 0) => ({ rpsRatio, p99Ratio, errors });
+	const base = (db: 'pglite' | 'postgres', pages: Record<string, unknown>) => ({
+		databases: {
+			[db]: {
+				pages,
+				upstream: {
+					terms: { reload: { count: 0 }, budget: true },
+					pdf: { reload: { count: 1 }, budget: false }
+				},
+				memory: { afterLoadMb: 350 },
+				startup: { existingMs: 1500 }
+			}
+		}
+	});
+
+	it('holds PostgreSQL to 0.5× and PGlite to 0.3× of the floor, p99 to 3×', () => {
+		expect(BUDGETS.minRpsRatio).toEqual({ postgres: 0.5, pglite: 0.3 });
+		const pg = missed(evaluate(base('postgres', { terms: page(0.4, 2) }))).map((c) => c.budget);
+		expect(pg).toContain('postgres terms: requests/s ≥ 0.5× floor');
+		expect(pg).toContain('postgres: resident memory after the load ≤ 300 MB');
+		const lite = missed(evaluate(base('pglite', { terms: page(0.4, 3.5, 2) }))).map(
+			(c) => c.budget
+		);
+		expect(lite).toEqual([
+			'pglite terms: p99 ≤ 3× floor',
+			'pglite terms: no failed requests under load'
+		]);
+	});
+
+	it('lists a skipped page as skipped, never as met or missed', () => {
+		const checks = evaluate(base('pglite', { 'rep-list': { skipped: 'not merged' } }));
+		const rep = checks.filter((c) => c.budget.includes('rep-list'));
+		expect(rep).toHaveLength(1);
+		expect(rep[0]).toMatchObject({ value: 'skipped', skipped: 'not merged' });
+		expect(missed(checks).some((c) => c.budget.includes('rep-list'))).toBe(false);
+	});
+
+	it('leaves out the upstream budget only where a page says it does not apply', () => {
+		const checks = evaluate(base('postgres', {}));
+		expect(checks.map((c) => c.budget)).toContain('postgres terms: no upstream call on a reload');
+		expect(checks.some((c) => c.budget.startsWith('postgres pdf'))).toBe(false);
+	});
+
+	it('checks compression, the terms page’s bytes and its JavaScript against the floor', () => {
+		const cold = (total: number, js: number, htmlEncoding: string | null) => ({
+			total,
+			js,
+			htmlEncoding
+		});
+		const failing = missed(
+			evaluate({
+				databases: {},
+				wire: {
+					pages: { terms: cold(50 * 1024, 34_000, null) },
+					floor: { terms: cold(30_000, 30_000, null) }
+				}
+			})
+		).map((c) => c.budget);
+		expect(failing).toEqual([
+			'terms: HTML compressed for a client that accepts it',
+			'terms: cold load ≤ 45 KB on the wire',
+			'terms: JavaScript ≤ 1.1× floor'
+		]);
+		const passing = evaluate({
+			databases: {},
+			wire: {
+				pages: { terms: cold(40_000, 32_000, 'br') },
+				floor: { terms: cold(0, 30_000, null) }
+			}
+		});
+		expect(missed(passing)).toEqual([]);
+	});
+});
+
+describe('pages', () => {
+	it('keeps a slot for the rep console’s list that the run skips until it is filled', () => {
+		const rep = PAGES.find((p) => p.key === 'rep-list');
+		expect(rep?.pending).toMatch(/rep console/);
+		expect(measuredPages().map((p) => p.key)).not.toContain('rep-list');
+		expect(measuredPages().map((p) => p.key)).toEqual([
+			'link',
+			'terms',
+			'identity',
+			'sign',
+			'done',
+			'application-pdf',
+			'certificate-pdf'
+		]);
+	});
+
+	it('puts a page’s floor at its key, and a PDF’s at its file route', () => {
+		const [link] = PAGES;
+		expect(floorPath(link!)).toBe('/link');
+		expect(floorPath(PAGES.find((p) => p.kind === 'pdf')!)).toBe('/application-pdf/file');
+	});
+});
+
+describe('parsing', () => {
+	it('reads each form’s action, hidden fields (entities decoded) and input names', () => {
+		const html = `<form method="POST" action="?/start"><input type="hidden" name="version" value="a&amp;b">
+			<input name="q-1" type="radio" value="3"><button>Go</button></form>
+			<form method="POST"><input type=checkbox name=consent value=yes></form>`;
+		const [start, consent] = parseForms(html);
+		expect(start).toEqual({
+			action: '?/start',
+			fields: { version: 'a&b' },
+			names: ['version', 'q-1']
+		});
+		expect(consent).toEqual({ action: '', fields: {}, names: ['consent'] });
+	});
+
+	it('finds the scripts and stylesheets a page and a script pull in', () => {
+		const html = `<link href="/_app/immutable/assets/0.css" rel="stylesheet">
+			<link rel="modulepreload" href="/_app/immutable/entry/start.js">
+			<script>import("/_app/immutable/entry/app.js")</script>`;
+		expect(assetsOf(html, 'http://x/sign/terms', 'html')).toEqual([
+			'http://x/_app/immutable/assets/0.css',
+			'http://x/_app/immutable/entry/start.js',
+			'http://x/_app/immutable/entry/app.js'
+		]);
+		const js = `import{a as b}from"../chunks/A.js";import"./B.js";const c=()=>import("../nodes/3.js")`;
+		expect(assetsOf(js, 'http://x/_app/immutable/entry/app.js', 'js')).toEqual([
+			'http://x/_app/immutable/chunks/A.js',
+			'http://x/_app/immutable/entry/B.js',
+			'http://x/_app/immutable/nodes/3.js'
+		]);
+	});
+
+	it('attributes profile samples to packages, the portal’s bundle and Node', () => {
+		expect(owner('file:///w/node_modules/@electric-sql/pglite/dist/x.js', 'f')).toBe(
+			'@electric-sql/pglite'
+		);
+		expect(owner('file:///w/build/server/chunks/a.js', 'f')).toBe('portal (bundled)');
+		expect(owner('node:internal/http', 'f')).toBe('node internals');
+		expect(owner('', '(garbage collector)')).toBe('(garbage collector)');
+	});
+});

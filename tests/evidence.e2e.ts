@@ -1,0 +1,168 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { PDFDocument } from 'pdf-lib';
+import { generateSealP12, readP12 } from '../src/lib/server/evidence/p12';
+import { sealPdf } from '../src/lib/server/evidence/seal';
+import { check } from './support/a11y';
+import { E2E } from './support/env';
+import {
+	TEXT,
+	agreeToTerms,
+	createLink,
+	fillSignForm,
+	freshSsn,
+	newApplication,
+	noScriptContext,
+	openLinkAndStart,
+	passIdentity,
+	resetSandbox,
+	waitForDecision
+} from './support/flow';
+
+const PDFS = resolve(E2E.dir, 'pdfs');
+mkdirSync(PDFS, { recursive: true });
+
+/** poppler's pdfsig on the bytes: what a PDF reader would say about the seal. */
+function pdfsig(name: string, bytes: Buffer): string {
+	const file = resolve(PDFS, name);
+	writeFileSync(file, bytes);
+	const r = spawnSync('pdfsig', [file], { encoding: 'utf8' });
+	return `${r.stdout}${r.stderr}`;
+}
+
+async function upload(page: Page, name: string, buffer: Buffer) {
+	await page
+		.getByLabel(/Certificate of completion or signed copy/)
+		.setInputFiles({ name, mimeType: 'application/pdf', buffer });
+	await page.getByRole('button', { name: 'Check the document' }).click();
+}
+
+test.beforeEach(async ({ request }) => {
+	await resetSandbox(request);
+});
+
+test('the typed signature must match the name; the signer gets a sealed signed copy and certificate that /verify recognizes', async ({
+	page,
+	request
+}) => {
+	test.setTimeout(120_000);
+	const problems: string[] = [];
+	const app = await newApplication(request, 'Evidence');
+	const { path } = await createLink(request, app.id);
+	await openLinkAndStart(page, path);
+	await agreeToTerms(page);
+	await passIdentity(page, app.id);
+
+	// A signature that is not the name given is refused beside the field, and kept.
+	await fillSignForm(page, { ssn: freshSsn(), signature: 'Morgan Smith' });
+	await page.getByRole('button', { name: 'Accept and sign' }).click();
+	const field = page.getByLabel('Type your full name to sign');
+	await expect(
+		page.getByText('Type your first and last name as given above (Morgan Testwell) to sign.')
+	).toBeVisible();
+	await expect(field).toHaveAttribute('aria-invalid', 'true');
+	await expect(field).toHaveValue('Morgan Smith');
+
+	// Case, spacing and accents aside, the name signs.
+	await fillSignForm(page, { ssn: freshSsn(), signature: '  morgan   TESTWÉLL ' });
+	await page.getByRole('button', { name: 'Accept and sign' }).click();
+	await expect(page.getByRole('heading', { level: 1, name: TEXT.signedTitle })).toBeVisible();
+	await waitForDecision(request, app.id);
+
+	const copy = await page.request.get('/sign/done/signed-copy.pdf');
+	expect(copy.status()).toBe(200);
+	const cert = await page.request.get('/sign/done/certificate.pdf');
+	expect(cert.status()).toBe(200);
+	const copyBytes = await copy.body();
+	const certBytes = await cert.body();
+	expect(pdfsig(`signed-${app.id}.pdf`, copyBytes)).toContain('Signature is Valid.');
+	expect(pdfsig(`certificate-${app.id}.pdf`, certBytes)).toContain('Signature is Valid.');
+	const reference = /\/verify\/([0-9a-f-]{36})/.exec(certBytes.toString('latin1'))?.[1];
+	expect(reference).toMatch(/^[0-9a-f-]{36}$/);
+
+	// /verify: genuine, tampered, foreign, unsealed and garbage, each in plain words.
+	await page.goto('/verify');
+	await check(page, 'verify', problems);
+	await upload(page, 'certificate.pdf', certBytes);
+	await expect(page.getByRole('heading', { name: 'Genuine and intact' })).toBeVisible();
+	await expect(
+		page.getByText('This is a certificate of completion sealed by this portal')
+	).toBeVisible();
+	await expect(page.getByText(`application ${app.id} of office 1207`)).toBeVisible();
+	await expect(
+		page.getByText('Our records still give exactly the facts printed on it.')
+	).toBeVisible();
+	// No personal data on the answer.
+	const answer = await page.locator('main').innerText();
+	for (const personal of [app.first, app.last, app.email, app.business, '127.0.0.1']) {
+		expect(answer).not.toContain(personal);
+	}
+	await check(page, 'verify-genuine', problems);
+
+	await upload(page, 'signed-copy.pdf', copyBytes);
+	await expect(page.getByRole('heading', { name: 'Genuine and intact' })).toBeVisible();
+	await expect(page.getByText('This is a signed copy sealed by this portal')).toBeVisible();
+
+	const tampered = Buffer.from(copyBytes);
+	const at = tampered.indexOf('/Producer') + 3;
+	tampered[at] = tampered[at] === 0x41 ? 0x42 : 0x41;
+	expect(pdfsig('tampered.pdf', tampered)).not.toContain('Signature is Valid.');
+	await upload(page, 'tampered.pdf', tampered);
+	await expect(page.getByRole('heading', { name: 'Changed after it was sealed' })).toBeVisible();
+	await check(page, 'verify-tampered', problems);
+
+	const stranger = readP12(generateSealP12(new Date(), 'Someone Else', 'Another Company'), '');
+	const foreign = await sealPdf(await PDFDocument.load(certBytes), stranger, {
+		reason: 'Not ours',
+		location: 'elsewhere',
+		signingTime: new Date()
+	});
+	await upload(page, 'foreign.pdf', foreign);
+	await expect(page.getByRole('heading', { name: 'Not sealed by this portal' })).toBeVisible();
+	await expect(page.getByText(/by “Someone Else, Another Company”/)).toBeVisible();
+
+	await upload(page, 'unsealed.pdf', Buffer.from(await (await PDFDocument.create()).save()));
+	await expect(page.getByRole('heading', { name: 'Not sealed', exact: true })).toBeVisible();
+
+	await upload(page, 'garbage.pdf', Buffer.from('this is not a pdf at all'));
+	await expect(page.getByRole('heading', { name: 'This is not a PDF' })).toBeVisible();
+
+	// The QR code's page: the record, by reference, and the same upload.
+	await page.goto(`/verify/${reference}`);
+	await expect(
+		page.getByRole('heading', { name: 'On record, and the trail verifies' })
+	).toBeVisible();
+	await check(page, 'verify-reference', problems);
+	await upload(page, 'certificate.pdf', certBytes);
+	await expect(page.getByRole('heading', { name: 'Genuine and intact' })).toBeVisible();
+	await page.goto('/verify/00000000-0000-4000-8000-000000000000');
+	await expect(page.getByRole('heading', { name: 'No such signing on record' })).toBeVisible();
+	expect(problems).toEqual([]);
+});
+
+test('/verify works with JavaScript off and names a missing file', async ({ browser, request }) => {
+	const app = await newApplication(request, 'Verify nojs');
+	const context = await noScriptContext(browser);
+	const page = await context.newPage();
+	try {
+		const { path } = await createLink(request, app.id);
+		await openLinkAndStart(page, path);
+		await agreeToTerms(page);
+		await passIdentity(page, app.id);
+		await fillSignForm(page, { ssn: freshSsn() });
+		await page.getByRole('button', { name: 'Accept and sign' }).click();
+		await expect(page.getByRole('heading', { level: 1, name: TEXT.signedTitle })).toBeVisible();
+		const cert = await (await page.request.get('/sign/done/certificate.pdf')).body();
+
+		await page.goto('/verify');
+		await page.locator('form').evaluate((f) => f.setAttribute('novalidate', ''));
+		await page.getByRole('button', { name: 'Check the document' }).click();
+		await expect(page.getByText('Choose the PDF file to check.')).toBeVisible();
+		await upload(page, 'certificate.pdf', cert);
+		await expect(page.getByRole('heading', { name: 'Genuine and intact' })).toBeVisible();
+	} finally {
+		await context.close();
+	}
+});

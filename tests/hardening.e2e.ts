@@ -1,0 +1,142 @@
+// What an adversarial probe of the portal found, each as a merchant or an attacker meets it in a
+// browser: fixation of the session, a double submit, control characters, a second device.
+import { readFileSync, statSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { E2E } from './support/env';
+import {
+	TEXT,
+	agreeToTerms,
+	createLink,
+	fillSignForm,
+	freshSsn,
+	newApplication,
+	openLinkAndStart,
+	passIdentity,
+	ready,
+	receivedDecision,
+	replayPost,
+	resetSandbox,
+	startQuestions,
+	walkTo
+} from './support/flow';
+import { SESSION_COOKIE } from '../src/lib/server/signing/session';
+
+test.beforeEach(async ({ request }) => {
+	await resetSandbox(request);
+});
+
+const sessionCookie = async (page: import('@playwright/test').Page) =>
+	(await page.context().cookies()).find((c) => c.name === SESSION_COOKIE)?.value;
+
+test('the session’s cookie is replaced when identity passes: the old one opens nothing', async ({
+	page,
+	request,
+	browser
+}) => {
+	const app = await newApplication(request, 'Fixation');
+	await walkTo(page, request, app, 'identity');
+	const before = await sessionCookie(page);
+	expect(before).toBeTruthy();
+	await passIdentity(page, app.id);
+	const after = await sessionCookie(page);
+	expect(after).toBeTruthy();
+	expect(after).not.toBe(before);
+	await expect(page.getByRole('heading', { level: 1 })).toContainText('Sign');
+
+	// Whoever planted or copied the cookie before identity passed holds nothing now.
+	const other = await browser.newContext();
+	try {
+		await other.addCookies([{ name: SESSION_COOKIE, value: before!, url: `${E2E.origin}/sign` }]);
+		const res = await other.request.get('/sign/sign', { maxRedirects: 0 });
+		expect(res.status()).toBe(401);
+	} finally {
+		await other.close();
+	}
+});
+
+test('pressing Accept twice: both presses end on the done page', async ({ page, request }) => {
+	const app = await newApplication(request, 'Double submit');
+	await walkTo(page, request, app, 'sign');
+	await fillSignForm(page, { ssn: freshSsn(), first: 'Morgan', last: 'Testwell' });
+	const form = await page
+		.locator('form[action="?/accept"]')
+		.evaluate((f) =>
+			Object.fromEntries(
+				[...new FormData(f as HTMLFormElement).entries()].map(([k, v]) => [k, String(v)])
+			)
+		);
+	// Both presses leave before either is recorded (a slow network, an impatient finger).
+	const [first, second] = await Promise.all([
+		replayPost(page, '/sign/sign?/accept', form),
+		replayPost(page, '/sign/sign?/accept', form)
+	]);
+	for (const res of [first, second]) {
+		expect(res.status(), await res.text()).toBe(303);
+		expect(res.headers().location).toBe('/sign/done');
+	}
+	await page.goto('/sign/done');
+	await expect(page.getByRole('heading', { level: 1, name: TEXT.signedTitle })).toBeVisible();
+});
+
+test('a control character in a name is refused with the reason beside the field, nothing recorded or logged', async ({
+	page,
+	request
+}) => {
+	const app = await newApplication(request, 'Control character');
+	await walkTo(page, request, app, 'sign');
+	const marker = `Zqctl${Date.now().toString(36)}`;
+	const logFrom = statSync(E2E.log).size;
+	await fillSignForm(page, {
+		ssn: freshSsn(),
+		first: `Da\u0000na`,
+		last: marker,
+		email: `${marker.toLowerCase()}@blueheron.example`
+	});
+	await page.getByRole('button', { name: 'Accept and sign' }).click();
+	await expect(page.getByRole('alert')).toContainText('invisible control characters');
+	await expect(page.locator('#firstName-error')).toContainText('control character');
+	// What was typed is still there (the SSN aside, as always).
+	await expect(page.getByLabel('Last name')).toHaveValue(marker);
+	expect(await receivedDecision(request, app.id)).toBeNull();
+
+	// Without script, the same post is a 400 page that names the field.
+	const res = await replayPost(page, '/sign/sign?/accept', {
+		firstName: 'Da\u0000na',
+		lastName: marker,
+		email: 'x@blueheron.example',
+		notificationEmail: 'x@blueheron.example',
+		ssn: '123-45-6789'
+	});
+	expect(res.status()).toBe(400);
+	expect(await res.text()).toContain('firstName');
+	await expect(page).toHaveURL(/\/sign\/sign$/);
+	const log = readFileSync(E2E.log).subarray(logFrom).toString('utf8');
+	expect(log).not.toContain(marker);
+	expect(log).not.toContain('Da\u0000na');
+});
+
+test('questions open on one device: another device on the same link is told to wait', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'Two devices');
+	const { path } = await createLink(request, app.id);
+	const phone = await browser.newContext();
+	const laptop = await browser.newContext();
+	try {
+		const a = await phone.newPage();
+		const b = await laptop.newPage();
+		for (const p of [a, b]) {
+			await openLinkAndStart(p, path);
+			await agreeToTerms(p);
+		}
+		await startQuestions(a);
+		await ready(b);
+		await b.getByRole('button', { name: 'Start the questions' }).click();
+		await expect(b.getByRole('alert')).toContainText('open in another window or on another device');
+		await expect(b.locator('fieldset')).toHaveCount(0);
+	} finally {
+		await phone.close();
+		await laptop.close();
+	}
+});

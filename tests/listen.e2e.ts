@@ -1,0 +1,94 @@
+// Where `npm start` (scripts/start.js) listens: on embedded defaults the sandbox's control API and
+// the development mailbox are served, so only loopback; with a real service, every interface.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+
+const freePort = () =>
+	new Promise<number>((resolve, reject) => {
+		const server = createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as { port: number };
+			server.close(() => resolve(port));
+		});
+	});
+
+/** Whether something accepts a TCP connection at host:port. */
+const reachable = (host: string, port: number) =>
+	new Promise<boolean>((resolve) => {
+		const socket = connect({ host, port, timeout: 2_000 });
+		socket.once('connect', () => {
+			socket.destroy();
+			resolve(true);
+		});
+		socket.once('error', () => resolve(false));
+		socket.once('timeout', () => {
+			socket.destroy();
+			resolve(false);
+		});
+	});
+
+/** This machine's address on a network, if it has one (loopback aside). */
+const lanAddress = Object.values(networkInterfaces())
+	.flat()
+	.find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+
+/** Runs `node scripts/start.js` with only the given settings until it prints where it listens. */
+async function start(settings: Record<string, string>) {
+	const port = await freePort();
+	const dataDir = mkdtempSync(join(tmpdir(), 'portal-listen-'));
+	const child = spawn(process.execPath, ['scripts/start.js'], {
+		env: { PATH: process.env.PATH ?? '', PORT: String(port), DATA_DIR: dataDir, ...settings },
+		stdio: ['ignore', 'pipe', 'pipe']
+	});
+	let out = '';
+	child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+	child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+	await expect.poll(() => /Portal:/.test(out), { timeout: 45_000 }).toBe(true);
+	const listening = /Listening on https?:\/\/([^\s]+):\d+/.exec(out)?.[1];
+	return {
+		port,
+		listening,
+		async stop() {
+			const exited = new Promise((r) => child.once('exit', r));
+			child.kill('SIGTERM');
+			await exited;
+			rmSync(dataDir, { recursive: true, force: true });
+		}
+	};
+}
+
+test('embedded defaults listen on loopback only, unless HOST says otherwise', async () => {
+	test.setTimeout(120_000);
+	const embedded = await start({});
+	try {
+		expect(embedded.listening).toBe('127.0.0.1');
+		expect(await reachable('127.0.0.1', embedded.port)).toBe(true);
+		if (lanAddress) expect(await reachable(lanAddress, embedded.port)).toBe(false);
+	} finally {
+		await embedded.stop();
+	}
+	const opened = await start({ HOST: '0.0.0.0' });
+	try {
+		expect(opened.listening).toBe('0.0.0.0');
+		if (lanAddress) expect(await reachable(lanAddress, opened.port)).toBe(true);
+	} finally {
+		await opened.stop();
+	}
+});
+
+test('with a real Onboarding Service configured, every interface as before', async () => {
+	test.setTimeout(120_000);
+	// Nothing listens on port 9: the portal starts all the same, it calls the service on demand.
+	const production = await start({ ONBOARDING_BASE_URL: 'http://127.0.0.1:9' });
+	try {
+		expect(production.listening).toBe('0.0.0.0');
+		if (lanAddress) expect(await reachable(lanAddress, production.port)).toBe(true);
+	} finally {
+		await production.stop();
+	}
+});
