@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import {
 	TEXT,
@@ -43,6 +44,21 @@ async function expectState(
 	return entry;
 }
 
+/** Downloads the document behind the link named `name`, as a rep's click would; its file path. */
+async function download(rep: Page, name: string | RegExp): Promise<string> {
+	const [file] = await Promise.all([
+		rep.waitForEvent('download'),
+		rep.getByRole('link', { name }).click()
+	]);
+	return file.path();
+}
+
+/** poppler's view of a PDF: its text, and what a reader says about its seal. */
+function pdf(path: string) {
+	const run = (cmd: string) => spawnSync(cmd, [path], { encoding: 'utf8' });
+	return { text: run('pdftotext').stdout, seal: run('pdfsig').stdout };
+}
+
 /** A merchant on a device of their own. */
 async function merchant(browser: Browser) {
 	const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
@@ -56,6 +72,13 @@ test('before and around the link: not sent, link sent, expired, revoked', async 
 	const rep = await repPage(browser, REPS.sam);
 	const fresh = await newApplication(request, 'Console fresh');
 	await expectState(rep, fresh, 'Not sent', 'No signing link yet.');
+	// Nothing is decided: no certificate is offered, and its address says why.
+	await rep.goto(appPath(fresh.id));
+	await expect(rep.getByText('can be downloaded here once the merchant signs')).toBeVisible();
+	await expect(rep.getByRole('link', { name: /certificate|signed copy/ })).toHaveCount(0);
+	const early = await rep.request.get(`${appPath(fresh.id)}/certificate.pdf`);
+	expect(early.status()).toBe(404);
+	expect(await early.text()).toContain('There is no certificate yet');
 
 	const sent = await newApplication(request, 'Console sent');
 	await createLink(request, sent.id, { email: 'morgan@testshop.example' });
@@ -116,6 +139,14 @@ test('outcomes: signed, declined with the reason, being delivered, delivery fail
 	const signed = await newApplication(request, 'Console signed');
 	await walkTo(await merchant(browser), request, signed, 'done');
 	await expectState(rep, signed, 'Signed', /Accepted and signed .* C[SD]T\./);
+	// The evidence module's sealed documents: the rep's certificate carries the whole trail.
+	await rep.goto(appPath(signed.id));
+	const certificate = pdf(await download(rep, /certificate of completion, with the full trail/));
+	expect(certificate.seal).toContain('Signature is Valid.');
+	expect(certificate.text).toContain(signed.business);
+	expect(certificate.text).toContain('APPENDIX: THE APPLICATION’S FULL AUDIT TRAIL');
+	const copy = pdf(await download(rep, /The signed copy/));
+	expect(copy.seal).toContain('Signature is Valid.');
 
 	const declined = await newApplication(request, 'Console declined');
 	const m = await merchant(browser);
@@ -131,6 +162,9 @@ test('outcomes: signed, declined with the reason, being delivered, delivery fail
 		rep.getByRole('heading', { name: 'The merchant’s reason for declining' })
 	).toBeVisible();
 	await expect(rep.getByText('The monthly fee is too high for us.').first()).toBeVisible();
+	// A decline has its certificate and no signed copy.
+	await expect(rep.getByRole('link', { name: /The signed copy/ })).toHaveCount(0);
+	expect(pdf(await download(rep, /certificate of completion/)).text).toContain(declined.business);
 
 	for (const [status, label] of [
 		[503, 'Decision being delivered'],

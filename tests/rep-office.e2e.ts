@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { E2E } from './support/env';
-import { createLink, newApplication, resetSandbox } from './support/flow';
+import { createLink, newApplication, resetSandbox, walkTo } from './support/flow';
 import { REPS, TABLET, appPath, repPage } from './support/reps';
 
 test.use({ viewport: TABLET });
@@ -16,14 +16,18 @@ test('a rep of another office gets 404 on every page, file and action of this of
 }) => {
 	const app = await newApplication(request, 'Other office');
 	const link = await createLink(request, app.id, { email: app.email });
+	// A signed one too, so that its certificate and signed copy exist to be refused.
+	const signed = await newApplication(request, 'Other office signed');
+	await walkTo(await browser.newPage(), request, signed, 'done');
 	const alex = await repPage(browser, REPS.alex);
 	await expect(alex.getByText('Your office has no applications yet.')).toBeVisible();
 	expect(await alex.content()).not.toContain(app.business);
 
-	for (const id of [app.id, 50001]) {
+	for (const id of [app.id, signed.id, 50001]) {
 		for (const path of [
 			appPath(id),
 			`${appPath(id)}/certificate.pdf`,
+			`${appPath(id)}/signed-copy.pdf`,
 			`${appPath(id)}/application.pdf`,
 			`${appPath(id)}?done=sent`
 		]) {

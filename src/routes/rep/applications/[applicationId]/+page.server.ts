@@ -59,6 +59,8 @@ export const load: PageServerLoad = async (event) => {
 		decided: state.decided,
 		lockedUntil: state.kind === 'identity_locked' ? shownTime(state.until, zone) : null,
 		declineReason: decision && !decision.isAccepted ? (decision.declineReason ?? '') : null,
+		// The evidence exists once a decision is recorded; the signed copy only for an acceptance.
+		documents: { certificate: !!decision, signedCopy: decision?.isAccepted === true },
 		link: state.link
 			? {
 					email: state.link.email,
