@@ -55,8 +55,8 @@ async function download(rep: Page, name: string | RegExp): Promise<string> {
 
 /** poppler's view of a PDF: its text, and what a reader says about its seal. */
 function pdf(path: string) {
-	const run = (cmd: string) => spawnSync(cmd, [path], { encoding: 'utf8' });
-	return { text: run('pdftotext').stdout, seal: run('pdfsig').stdout };
+	const run = (cmd: string, ...args: string[]) => spawnSync(cmd, args, { encoding: 'utf8' }).stdout;
+	return { text: run('pdftotext', path, '-'), seal: run('pdfsig', path) };
 }
 
 /** A merchant on a device of their own. */
