@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '$lib/server/app';
 import { appendAudit, listAudit, verifyAuditChain } from '$lib/server/audit/audit';
@@ -33,11 +34,14 @@ describe.runIf(url)('on a PostgreSQL server, two instances side by side', () => 
 	let b: Database;
 
 	beforeAll(async () => {
-		const wipe = await openDatabase({ url: url!, max: 1 }).catch(() => undefined);
-		await wipe?.db.execute(
-			sql`drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;`
+		// A plain client, not openDatabase: a database left by another migration history (a branch
+		// whose migrations were renumbered) would fail to migrate before it could be wiped.
+		const wipe = new pg.Client({ connectionString: url! });
+		await wipe.connect();
+		await wipe.query(
+			'drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;'
 		);
-		await wipe?.close();
+		await wipe.end();
 		// Both start at once: the advisory lock serializes the migrations.
 		[a, b] = await Promise.all([openDatabase({ url: url! }), openDatabase({ url: url! })]);
 	});
