@@ -42,6 +42,17 @@ function operatorKey() {
 	return existsSync(file) ? readFileSync(file, 'utf8').trim() : null;
 }
 
+/**
+ * The demo rep seeded on embedded defaults (src/lib/server/reps/demo.ts): its password is
+ * generated into the data folder. Never with DATABASE_URL, where reps are the operator's own.
+ */
+function demoRep() {
+	if (process.env.DATABASE_URL) return null;
+	const file = resolve(process.env.DATA_DIR || './data', 'demo-rep-password');
+	if (!existsSync(file)) return null;
+	return { email: 'sam.ortiz@office1207.example', password: readFileSync(file, 'utf8').trim() };
+}
+
 /** The first demo application that can still be signed gets a fresh link. */
 async function demoLink(key) {
 	for (const id of [50001, 50002, 50003]) {
@@ -71,6 +82,11 @@ if (status?.sandbox) {
 	else
 		lines.push(
 			'Demo signing link: none (the demo applications are decided; POST /sandbox/_sandbox/reset)'
+		);
+	const rep = demoRep();
+	if (rep)
+		lines.push(
+			`Rep console:       ${origin}/rep  (demo rep ${rep.email}, password ${rep.password})`
 		);
 	if (key && !process.env.OPERATOR_API_KEY) {
 		lines.push(

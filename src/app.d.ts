@@ -1,3 +1,5 @@
+import type { RepContact } from '$lib/server/reps/contact';
+import type { SignedInRep } from '$lib/server/reps/session';
 import type { SigningSession } from '$lib/server/signing/session';
 
 // See https://svelte.dev/docs/kit/types#app.d.ts
@@ -6,10 +8,14 @@ declare global {
 		interface Error {
 			message: string;
 			errorId?: string;
+			/** The rep a refusal points to, when the page knows the application. */
+			rep?: RepContact | null;
 		}
 		interface Locals {
 			/** The signing session of the cookie, when there is an open one. */
 			signing: SigningSession | undefined;
+			/** The signed-in rep (rep pages only). */
+			rep: SignedInRep | undefined;
 		}
 	}
 }

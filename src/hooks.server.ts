@@ -5,6 +5,7 @@ import type { Handle, HandleServerError, ServerInit } from '@sveltejs/kit';
 import { sequence } from '@sveltejs/kit/hooks';
 import { app, startApp } from '$lib/server/app';
 import { ConfigError } from '$lib/server/config/config';
+import { DataDirBusyError } from '$lib/server/db/lock';
 import { compress } from '$lib/server/http/compress';
 import { isForeignFormPost } from '$lib/server/http/csrf';
 import { checkRequest } from '$lib/server/http/inputs';
@@ -12,6 +13,7 @@ import { problemResponse } from '$lib/server/http/problem';
 import { startWorker } from '$lib/server/decisions/worker';
 import { logError } from '$lib/server/log/log';
 import { SESSION_COOKIE, resumeSession } from '$lib/server/signing/session';
+import { REP_COOKIE, resumeRepSession } from '$lib/server/reps/session';
 
 export const init: ServerInit = async () => {
 	if (building) return;
@@ -43,9 +45,10 @@ export const init: ServerInit = async () => {
 				.finally(() => setTimeout(() => process.exit(0), 1000).unref());
 		});
 	} catch (err) {
-		// A ConfigError's message is ours (one line per bad setting); anything else, e.g. the
-		// database refusing to open, is named by its class and code only.
-		if (err instanceof ConfigError) console.error(err.message);
+		// A ConfigError's or DataDirBusyError's message is ours (one line per bad setting, or the
+		// data folder in use); anything else, e.g. the database refusing to open, is named by its
+		// class and code only.
+		if (err instanceof ConfigError || err instanceof DataDirBusyError) console.error(err.message);
 		else logError('start', 'the portal could not start', err);
 		process.exit(1);
 	}
@@ -104,8 +107,16 @@ const session: Handle = async ({ event, resolve }) => {
 				ctx.config.SESSION_IDLE_MINUTES
 			)
 		: undefined;
+	event.locals.rep = isRepPath(event.url.pathname)
+		? await resumeRepSession(ctx.db, event.cookies.get(REP_COOKIE), {
+				idleMinutes: ctx.config.REP_SESSION_IDLE_MINUTES,
+				maxHours: ctx.config.REP_SESSION_MAX_HOURS
+			})
+		: undefined;
 	return resolve(event);
 };
+
+const isRepPath = (path: string) => path === '/rep' || path.startsWith('/rep/');
 
 const headers: Handle = async ({ event, resolve }) => {
 	const response = await resolve(event);
@@ -125,7 +136,8 @@ const headers: Handle = async ({ event, resolve }) => {
 	if (
 		!response.headers.has('cache-control') ||
 		event.url.pathname.startsWith('/sign') ||
-		event.url.pathname.startsWith('/s/')
+		event.url.pathname.startsWith('/s/') ||
+		isRepPath(event.url.pathname)
 	) {
 		set('Cache-Control', 'no-store');
 	}

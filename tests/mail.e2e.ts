@@ -1,12 +1,12 @@
 // The mail a merchant gets, as a merchant's phone shows it. The shared server keeps mail in the
 // development mailbox; a second server of this file's own sends through a real SMTP server that
 // the test runs, and the link is taken from the captured message.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { freePort, startSmtpServer, type SmtpTestServer } from '../src/lib/server/mail/test-smtp';
+import { startSmtpServer, type SmtpTestServer } from '../src/lib/server/mail/test-smtp';
 import { E2E } from './support/env';
+import { startSecondServer, type SecondServer } from './support/second-server';
 import { TEXT, createLink, newApplication, resetSandbox } from './support/flow';
 
 const SHOTS = resolve(E2E.dir, 'shots');
@@ -89,43 +89,18 @@ test('a reminder is sent by a clock moved forward, once, and names the business'
 
 test.describe('with an SMTP server', () => {
 	let smtp: SmtpTestServer;
-	let server: ChildProcess;
+	let server: SecondServer | undefined;
 	let origin: string;
 
 	test.beforeAll(async () => {
 		test.setTimeout(120_000);
 		smtp = await startSmtpServer();
-		const port = await freePort();
-		origin = `http://127.0.0.1:${port}`;
-		server = spawn(process.execPath, ['tests/support/server.js'], {
-			env: {
-				...process.env,
-				E2E_PORT: String(port),
-				E2E_DIR: resolve(E2E.dir, 'smtp-server'),
-				E2E_SMTP_URL: smtp.url
-			},
-			stdio: 'ignore'
-		});
-		await expect
-			.poll(
-				async () => {
-					try {
-						return (await fetch(`${origin}/healthz`)).ok;
-					} catch {
-						return false;
-					}
-				},
-				{ timeout: 90_000, intervals: [500] }
-			)
-			.toBe(true);
+		server = await startSecondServer('smtp-server', { E2E_SMTP_URL: smtp.url });
+		origin = server.origin;
 	});
 
 	test.afterAll(async () => {
-		if (server && server.exitCode === null) {
-			const exited = new Promise((r) => server.once('exit', r));
-			server.kill('SIGTERM');
-			await exited;
-		}
+		await server?.stop();
 		await smtp?.close();
 	});
 

@@ -1,6 +1,7 @@
 // Runs the built portal for the end-to-end tests in a fresh data folder, on the embedded
 // sandbox and PGlite, and keeps everything it prints in .e2e/server.log so the tests can check
 // that no SSN ever reached the output.
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 
@@ -39,10 +40,47 @@ Object.assign(process.env, {
 	// Never an SMTP server from the developer's environment: mail stays in the dev mailbox.
 	SMTP_URL: process.env.E2E_SMTP_URL || '',
 	MAIL_RETRY_SECONDS: '1',
+	// The console tests watch it refresh; every test signs in from 127.0.0.1, so the per-address
+	// sign-in limit (unit-tested) must not lock the run out.
+	CONSOLE_REFRESH_SECONDS: '2',
+	REP_SIGNIN_MAX_FAILURES_PER_ADDRESS: '100000',
 	// The tests change the sandbox's acceptance language and expect the next session to show it
 	// at once. The cache is tested in src/lib/server/signing/terms.spec.ts and by npm run bench.
 	ONBOARDING_CACHE_SECONDS: '0'
 });
+
+// Reps beside the demo rep (seeded by the portal itself), added as an operator adds them: with
+// `npm run reps` on the same data folder, before the portal opens it (see tests/support/reps.ts).
+const REPS = [
+	{
+		office: '1207',
+		repNo: '47',
+		email: 'riley.lockwood@office1207.example',
+		name: 'Riley Lockwood',
+		phone: '(217) 555-0147'
+	},
+	{
+		office: '3300',
+		repNo: '5',
+		email: 'alex.moreno@office3300.example',
+		name: 'Alex Moreno',
+		phone: '(312) 555-0105'
+	}
+];
+for (const { office, repNo, email, name, phone } of REPS) {
+	const r = spawnSync(
+		process.execPath,
+		[
+			resolve('node_modules/tsx/dist/cli.mjs'),
+			'src/lib/server/reps/main.ts',
+			'add',
+			...['--office', office, '--rep-no', repNo, '--email', email, '--name', name],
+			...['--phone', phone]
+		],
+		{ input: 'e2e rep pass phrase, long enough\n', encoding: 'utf8' }
+	);
+	if (r.status !== 0) throw new Error(`adding rep ${email} failed: ${r.stderr}`);
+}
 
 // E2E_BUILD_DIR runs another copy of the build (e.g. a snapshot taken so that a rebuild during
 // the run cannot pull files from under the server); the default is the project's build/.

@@ -1,14 +1,16 @@
 import { app } from '$lib/server/app';
+import { repContact } from '$lib/server/reps/contact';
 import { currentStep } from '$lib/server/signing/session';
 import type { LayoutServerLoad } from './$types';
 
-export const load: LayoutServerLoad = ({ locals }) => {
+export const load: LayoutServerLoad = async ({ locals }) => {
 	const s = locals.signing;
 	return {
 		business: s?.businessName ?? null,
 		step: s ? currentStep(s) : null,
 		channel: s?.channel ?? null,
 		// Times are shown in the office's zone until the page's script knows the merchant's.
-		officeTimeZone: app().config.OFFICE_TIME_ZONE
+		officeTimeZone: app().config.OFFICE_TIME_ZONE,
+		rep: s ? await repContact(app().db, s.officeId, s.repNo) : null
 	};
 };

@@ -8,6 +8,7 @@ import type { SealKey } from '$lib/server/evidence/seal-key';
 import { createOnboardingClient, type OnboardingClient } from '$lib/server/onboarding';
 import { upstreamCacheFor, type UpstreamCache } from '$lib/server/onboarding/cache';
 import { createSandbox } from '$lib/server/sandbox';
+import { seedDemoRep } from '$lib/server/reps/demo';
 import { secureDataDir } from './datadir';
 
 /**
@@ -119,6 +120,7 @@ export async function startApp(
 			authValue: config.ONBOARDING_AUTH_VALUE
 		});
 		await sandbox.seed();
+		if (!config.DATABASE_URL) await seedDemoRep(database.db, config.DATA_DIR);
 	}
 	current = {
 		config,

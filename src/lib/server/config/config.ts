@@ -71,10 +71,15 @@ const base64Key = v.optional(
 	)
 );
 
-function isTimeZone(zone: string): boolean {
+/**
+ * An IANA zone name the runtime knows, Area/Location or UTC. Offsets (+05:00) and abbreviations
+ * (CST, which the runtime still takes as a legacy alias) are refused: neither follows summer time.
+ */
+export function isTimeZone(name: string): boolean {
+	if (name !== 'UTC' && !/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)+$/.test(name)) return false;
 	try {
-		new Intl.DateTimeFormat('en-US', { timeZone: zone });
-		return zone !== '';
+		new Intl.DateTimeFormat('en-US', { timeZone: name });
+		return true;
 	} catch {
 		return false;
 	}
@@ -122,6 +127,18 @@ export const EnvSchema = v.object({
 	RATE_LIMIT_IDENTITY: integer('RATE_LIMIT_IDENTITY', 1, 1_000_000, 10),
 	RATE_LIMIT_DECISION: integer('RATE_LIMIT_DECISION', 1, 1_000_000, 10),
 	DELIVERY_INTERVAL_SECONDS: integer('DELIVERY_INTERVAL_SECONDS', 1, 3600, 10),
+	// Reps: sessions, sign-in limits, the console.
+	REP_SESSION_IDLE_MINUTES: integer('REP_SESSION_IDLE_MINUTES', 1, 24 * 60, 30),
+	REP_SESSION_MAX_HOURS: integer('REP_SESSION_MAX_HOURS', 1, 24 * 7, 12),
+	REP_SIGNIN_MAX_FAILURES: integer('REP_SIGNIN_MAX_FAILURES', 1, 100, 5),
+	REP_SIGNIN_MAX_FAILURES_PER_ADDRESS: integer(
+		'REP_SIGNIN_MAX_FAILURES_PER_ADDRESS',
+		1,
+		1_000_000,
+		20
+	),
+	REP_SIGNIN_LOCKOUT_MINUTES: integer('REP_SIGNIN_LOCKOUT_MINUTES', 1, 24 * 60, 15),
+	CONSOLE_REFRESH_SECONDS: integer('CONSOLE_REFRESH_SECONDS', 2, 3600, 10),
 	SEAL_P12_FILE: optionalText,
 	SEAL_P12_PASSPHRASE: v.optional(v.string()),
 	SMTP_URL: optionalMatching(

@@ -7,6 +7,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { lockDataDir } from './lock';
 import * as schema from './schema';
 
 export { schema };
@@ -33,6 +34,8 @@ export interface OpenOptions {
 	dataDir?: string;
 	/** Pool size for a PostgreSQL server. */
 	max?: number;
+	/** Who opens an embedded database in dataDir, named to anyone else who tries (see lock.ts). */
+	holder?: string;
 }
 
 /** Opens the database and applies pending migrations. */
@@ -51,18 +54,29 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 		return { db, kind: 'postgres', close: () => pool.end() };
 	}
 	let dir: string | undefined;
+	let unlock = () => {};
 	if (opts.dataDir) {
 		dir = resolve(opts.dataDir, 'pglite');
 		mkdirSync(dir, { recursive: true });
+		unlock = lockDataDir(opts.dataDir, opts.holder ?? 'the portal');
 	}
-	// PostgreSQL's default 128 MB of shared buffers would all be resident memory of this process
-	// (PGlite runs in it); the embedded database is small and its pages stay in the OS's cache.
-	const options = { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] };
-	const client = dir ? new PGlite(dir, options) : new PGlite(options);
-	await client.waitReady;
-	const pdb = drizzlePglite({ client, schema });
-	await migratePglite(pdb, { migrationsFolder: migrationsFolder() });
-	return { db: pdb as unknown as Db, kind: 'pglite', close: () => client.close() };
+	try {
+		// PostgreSQL's default 128 MB of shared buffers would all be resident memory of this process
+		// (PGlite runs in it); the embedded database is small and its pages stay in the OS's cache.
+		const options = { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] };
+		const client = dir ? new PGlite(dir, options) : new PGlite(options);
+		await client.waitReady;
+		const pdb = drizzlePglite({ client, schema });
+		await migratePglite(pdb, { migrationsFolder: migrationsFolder() });
+		return {
+			db: pdb as unknown as Db,
+			kind: 'pglite',
+			close: () => client.close().finally(unlock)
+		};
+	} catch (err) {
+		unlock();
+		throw err;
+	}
 }
 
 /** An empty, migrated, in-memory database for unit and contract tests. */

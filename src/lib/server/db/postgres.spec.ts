@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '$lib/server/app';
 import { appendAudit, listAudit, verifyAuditChain } from '$lib/server/audit/audit';
@@ -16,6 +17,9 @@ import { startSmtpServer } from '$lib/server/mail/test-smtp';
 import { createOnboardingClient } from '$lib/server/onboarding';
 import { upstreamCacheFor } from '$lib/server/onboarding/cache';
 import { hit } from '$lib/server/ratelimit/ratelimit';
+import { runRepsCli } from '$lib/server/reps/cli-testing';
+import { resumeRepSession } from '$lib/server/reps/session';
+import { signIn } from '$lib/server/reps/signin';
 import { openDatabase, schema, type Database } from '.';
 
 /**
@@ -30,11 +34,14 @@ describe.runIf(url)('on a PostgreSQL server, two instances side by side', () => 
 	let b: Database;
 
 	beforeAll(async () => {
-		const wipe = await openDatabase({ url: url!, max: 1 }).catch(() => undefined);
-		await wipe?.db.execute(
-			sql`drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;`
+		// A plain client, not openDatabase: a database left by another migration history (a branch
+		// whose migrations were renumbered) would fail to migrate before it could be wiped.
+		const wipe = new pg.Client({ connectionString: url! });
+		await wipe.connect();
+		await wipe.query(
+			'drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;'
 		);
-		await wipe?.close();
+		await wipe.end();
 		// Both start at once: the advisory lock serializes the migrations.
 		[a, b] = await Promise.all([openDatabase({ url: url! }), openDatabase({ url: url! })]);
 	});
@@ -163,5 +170,37 @@ describe.runIf(url)('on a PostgreSQL server, two instances side by side', () => 
 			const types = (await listAudit(b.db, 1, 10)).map((e) => e.type);
 			expect(types.filter((x) => x === 'link.reminded')).toHaveLength(1);
 		});
+	});
+
+	it('takes reps from npm run reps, and shares their sessions and sign-in limits', async () => {
+		const added = await runRepsCli(
+			['add', '--office', '1207', '--rep-no', '31', '--email', 'sam@example.com', '--name', 'Sam'],
+			{ input: 'a pass phrase long enough\n', env: { DATABASE_URL: url! } }
+		);
+		expect(added.stderr).not.toContain('error');
+		expect(added.code).toBe(0);
+		const rules = { maxFailures: 2, maxFailuresPerAddress: 100, lockoutMinutes: 15 };
+		const meta = { ip: '192.0.2.1', userAgent: 'vitest' };
+		const signedIn = await signIn(
+			a.db,
+			rules,
+			{ email: 'SAM@example.com', password: 'a pass phrase long enough' },
+			meta
+		);
+		expect(signedIn.ok).toBe(true);
+		const secret = (signedIn as { secret: string }).secret;
+		const rep = await resumeRepSession(b.db, secret, { idleMinutes: 30, maxHours: 12 });
+		expect(rep).toMatchObject({ email: 'sam@example.com', officeId: 1207 });
+		// Failures on one instance lock the email on the other.
+		await signIn(a.db, rules, { email: 'sam@example.com', password: 'wrong one, twice' }, meta);
+		await signIn(b.db, rules, { email: 'sam@example.com', password: 'wrong one, twice' }, meta);
+		expect(
+			await signIn(
+				a.db,
+				rules,
+				{ email: 'sam@example.com', password: 'a pass phrase long enough' },
+				meta
+			)
+		).toMatchObject({ ok: false, reason: 'locked' });
 	});
 });

@@ -3,7 +3,12 @@ import type { AppContext } from '$lib/server/app';
 import { appendAudit } from '$lib/server/audit/audit';
 import { decrypt, encrypt } from '$lib/server/crypto/secretbox';
 import type { Tx } from '$lib/server/db';
-import { identityAttempts, signingSessions, type AttemptOutcome } from '$lib/server/db/schema';
+import {
+	identityAttempts,
+	signingLinks,
+	signingSessions,
+	type AttemptOutcome
+} from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
 import { notifyRep } from '$lib/server/mail/notes';
 import { OnboardingError, type IdentityQuestionSet } from '$lib/server/onboarding';
@@ -218,27 +223,50 @@ export interface Started {
 	secret?: string;
 }
 
+export type EarlierPass =
+	| { kind: 'none' }
+	| { kind: 'carries'; linkId: string | null }
+	| { kind: 'refused'; email: string | null };
+
+const sameEmail = (a: string | null | undefined, b: string | null | undefined) =>
+	!!a && !!b && a.trim().toLowerCase() === b.trim().toLowerCase();
+
 /**
- * Whether an earlier session on the same link passed the questions: the merchant whose session
- * ended (idle, closed tab) may carry on; anyone holding another link may not, since the service
- * will ask no further questions to tell who they are.
+ * Whether the application's identity check already passed, and whether that pass carries over
+ * to a session on `linkId`. The service asks no more questions once an application is verified,
+ * so nothing would tell who holds a new link. It carries over on the same link (the merchant
+ * whose session ended) and on a later link sent to the same email address as the link it passed
+ * on (whoever reads that inbox had the first link too); in any other case (another address, a
+ * copied link without one) the merchant is sent to their rep.
  */
-async function passedOnSameLink(ctx: AppContext, s: SigningSession): Promise<boolean> {
-	if (!s.linkId) return false;
-	const rows = await ctx.db
-		.select({ id: identityAttempts.id })
+export async function earlierPass(
+	db: Tx,
+	officeId: number,
+	applicationId: number,
+	linkId: string | null
+): Promise<EarlierPass> {
+	const passes = await db
+		.select({ linkId: signingSessions.linkId, email: signingLinks.email })
 		.from(identityAttempts)
 		.innerJoin(signingSessions, eq(signingSessions.id, identityAttempts.sessionId))
+		.leftJoin(signingLinks, eq(signingLinks.id, signingSessions.linkId))
 		.where(
 			and(
-				eq(identityAttempts.officeId, s.officeId),
-				eq(identityAttempts.applicationId, s.applicationId),
-				eq(identityAttempts.outcome, 'passed'),
-				eq(signingSessions.linkId, s.linkId)
+				eq(identityAttempts.officeId, officeId),
+				eq(identityAttempts.applicationId, applicationId),
+				eq(identityAttempts.outcome, 'passed')
 			)
-		)
-		.limit(1);
-	return rows.length > 0;
+		);
+	if (passes.length === 0) return { kind: 'none' };
+	if (linkId) {
+		const [link] = await db
+			.select({ email: signingLinks.email })
+			.from(signingLinks)
+			.where(eq(signingLinks.id, linkId));
+		const carrier = passes.find((p) => p.linkId === linkId || sameEmail(p.email, link?.email));
+		if (carrier) return { kind: 'carries', linkId: carrier.linkId };
+	}
+	return { kind: 'refused', email: passes.find((p) => p.email)?.email ?? null };
 }
 
 /**
@@ -334,12 +362,24 @@ export async function startAttempt(
 			return { result: 'locked' };
 		}
 		if (status === 409) {
-			if (await passedOnSameLink(ctx, s)) {
+			const earlier = await earlierPass(ctx.db, s.officeId, s.applicationId, s.linkId);
+			if (earlier.kind === 'carries') {
 				const secret = await markPassed(ctx, s, now);
-				await audit('identity.passed', { by: 'earlier session on this link' });
+				await audit('identity.passed', {
+					by:
+						earlier.linkId === s.linkId
+							? 'earlier session on this link'
+							: 'earlier link to this email',
+					passedOnLink: earlier.linkId
+				});
 				return { result: 'verified', secret };
 			}
-			await audit('identity.refused', { reason: 'verified in another session' });
+			await audit('identity.refused', {
+				reason:
+					earlier.kind === 'refused'
+						? 'verified on a link to another address'
+						: 'verified in another session'
+			});
 			return { result: 'elsewhere' };
 		}
 		await audit('identity.unavailable', { status: status || null });

@@ -16,6 +16,8 @@ export interface CreateLinkInput {
 	/** Overrides ttlHours; the caller checks it is in the future and within the lifetime. */
 	expiresAt?: Date;
 	meta: RequestMeta;
+	/** The rep who made it, as the audit trail names them. */
+	rep?: string | null;
 }
 
 /** The application's links that are neither revoked nor used (expired ones included). */
@@ -59,6 +61,7 @@ export async function createLink(db: Db, input: CreateLinkInput, now = new Date(
 			channel: 'link' as const,
 			ip: input.meta.ip,
 			userAgent: input.meta.userAgent,
+			rep: input.rep ?? null,
 			at: now
 		};
 		for (const r of revoked) {
@@ -84,6 +87,38 @@ export async function createLink(db: Db, input: CreateLinkInput, now = new Date(
 }
 
 export type SigningLink = typeof signingLinks.$inferSelect;
+
+/**
+ * Revokes the application's usable link (a rep's "Revoke"): its sessions end with it, as when a
+ * new link replaces it. Returns how many were revoked (0 or 1).
+ */
+export async function revokeLinks(
+	db: Db,
+	input: { officeId: number; applicationId: number; rep: string | null; meta: RequestMeta },
+	now = new Date()
+): Promise<number> {
+	return db.transaction(async (tx) => {
+		const revoked = await tx
+			.update(signingLinks)
+			.set({ revokedAt: now })
+			.where(activeLinksOf(input.officeId, input.applicationId))
+			.returning({ id: signingLinks.id });
+		for (const r of revoked) {
+			await appendAudit(tx, {
+				officeId: input.officeId,
+				applicationId: input.applicationId,
+				type: 'link.revoked',
+				channel: 'link',
+				ip: input.meta.ip,
+				userAgent: input.meta.userAgent,
+				rep: input.rep,
+				at: now,
+				data: { linkId: r.id, reason: 'revoked' }
+			});
+		}
+		return revoked.length;
+	});
+}
 
 export function linkState(link: SigningLink | undefined, now = new Date()): LinkState {
 	if (!link) return 'unknown';

@@ -2,6 +2,7 @@ import { error, type RequestEvent } from '@sveltejs/kit';
 import type { AppContext } from '$lib/server/app';
 import { clientIp } from '$lib/server/http/meta';
 import { hit, type Limit } from '$lib/server/ratelimit/ratelimit';
+import { repContactOf } from '$lib/server/reps/contact';
 import { findLink, linkState, type SigningLink } from './links';
 
 const MESSAGES = {
@@ -69,7 +70,9 @@ export async function openLink(
 	const state = linkState(link);
 	if (state !== 'valid') {
 		const [status, message] = MESSAGES[state];
-		error(status, { message });
+		// A link we know names its application, and so the rep the message points to.
+		const rep = link ? await repContactOf(ctx, link.officeId, link.applicationId) : null;
+		error(status, { message, rep });
 	}
 	return link!;
 }

@@ -1,12 +1,7 @@
-import { and, desc, eq } from 'drizzle-orm';
 import type { AppContext } from '$lib/server/app';
-import { signingLinks } from '$lib/server/db/schema';
+import { repContactOf, type RepContact } from '$lib/server/reps/contact';
 
-export interface RepContact {
-	name: string;
-	email: string;
-	phone: string | null;
-}
+export type { RepContact };
 
 /**
  * Who an application's rep is, for the notes the rep is sent. The worker asks this when it sends
@@ -19,26 +14,11 @@ export type RepDirectory = (
 ) => Promise<RepContact | undefined>;
 
 /**
- * The directory the portal uses.
- *
- * FALLBACK until rep accounts exist (issue 6, `src/lib/server/reps/`): the rep is taken to be
- * whoever created the application's latest link, when that was a person with an email address
- * (links made by the operator API have none, and their notes end "no rep on record"). When rep
- * accounts land, this becomes: the upstream list item's `RepNo`
- * (`findApplication(ctx, officeId, applicationId)`) → the rep account with that number in that
- * office → `{ name, email, phone }`, undefined when there is no such (enabled) account.
+ * The directory the portal uses: the upstream list item's `RepNo` in the application's office →
+ * the active rep account with that number (src/lib/server/reps/contact.ts); undefined when there
+ * is none (or the service cannot be reached).
  */
 export function repDirectory(ctx: AppContext): RepDirectory {
-	return async (officeId, applicationId) => {
-		const [latest] = await ctx.db
-			.select({ createdBy: signingLinks.createdBy })
-			.from(signingLinks)
-			.where(
-				and(eq(signingLinks.officeId, officeId), eq(signingLinks.applicationId, applicationId))
-			)
-			.orderBy(desc(signingLinks.createdAt))
-			.limit(1);
-		const by = latest?.createdBy ?? '';
-		return /^[^@\s]+@[^@\s]+$/.test(by) ? { name: by, email: by, phone: null } : undefined;
-	};
+	return async (officeId, applicationId) =>
+		(await repContactOf(ctx, officeId, applicationId)) ?? undefined;
 }

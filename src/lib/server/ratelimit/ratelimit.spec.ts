@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMemoryDatabase, type Database } from '$lib/server/db';
-import { hit, pruneRateLimits } from './ratelimit';
+import { clearLimit, hit, pruneRateLimits, undoHit } from './ratelimit';
 
 describe('rate limits in the database', () => {
 	let database: Database;
@@ -34,6 +34,19 @@ describe('rate limits in the database', () => {
 		const results = await Promise.all(Array.from({ length: 8 }, () => hit(database.db, limit, at)));
 		expect(results.filter((r) => r.ok)).toHaveLength(5);
 		expect(results.map((r) => r.count).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+	});
+
+	it('takes back a hit of the current window, and forgets a key', async () => {
+		const limit = { key: 'test:undo', max: 2, windowSeconds: 60 };
+		const at = new Date('2026-11-22T12:00:00Z');
+		await hit(database.db, limit, at);
+		await hit(database.db, limit, at);
+		await undoHit(database.db, limit, at);
+		expect((await hit(database.db, limit, at)).count).toBe(2);
+		await undoHit(database.db, { ...limit, key: 'test:never' }, at);
+		expect((await hit(database.db, { ...limit, key: 'test:never' }, at)).count).toBe(1);
+		await clearLimit(database.db, limit.key);
+		expect((await hit(database.db, limit, at)).count).toBe(1);
 	});
 
 	it('prunes old windows', async () => {

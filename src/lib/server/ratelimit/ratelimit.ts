@@ -42,6 +42,24 @@ export async function hit(db: Db, limit: Limit, now = new Date()): Promise<Limit
 }
 
 /**
+ * Takes back one hit of the window `now` falls in: for limits that count failures, a request
+ * counted up front (atomically, so racing requests cannot slip past the limit) that then
+ * succeeded.
+ */
+export async function undoHit(db: Db, limit: Limit, now = new Date()): Promise<void> {
+	const { windowStart } = window(limit, now);
+	await db
+		.update(rateLimits)
+		.set({ count: sql`greatest(${rateLimits.count} - 1, 0)` })
+		.where(and(eq(rateLimits.key, limit.key), eq(rateLimits.windowStart, windowStart)));
+}
+
+/** Forgets every count of a key (e.g. a rep's failed sign-ins once the right password came). */
+export async function clearLimit(db: Db, key: string): Promise<void> {
+	await db.delete(rateLimits).where(eq(rateLimits.key, key));
+}
+
+/**
  * Where a limit stands without counting a hit: `ok` while one more hit would still be allowed.
  * For limits that count failures only (a wrong key), checked before the attempt is judged.
  */

@@ -9,7 +9,7 @@ export type SigningSession = typeof signingSessions.$inferSelect;
 
 export const SESSION_COOKIE = 'signing_session';
 /** However active, a signing session does not outlive a working day. */
-const MAX_SESSION_MS = 12 * 3_600_000;
+export const MAX_SESSION_MS = 12 * 3_600_000;
 
 export interface NewSession {
 	channel: Channel;
@@ -17,6 +17,8 @@ export interface NewSession {
 	repId: string | null;
 	officeId: number;
 	applicationId: number;
+	/** The application's `RepNo`, so the merchant's pages can name the rep. */
+	repNo?: number | null;
 	businessName: string;
 	ownerFirstName: string;
 	ownerLastName: string;
@@ -86,16 +88,29 @@ export async function resumeSession(
 	if (!query) resumeQueries.set(db, (query = resumeQuery(db)));
 	const [found] = await query.execute({ tokenHash: hashToken(secret) });
 	const row = found?.session;
-	if (!row || row.closedAt) return undefined;
-	// A rep who sends a new link (say, the first went to the wrong person) ends what the old one
-	// started — unless the decision is already made, whose done page stays reachable.
-	if (found.linkRevokedAt && !row.decisionId && !row.declineId) return undefined;
-	const idle = now.getTime() - row.lastSeenAt.getTime() > idleMinutes * 60_000;
-	const old = now.getTime() - row.createdAt.getTime() > MAX_SESSION_MS;
-	if (idle || old) return undefined;
+	if (!row || !sessionIsOpen(row, found.linkRevokedAt, idleMinutes, now)) return undefined;
 	if (now.getTime() - row.lastSeenAt.getTime() < touchInterval(idleMinutes)) return row;
 	await db.update(signingSessions).set({ lastSeenAt: now }).where(eq(signingSessions.id, row.id));
 	return { ...row, lastSeenAt: now };
+}
+
+/**
+ * Whether a session can still be used: not closed, not idle, not older than a working day, and
+ * its link not replaced (a rep who sends a new link, say because the first went to the wrong
+ * person, ends what the old one started) — unless the decision is made, whose done page stays.
+ */
+export function sessionIsOpen(
+	s: Pick<SigningSession, 'closedAt' | 'decisionId' | 'declineId' | 'lastSeenAt' | 'createdAt'>,
+	linkRevokedAt: Date | null,
+	idleMinutes: number,
+	now = new Date()
+): boolean {
+	if (s.closedAt) return false;
+	// A rep who sends a new link (say, the first went to the wrong person) ends what the old one
+	// started — unless the merchant has decided or declined, whose done page stays reachable.
+	if (linkRevokedAt && !s.decisionId && !s.declineId) return false;
+	if (now.getTime() - s.lastSeenAt.getTime() > idleMinutes * 60_000) return false;
+	return now.getTime() - s.createdAt.getTime() <= MAX_SESSION_MS;
 }
 
 export async function closeSession(db: Tx, id: string, now = new Date()): Promise<void> {
@@ -112,7 +127,9 @@ export const STEP_PATHS: Record<Step, string> = {
 };
 
 /** Where the session stands: derived from what is recorded, so the server alone decides. */
-export function currentStep(s: SigningSession): Step {
+export function currentStep(
+	s: Pick<SigningSession, 'decisionId' | 'declineId' | 'identityPassedAt' | 'consentAt'>
+): Step {
 	if (s.decisionId || s.declineId) return 'done';
 	if (s.identityPassedAt) return 'sign';
 	if (s.consentAt) return 'identity';

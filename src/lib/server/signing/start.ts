@@ -1,37 +1,95 @@
+import type { AppContext } from '$lib/server/app';
 import { appendAudit } from '$lib/server/audit/audit';
 import type { Tx } from '$lib/server/db';
+import type { Channel } from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
-import type { SigningLink } from '$lib/server/links/links';
-import type { ApplicationListItem } from '$lib/server/onboarding';
-import { businessName } from './application';
+import { earlierPass } from '$lib/server/identity/attempts';
+import { isDecided, type ApplicationListItem } from '$lib/server/onboarding';
+import { businessName, findApplication } from './application';
 import { sessionEvent } from './event';
-import { createSession } from './session';
+import { createSession, type SigningSession } from './session';
+
+export interface StartSigning {
+	officeId: number;
+	applicationId: number;
+	channel: Channel;
+	/** The link whose Start was pressed (channel `link`). */
+	linkId: string | null;
+	/** The rep who hands their device over (channel `in_person`). */
+	repId: string | null;
+	meta: RequestMeta;
+}
+
+export type StartRefusal =
+	/** The service could not be reached: nothing was written, the merchant may try again. */
+	| 'unavailable'
+	| 'not_found'
+	| 'decided'
+	/** Identity passed on a link this one cannot carry it from (see `earlierPass`). */
+	| 'identity_elsewhere';
+
+export type StartResult =
+	| { ok: true; secret: string; session: SigningSession }
+	| { ok: false; reason: StartRefusal; item: ApplicationListItem | undefined };
 
 /**
- * Opens a signing session from an emailed link: the session and its two events, in the caller's
- * transaction. Start and a decline on the link page both begin here.
+ * Starts a signing session: the one way in, for the link page's Start and the rep's in-person
+ * hand-over alike. Checks the application with the service, then writes the session and its
+ * audit events in one transaction. The returned secret is for the session cookie only.
  */
-export async function startFromLink(
+export async function startSigningSession(
+	ctx: AppContext,
+	input: StartSigning,
+	now = new Date()
+): Promise<StartResult> {
+	let item: ApplicationListItem | undefined;
+	try {
+		// Fresh from the service: a cached entry could miss a decision made a moment ago.
+		item = await findApplication(ctx, input.officeId, input.applicationId, { fresh: true });
+	} catch {
+		return { ok: false, reason: 'unavailable', item: undefined };
+	}
+	if (!item) return { ok: false, reason: 'not_found', item };
+	if (isDecided(item)) return { ok: false, reason: 'decided', item };
+	const earlier = await earlierPass(ctx.db, input.officeId, input.applicationId, input.linkId);
+	if (earlier.kind === 'refused') return { ok: false, reason: 'identity_elsewhere', item };
+
+	const found = item;
+	const { secret, session } = await ctx.db.transaction((tx) => openSession(tx, input, found, now));
+	return { ok: true, secret, session };
+}
+
+/**
+ * Writes a session and its audit events in the caller's transaction: Start (above, after its
+ * checks) and a decline from the link page, which is taken even while the service cannot say
+ * whose application this is (`item` null).
+ */
+export async function openSession(
 	tx: Tx,
-	link: SigningLink,
+	input: StartSigning,
 	item: ApplicationListItem | null,
-	meta: RequestMeta
+	now = new Date()
 ) {
-	const created = await createSession(tx, {
-		channel: 'link',
-		linkId: link.id,
-		repId: null,
-		officeId: link.officeId,
-		applicationId: link.applicationId,
-		// A decline is taken even while the service cannot say whose application this is.
-		businessName: item ? businessName(item) : `Application ${link.applicationId}`,
-		ownerFirstName: item?.Ownr1_Legal_Name_First ?? '',
-		ownerLastName: item?.Ownr1_Legal_Name_Last ?? '',
-		ownerEmail: item?.Ownr1_Email ?? '',
-		...meta
-	});
-	const common = sessionEvent(created.session, meta);
-	await appendAudit(tx, { ...common, type: 'link.opened', data: { linkId: link.id } });
-	await appendAudit(tx, { ...common, type: 'session.started', data: { linkId: link.id } });
+	const created = await createSession(
+		tx,
+		{
+			channel: input.channel,
+			linkId: input.linkId,
+			repId: input.repId,
+			officeId: input.officeId,
+			applicationId: input.applicationId,
+			repNo: item ? Number(item.RepNo) : null,
+			businessName: item ? businessName(item) : `Application ${input.applicationId}`,
+			ownerFirstName: item?.Ownr1_Legal_Name_First ?? '',
+			ownerLastName: item?.Ownr1_Legal_Name_Last ?? '',
+			ownerEmail: item?.Ownr1_Email ?? '',
+			...input.meta
+		},
+		now
+	);
+	const common = { ...sessionEvent(created.session, input.meta), at: now };
+	const data = input.linkId ? { linkId: input.linkId } : {};
+	if (input.linkId) await appendAudit(tx, { ...common, type: 'link.opened', data });
+	await appendAudit(tx, { ...common, type: 'session.started', data });
 	return created;
 }

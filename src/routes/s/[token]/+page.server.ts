@@ -2,31 +2,60 @@ import { fail, type RequestEvent } from '@sveltejs/kit';
 import { redirect } from '@sveltejs/kit';
 import { app } from '$lib/server/app';
 import { requestMeta } from '$lib/server/http/meta';
+import { earlierPass } from '$lib/server/identity/attempts';
 import { openLink } from '$lib/server/links/open';
-import { isDecided } from '$lib/server/onboarding';
+import { isDecided, type ApplicationListItem } from '$lib/server/onboarding';
+import { repContact } from '$lib/server/reps/contact';
 import { businessName, findApplication } from '$lib/server/signing/application';
 import { declineBeforeIdentity } from '$lib/server/signing/decline';
 import { readDecline, toDone } from '$lib/server/signing/decline-form';
 import { setSessionCookie } from '$lib/server/signing/session';
-import { startFromLink } from '$lib/server/signing/start';
+import { openSession, startSigningSession, type StartRefusal } from '$lib/server/signing/start';
 import type { Actions, PageServerLoad } from './$types';
+
+const REFUSALS: Record<StartRefusal, [number, string]> = {
+	unavailable: [
+		503,
+		'We can’t reach the onboarding service right now. Wait a minute and press Start again.'
+	],
+	not_found: [
+		404,
+		'This application can no longer be found. Please contact your sales representative.'
+	],
+	decided: [
+		409,
+		'A decision is already on record for this application, so there is nothing left to sign. Your sales representative can tell you more.'
+	],
+	identity_elsewhere: [
+		409,
+		'Your identity was already confirmed using an earlier link that went to a different email address. For your security this link can’t continue: please contact your sales representative, who can send a link to that address or help you finish in person.'
+	]
+};
+
+const repOf = (officeId: number, item: ApplicationListItem | undefined) =>
+	item ? repContact(app().db, officeId, Number(item.RepNo)) : Promise.resolve(null);
 
 // Mail scanners open links too: this load reads and never writes (but for the rate-limit count).
 export const load: PageServerLoad = async (event) => {
 	const ctx = app();
 	const link = await openLink(ctx, event, event.params.token);
-	let business: string | null = null;
+	let item: ApplicationListItem | undefined;
 	try {
-		const item = await findApplication(ctx, link.officeId, link.applicationId);
-		business = item ? businessName(item) : null;
+		item = await findApplication(ctx, link.officeId, link.applicationId);
 	} catch {
-		business = null;
+		item = undefined;
 	}
-	return { business, expiresAt: link.expiresAt.toISOString() };
+	const earlier = await earlierPass(ctx.db, link.officeId, link.applicationId, link.id);
+	// No Start button that could only fail: the page says why and whom to contact instead.
+	const blocked: StartRefusal | null =
+		item && isDecided(item) ? 'decided' : earlier.kind === 'refused' ? 'identity_elsewhere' : null;
+	return {
+		business: item ? businessName(item) : null,
+		expiresAt: link.expiresAt.toISOString(),
+		blocked: blocked ? REFUSALS[blocked][1] : null,
+		rep: await repOf(link.officeId, item)
+	};
 };
-
-const DECIDED =
-	'A decision is already on record for this application, so there is nothing left to sign. Your sales representative can tell you more.';
 
 /** The application as the service has it now; a failure to say here, in words for the merchant. */
 async function currentApplication(event: RequestEvent) {
@@ -42,24 +71,23 @@ async function currentApplication(event: RequestEvent) {
 
 export const actions: Actions = {
 	start: async (event) => {
-		const { link, item, unreachable } = await currentApplication(event);
-		if (unreachable) {
-			return fail(503, {
-				message:
-					'We can’t reach the onboarding service right now. Wait a minute and press Start again.'
-			});
+		const ctx = app();
+		const link = await openLink(ctx, event, event.params.token);
+		const started = await startSigningSession(ctx, {
+			officeId: link.officeId,
+			applicationId: link.applicationId,
+			channel: 'link',
+			linkId: link.id,
+			repId: null,
+			meta: requestMeta(event)
+		});
+		if (!started.ok) {
+			const [status, message] = REFUSALS[started.reason];
+			// Only an outage is worth pressing Start again for.
+			const final = started.reason !== 'unavailable';
+			return fail(status, { message, final, rep: await repOf(link.officeId, started.item) });
 		}
-		if (!item) {
-			return fail(404, {
-				message:
-					'This application can no longer be found. Please contact your sales representative.'
-			});
-		}
-		if (isDecided(item)) return fail(409, { message: DECIDED });
-		const { secret } = await app().db.transaction((tx) =>
-			startFromLink(tx, link, item, requestMeta(event))
-		);
-		setSessionCookie(event.cookies, event.url, secret);
+		setSessionCookie(event.cookies, event.url, started.secret);
 		redirect(303, '/sign/terms');
 	},
 	decline: async (event) => {
@@ -67,10 +95,21 @@ export const actions: Actions = {
 		if (!read.ok) return read.failure;
 		// Saying no does not wait for the service: while it is unreachable the decline is still kept.
 		const { link, item } = await currentApplication(event);
-		if (item && isDecided(item)) return fail(409, { message: DECIDED });
+		if (item && isDecided(item)) return fail(409, { message: REFUSALS.decided[1] });
 		const meta = requestMeta(event);
 		const { secret } = await app().db.transaction(async (tx) => {
-			const created = await startFromLink(tx, link, item ?? null, meta);
+			const created = await openSession(
+				tx,
+				{
+					officeId: link.officeId,
+					applicationId: link.applicationId,
+					channel: 'link',
+					linkId: link.id,
+					repId: null,
+					meta
+				},
+				item ?? null
+			);
 			await declineBeforeIdentity(
 				tx,
 				created.session,

@@ -3,6 +3,7 @@ import { app } from '$lib/server/app';
 import { requestMeta } from '$lib/server/http/meta';
 import {
 	announcedLimitSeconds,
+	earlierPass,
 	identityState,
 	startAttempt,
 	submitAnswers
@@ -20,12 +21,16 @@ const BUSY =
 const UNAVAILABLE =
 	'The credit bureau isn’t answering right now. No try was used. Wait a minute, then start again.';
 
+const ELSEWHERE =
+	'Your identity was already confirmed using a different link. For your security this link can’t continue: please contact your sales representative, who can send a link to the address that link went to or help you finish in person.';
+
 export const load: PageServerLoad = async (event) => {
 	const session = requireStep(event, 'identity');
 	const ctx = app();
-	const [state, limitSeconds] = await Promise.all([
+	const [state, limitSeconds, earlier] = await Promise.all([
 		identityState(ctx, session, requestMeta(event)),
-		announcedLimitSeconds(ctx, session)
+		announcedLimitSeconds(ctx, session),
+		earlierPass(ctx.db, session.officeId, session.applicationId, session.linkId)
 	]);
 	const now = Date.now();
 	return {
@@ -36,6 +41,8 @@ export const load: PageServerLoad = async (event) => {
 		locked: state.locked,
 		lockLiftsAt: state.lockLiftsAt?.toISOString() ?? null,
 		last: state.last ?? null,
+		/** Passed before: on this link or one to the same address (carried over), or elsewhere. */
+		earlier: earlier.kind,
 		open: state.open
 			? {
 					deadline: state.open.attempt.deadlineAt.toISOString(),
@@ -80,8 +87,7 @@ export const actions: Actions = {
 		if (result === 'busy') return fail(409, { message: BUSY });
 		if (result === 'elsewhere') {
 			return fail(409, {
-				message:
-					'Your identity was already confirmed in a session that used a different link. For your security, please ask your sales representative to help you finish.'
+				message: ELSEWHERE
 			});
 		}
 		if (secret) setSessionCookie(event.cookies, event.url, secret);

@@ -66,6 +66,8 @@ export const signingSessions = pgTable(
 		repId: text('rep_id'),
 		officeId: integer('office_id').notNull(),
 		applicationId: integer('application_id').notNull(),
+		/** The application's `RepNo` when the session started: whom the merchant's pages name. */
+		repNo: integer('rep_no'),
 		businessName: text('business_name').notNull(),
 		ownerFirstName: text('owner_first_name').notNull().default(''),
 		ownerLastName: text('owner_last_name').notNull().default(''),

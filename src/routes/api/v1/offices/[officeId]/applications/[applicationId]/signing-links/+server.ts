@@ -9,6 +9,7 @@ import { sendLinkMail } from '$lib/server/links/mail';
 import { isDecided, OnboardingError } from '$lib/server/onboarding';
 import { businessName, findApplication } from '$lib/server/signing/application';
 import { decisionFor } from '$lib/server/decisions/decisions';
+import { repContact } from '$lib/server/reps/contact';
 import { BodySchema, ParamsSchema } from './schema';
 import { reasons, unknownFields } from '$lib/server/http/api-reasons';
 
@@ -96,7 +97,8 @@ export const POST: RequestHandler = async (event) => {
 				expiresAt: link.expiresAt,
 				officeId,
 				applicationId,
-				linkId: link.id
+				linkId: link.id,
+				rep: (await repContact(ctx.db, officeId, Number(application.RepNo))) ?? undefined
 			})
 		: undefined;
 	return json(

@@ -1,0 +1,86 @@
+import type { ConsoleState, StateKind, Step } from './state';
+import { officeTime } from './time';
+
+export const STATE_LABELS: Record<StateKind, string> = {
+	not_sent: 'Not sent',
+	link_sent: 'Link sent',
+	opened: 'Opened',
+	in_progress: 'In progress',
+	identity_passed: 'Identity passed',
+	identity_locked: 'Identity locked',
+	signed: 'Signed',
+	declined: 'Declined',
+	delivering: 'Decision being delivered',
+	delivery_failed: 'Delivery failed',
+	link_expired: 'Link expired'
+};
+
+const STEP_NAMES: Record<Step, string> = {
+	terms: 'reading the agreement',
+	identity: 'identity questions',
+	sign: 'signing'
+};
+
+/** The state in a few words: "In progress: identity questions". */
+export function stateLabel(s: ConsoleState): string {
+	if (s.kind === 'in_progress' && s.step) return `In progress: ${STEP_NAMES[s.step]}`;
+	return STATE_LABELS[s.kind];
+}
+
+/** One sentence more, with times in the office's zone. */
+export function stateDetail(s: ConsoleState, zone: string): string {
+	const t = (d: Date | null) => (d ? officeTime(d, zone) : '');
+	const what = s.accepted ? 'signature' : 'decline';
+	switch (s.kind) {
+		case 'not_sent':
+			return s.at ? `The last link was revoked ${t(s.at)}.` : 'No signing link yet.';
+		case 'link_sent':
+			return s.link?.email
+				? `Emailed to ${s.link.email}; valid until ${t(s.until)}.`
+				: `A link to copy and hand over; valid until ${t(s.until)}.`;
+		case 'opened':
+			return `Started, then stopped at ${STEP_NAMES[s.step ?? 'terms']}; last seen ${t(s.at)}.`;
+		case 'in_progress':
+			return `The merchant is on it now (last seen ${t(s.at)}).`;
+		case 'identity_passed':
+			return `Identity confirmed ${t(s.at)}; not signed yet.`;
+		case 'identity_locked':
+			return `Too many failed tries: the questions are locked until ${t(s.until)}.`;
+		case 'signed':
+			return s.at ? `Accepted and signed ${t(s.at)}.` : 'Recorded by the onboarding service.';
+		case 'declined':
+			return s.reason
+				? `Declined${s.at ? ` ${t(s.at)}` : ''}. Reason: “${s.reason}”`
+				: `Declined${s.at ? ` ${t(s.at)}` : ''}; no reason given.`;
+		case 'delivering':
+			return s.reason
+				? `The ${what} is recorded; sending it failed (${s.reason}), next try ${t(s.until)}.`
+				: `The ${what} is recorded (${t(s.at)}) and on its way to the onboarding service.`;
+		case 'delivery_failed':
+			return `The onboarding service refused the ${what}${s.reason ? `: ${s.reason}` : ''}.`;
+		case 'link_expired':
+			return `The link expired ${t(s.at)}. Send a new one.`;
+	}
+}
+
+/** What needs the rep: the known dead end, or a passed identity waiting for a new link. */
+export function attention(s: ConsoleState, zone: string): string | null {
+	if (s.decided || !s.identityPassed) return null;
+	const passedOn = s.identityPassed.email;
+	const forward = passedOn
+		? `Send a new link to ${passedOn}: a link to that address carries the confirmed identity over.`
+		: 'Identity was confirmed on a copied link, which no new link can carry over: finish this application with the merchant in person.';
+	if (s.deadEnd) {
+		const current = s.link
+			? s.link.email
+				? `The current link (to ${s.link.email}) can’t carry it over`
+				: 'The current link (copied, not emailed) can’t carry it over'
+			: 'No link can carry it over';
+		const turned = s.deadEnd.refusedAt
+			? ` — the merchant was turned away ${officeTime(s.deadEnd.refusedAt, zone)}`
+			: ', so the merchant will be sent to you';
+		return `Identity was confirmed on ${passedOn ? `the link sent to ${passedOn}` : 'a copied link'}. ${current}${turned}. ${forward}`;
+	}
+	if (s.kind === 'identity_passed' && !s.link) return forward;
+	return null;
+}

@@ -1,0 +1,82 @@
+import type { AppContext } from '$lib/server/app';
+import { decisionFor } from '$lib/server/decisions/decisions';
+import type { RequestMeta } from '$lib/server/http/meta';
+import { createLink, revokeLinks } from '$lib/server/links/links';
+import { sendLinkMail } from '$lib/server/links/mail';
+import { mailEnabled } from '$lib/server/mail/mode';
+import { isDecided, type ApplicationListItem } from '$lib/server/onboarding';
+import type { SignedInRep } from '$lib/server/reps/session';
+import { businessName } from '$lib/server/signing/application';
+
+/** How the audit trail names a rep: readable, and specific enough to tell two Sams apart. */
+export const repAuditName = (rep: Pick<SignedInRep, 'name' | 'repNo' | 'email'>) =>
+	`${rep.name} (rep ${rep.repNo}, ${rep.email})`;
+
+interface RepAction {
+	rep: SignedInRep;
+	/** Loaded for the rep's own office by the route's guard (reps/guard.ts). */
+	application: ApplicationListItem;
+	meta: RequestMeta;
+}
+
+const ids = (a: RepAction) => ({
+	officeId: a.rep.officeId,
+	applicationId: Number(a.application.ApplicationID)
+});
+
+/** A decision is on record, here or at the service: a link could only lead to a refusal. */
+async function decided(ctx: AppContext, a: RepAction): Promise<boolean> {
+	const { officeId, applicationId } = ids(a);
+	return isDecided(a.application) || !!(await decisionFor(ctx.db, officeId, applicationId));
+}
+
+async function newLink(ctx: AppContext, a: RepAction, email: string | null) {
+	return createLink(ctx.db, {
+		...ids(a),
+		email,
+		createdBy: `rep:${a.rep.id}`,
+		ttlHours: ctx.config.LINK_TTL_HOURS,
+		meta: a.meta,
+		rep: repAuditName(a.rep)
+	});
+}
+
+/**
+ * "Send link" (and resend): a new link, replacing the old one, emailed in the rep's name. With
+ * mail off (production without SMTP) nothing is made: the rep copies a link instead.
+ */
+export async function sendLink(
+	ctx: AppContext,
+	a: RepAction & { email: string; origin: string }
+): Promise<{ ok: true; expiresAt: Date } | { ok: false; reason: 'decided' | 'mail_off' }> {
+	if (!mailEnabled(ctx)) return { ok: false, reason: 'mail_off' };
+	if (await decided(ctx, a)) return { ok: false, reason: 'decided' };
+	const { token, link } = await newLink(ctx, a, a.email);
+	await sendLinkMail(ctx, {
+		to: a.email,
+		url: `${a.origin}/s/${token}`,
+		business: businessName(a.application),
+		expiresAt: link.expiresAt,
+		...ids(a),
+		linkId: link.id,
+		rep: { name: a.rep.name, email: a.rep.email, phone: a.rep.phone }
+	});
+	return { ok: true, expiresAt: link.expiresAt };
+}
+
+/**
+ * "Copy link": only a token's hash is stored, so an existing link cannot be shown again. This
+ * makes a new one (replacing the old) and returns its address, to be shown once.
+ */
+export async function copyableLink(
+	ctx: AppContext,
+	a: RepAction & { origin: string }
+): Promise<{ ok: true; url: string; expiresAt: Date } | { ok: false }> {
+	if (await decided(ctx, a)) return { ok: false };
+	const { token, link } = await newLink(ctx, a, null);
+	return { ok: true, url: `${a.origin}/s/${token}`, expiresAt: link.expiresAt };
+}
+
+export async function revokeLink(ctx: AppContext, a: RepAction): Promise<number> {
+	return revokeLinks(ctx.db, { ...ids(a), rep: repAuditName(a.rep), meta: a.meta });
+}

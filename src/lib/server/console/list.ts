@@ -1,0 +1,90 @@
+import type { AppContext } from '$lib/server/app';
+import type { ApplicationListItem } from '$lib/server/onboarding';
+import { businessName } from '$lib/server/signing/application';
+import { loadFacts } from './facts';
+import { deriveState, type ConsoleState, type StateRules } from './state';
+
+export interface ConsoleRow {
+	applicationId: number;
+	business: string;
+	legalName: string;
+	owner: string;
+	ownerEmail: string;
+	/** The service's CreatedDate as it gives it (MM/DD/YYYY). */
+	created: string;
+	state: ConsoleState;
+}
+
+export const stateRules = (ctx: AppContext): StateRules => ({
+	sessionIdleMinutes: ctx.config.SESSION_IDLE_MINUTES,
+	identityMaxAttempts: ctx.config.IDENTITY_MAX_ATTEMPTS,
+	identityWindowHours: ctx.config.IDENTITY_WINDOW_HOURS
+});
+
+/** MM/DD/YYYY (the service's list) as a sortable number; anything else sorts last. */
+function createdKey(created: string): number {
+	const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})/.exec(created.trim());
+	if (m) return Number(m[3]) * 10_000 + Number(m[1]) * 100 + Number(m[2]);
+	const t = Date.parse(created);
+	return Number.isNaN(t) ? 0 : Number(new Date(t).toISOString().slice(0, 10).replaceAll('-', ''));
+}
+
+export function toRow(item: ApplicationListItem, state: ConsoleState): ConsoleRow {
+	return {
+		applicationId: Number(item.ApplicationID),
+		business: businessName(item),
+		legalName: item.Legal_Name,
+		owner: [item.Ownr1_Legal_Name_First, item.Ownr1_Legal_Name_Last].filter(Boolean).join(' '),
+		ownerEmail: item.Ownr1_Email,
+		created: item.CreatedDate,
+		state
+	};
+}
+
+/** Newest first: by the service's date, then by id (the service numbers in order). */
+export function newestFirst(a: ConsoleRow, b: ConsoleRow): number {
+	return createdKey(b.created) - createdKey(a.created) || b.applicationId - a.applicationId;
+}
+
+/** The office's applications from the service, each with its state from the portal's records. */
+export async function officeConsole(
+	ctx: AppContext,
+	officeId: number,
+	now = new Date()
+): Promise<ConsoleRow[]> {
+	const items = await ctx.onboarding.listApplications(officeId);
+	const mine = items.filter((i) => Number(i.OfficeNo) === officeId);
+	const facts = await loadFacts(
+		ctx.db,
+		officeId,
+		mine.map((i) => Number(i.ApplicationID))
+	);
+	const rules = stateRules(ctx);
+	return mine
+		.map((item) => {
+			const stored = facts.get(Number(item.ApplicationID))!;
+			return toRow(item, deriveState({ ...stored, serviceStatus: item.Status }, rules, now));
+		})
+		.sort(newestFirst);
+}
+
+/** Search by business (trading or legal name), owner, owner's email or application number. */
+export function matches(row: ConsoleRow, query: string): boolean {
+	const q = query.trim().toLowerCase();
+	if (!q) return true;
+	return [row.business, row.legalName, row.owner, row.ownerEmail, String(row.applicationId)].some(
+		(field) => field.toLowerCase().includes(q)
+	);
+}
+
+/** One application's state (the application page). */
+export async function applicationState(
+	ctx: AppContext,
+	item: ApplicationListItem,
+	officeId: number,
+	now = new Date()
+): Promise<ConsoleState> {
+	const id = Number(item.ApplicationID);
+	const facts = await loadFacts(ctx.db, officeId, [id]);
+	return deriveState({ ...facts.get(id)!, serviceStatus: item.Status }, stateRules(ctx), now);
+}

@@ -1,0 +1,346 @@
+import { describe, expect, it } from 'vitest';
+import { attention, stateDetail, stateLabel } from './labels';
+import {
+	deriveState,
+	STATE_KINDS,
+	type ApplicationFacts,
+	type ConsoleState,
+	type DecisionFact,
+	type LinkFact,
+	type SessionFact,
+	type StateKind
+} from './state';
+
+const NOW = new Date('2026-03-10T18:00:00Z');
+const ago = (minutes: number) => new Date(NOW.getTime() - minutes * 60_000);
+const later = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
+const rules = { sessionIdleMinutes: 30, identityMaxAttempts: 2, identityWindowHours: 24 };
+const ZONE = 'America/Chicago';
+
+const link = (id: string, over: Partial<LinkFact> = {}): LinkFact => ({
+	id,
+	email: 'dana@example.com',
+	createdAt: ago(120),
+	expiresAt: later(7 * 24 * 60),
+	revokedAt: null,
+	usedAt: null,
+	...over
+});
+
+const session = (id: string, over: Partial<SessionFact> = {}): SessionFact => ({
+	id,
+	linkId: 'A',
+	channel: 'link',
+	createdAt: ago(20),
+	lastSeenAt: ago(1),
+	closedAt: null,
+	consentAt: null,
+	identityPassedAt: null,
+	decisionId: null,
+	declineId: null,
+	...over
+});
+
+const decision = (over: Partial<DecisionFact> = {}): DecisionFact => ({
+	isAccepted: true,
+	status: 'delivered',
+	declineReason: null,
+	attempts: 1,
+	lastError: null,
+	createdAt: ago(5),
+	deliveredAt: ago(5),
+	nextAttemptAt: ago(5),
+	...over
+});
+
+const facts = (over: Partial<ApplicationFacts> = {}): ApplicationFacts => ({
+	serviceStatus: 'Pending Signature',
+	links: [],
+	sessions: [],
+	attempts: [],
+	decision: null,
+	declines: [],
+	events: [],
+	...over
+});
+
+const derive = (f: ApplicationFacts) => deriveState(f, rules, NOW);
+
+/** Every state, with the facts that lead to it: the table the tests below go through. */
+const CASES: [string, ApplicationFacts, Partial<ConsoleState> & { kind: StateKind }][] = [
+	['nothing recorded', facts(), { kind: 'not_sent', at: null, link: null }],
+	[
+		'the only link revoked',
+		facts({ links: [link('A', { revokedAt: ago(30) })] }),
+		{ kind: 'not_sent', at: ago(30), link: null }
+	],
+	['a link out, not opened', facts({ links: [link('A')] }), { kind: 'link_sent', at: ago(120) }],
+	[
+		'a link past its expiry',
+		facts({ links: [link('A', { expiresAt: ago(10) })] }),
+		{ kind: 'link_expired', at: ago(10) }
+	],
+	[
+		'opened, left at the terms long ago',
+		facts({ links: [link('A')], sessions: [session('s', { lastSeenAt: ago(90) })] }),
+		{ kind: 'opened', step: 'terms', at: ago(90) }
+	],
+	[
+		'opened, stopped at the identity step',
+		facts({
+			links: [link('A')],
+			sessions: [session('s', { consentAt: ago(95), lastSeenAt: ago(90) })]
+		}),
+		{ kind: 'opened', step: 'identity' }
+	],
+	[
+		'in progress, reading the terms',
+		facts({ links: [link('A')], sessions: [session('s')] }),
+		{ kind: 'in_progress', step: 'terms', at: ago(1) }
+	],
+	[
+		'in progress, at the identity questions',
+		facts({ links: [link('A')], sessions: [session('s', { consentAt: ago(3) })] }),
+		{ kind: 'in_progress', step: 'identity' }
+	],
+	[
+		'in progress, signing',
+		facts({
+			links: [link('A')],
+			sessions: [session('s', { consentAt: ago(3), identityPassedAt: ago(2) })]
+		}),
+		{ kind: 'in_progress', step: 'sign' }
+	],
+	[
+		'identity passed, merchant gone',
+		facts({
+			links: [link('A')],
+			sessions: [
+				session('s', { consentAt: ago(200), identityPassedAt: ago(190), lastSeenAt: ago(180) })
+			]
+		}),
+		{ kind: 'identity_passed', at: ago(190), deadEnd: null }
+	],
+	[
+		'identity locked after two failures, merchant gone',
+		facts({
+			links: [link('A')],
+			sessions: [session('s', { consentAt: ago(200), lastSeenAt: ago(100) })],
+			attempts: [
+				{ startedAt: ago(150), outcome: 'failed' },
+				{ startedAt: ago(110), outcome: 'late' }
+			]
+		}),
+		{ kind: 'identity_locked', until: new Date(ago(150).getTime() + 24 * 3_600_000) }
+	],
+	[
+		'identity locked while the merchant is still on the page',
+		facts({
+			links: [link('A')],
+			sessions: [session('s', { consentAt: ago(10) })],
+			attempts: [
+				{ startedAt: ago(8), outcome: 'failed' },
+				{ startedAt: ago(4), outcome: 'failed' }
+			]
+		}),
+		{ kind: 'identity_locked', step: 'identity' }
+	],
+	[
+		'signed and delivered',
+		facts({ links: [link('A', { usedAt: ago(5) })], decision: decision() }),
+		{ kind: 'signed', at: ago(5), accepted: true, decided: true, link: null }
+	],
+	[
+		'declined with a reason, delivered',
+		facts({ decision: decision({ isAccepted: false, declineReason: 'Fees too high' }) }),
+		{ kind: 'declined', reason: 'Fees too high', accepted: false }
+	],
+	[
+		'decision recorded, first delivery not tried yet',
+		facts({ decision: decision({ status: 'pending', attempts: 0, deliveredAt: null }) }),
+		{ kind: 'delivering', reason: null, until: null }
+	],
+	[
+		'decision recorded, delivery failing and retrying',
+		facts({
+			decision: decision({
+				status: 'pending',
+				attempts: 2,
+				lastError: 'service unavailable',
+				nextAttemptAt: later(1),
+				deliveredAt: null
+			})
+		}),
+		{ kind: 'delivering', reason: 'service unavailable', until: later(1) }
+	],
+	[
+		'decision refused by the service for good',
+		facts({
+			decision: decision({ status: 'rejected', lastError: 'bad request', deliveredAt: null })
+		}),
+		{ kind: 'delivery_failed', reason: 'bad request' }
+	],
+	[
+		'decided at the service, not through the portal',
+		facts({ serviceStatus: 'Signed' }),
+		{ kind: 'signed', at: null, decided: true }
+	],
+	[
+		'declined at the service',
+		facts({ serviceStatus: 'Declined' }),
+		{ kind: 'declined', accepted: false, decided: true }
+	]
+];
+
+describe('the console state of an application', () => {
+	it.each(CASES)('%s', (_name, f, expected) => {
+		expect(derive(f)).toMatchObject(expected);
+	});
+
+	it('shows a decline the portal recorded before identity, until a newer link goes out', () => {
+		const declinedEarly = facts({
+			links: [link('A', { usedAt: ago(10) })],
+			sessions: [session('s1', { declineId: 'd1', closedAt: null, lastSeenAt: ago(10) })],
+			declines: [{ at: ago(10), reason: 'Found another processor' }]
+		});
+		expect(derive(declinedEarly)).toMatchObject({
+			kind: 'declined',
+			at: ago(10),
+			reason: 'Found another processor',
+			accepted: false,
+			decided: false
+		});
+		const resent = {
+			...declinedEarly,
+			links: [...declinedEarly.links, link('B', { createdAt: ago(2) })]
+		};
+		expect(derive(resent)).toMatchObject({ kind: 'link_sent', at: ago(2) });
+	});
+
+	it('has a case above for every state', () => {
+		const covered = new Set(CASES.map(([, , e]) => e.kind));
+		expect(STATE_KINDS.filter((k) => !covered.has(k))).toEqual([]);
+	});
+
+	it('gives every state a label and a sentence, times with the zone named', () => {
+		for (const [name, f] of CASES) {
+			const s = derive(f);
+			expect(stateLabel(s), name).not.toBe('');
+			const detail = stateDetail(s, ZONE);
+			expect(detail, name).toMatch(/\.|”$/);
+			if (/\d:\d\d/.test(detail)) expect(detail, name).toMatch(/C[SD]T/);
+		}
+		expect(stateLabel(derive(facts({ links: [link('A')], sessions: [session('s')] })))).toBe(
+			'In progress: reading the agreement'
+		);
+		expect(stateDetail(derive(CASES[13]![1]), ZONE)).toContain('Reason: “Fees too high”');
+	});
+
+	it('forgets a session that went idle, was closed, or whose link was replaced', () => {
+		const idle = facts({ links: [link('A')], sessions: [session('s', { lastSeenAt: ago(31) })] });
+		expect(derive(idle).kind).toBe('opened');
+		const closed = facts({ links: [link('A')], sessions: [session('s', { closedAt: ago(1) })] });
+		expect(derive(closed).kind).toBe('opened');
+		const replaced = facts({
+			links: [link('A', { revokedAt: ago(2) }), link('B', { createdAt: ago(2) })],
+			sessions: [session('s')]
+		});
+		expect(derive(replaced)).toMatchObject({ kind: 'link_sent', link: { id: 'B' } });
+	});
+
+	it('counts identity failures only inside the window', () => {
+		const old = facts({
+			links: [link('A')],
+			attempts: [
+				{ startedAt: ago(25 * 60), outcome: 'failed' },
+				{ startedAt: ago(60), outcome: 'failed' }
+			]
+		});
+		expect(derive(old).kind).toBe('link_sent');
+		const byService = facts({
+			links: [link('A')],
+			events: [{ type: 'identity.locked', at: ago(60), byService: true }]
+		});
+		expect(derive(byService)).toMatchObject({
+			kind: 'identity_locked',
+			until: new Date(ago(60).getTime() + 24 * 3_600_000)
+		});
+	});
+
+	describe('the known dead end (identity passed on link A, the merchant lost it)', () => {
+		const passedOnA = session('s', {
+			linkId: 'A',
+			consentAt: ago(300),
+			identityPassedAt: ago(290),
+			lastSeenAt: ago(280)
+		});
+		const revokedA = link('A', { revokedAt: ago(60), email: 'dana@example.com' });
+
+		it('is no dead end when link B goes to the same address, whatever its case', () => {
+			const s = derive(
+				facts({
+					links: [revokedA, link('B', { createdAt: ago(60), email: ' Dana@Example.com' })],
+					sessions: [passedOnA]
+				})
+			);
+			expect(s).toMatchObject({ kind: 'identity_passed', deadEnd: null });
+			expect(s.identityPassed).toMatchObject({ email: 'dana@example.com', linkId: 'A' });
+			expect(attention(s, ZONE)).toBeNull();
+		});
+
+		it('is one when link B goes elsewhere, and the console says what to do', () => {
+			const s = derive(
+				facts({
+					links: [revokedA, link('B', { createdAt: ago(60), email: 'other@example.com' })],
+					sessions: [passedOnA]
+				})
+			);
+			expect(s).toMatchObject({ kind: 'identity_passed', deadEnd: { refusedAt: null } });
+			const note = attention(s, ZONE)!;
+			expect(note).toContain('the link sent to dana@example.com');
+			expect(note).toContain('to other@example.com');
+			expect(note).toContain('Send a new link to dana@example.com');
+		});
+
+		it('tells when the merchant was turned away', () => {
+			const s = derive(
+				facts({
+					links: [revokedA, link('B', { createdAt: ago(60), email: null })],
+					sessions: [passedOnA],
+					events: [{ type: 'identity.refused', at: ago(10), byService: false }]
+				})
+			);
+			expect(s.deadEnd).toEqual({ refusedAt: ago(10) });
+			expect(attention(s, ZONE)).toMatch(/turned away Mar 10, 2026, 12:50 PM CDT/);
+		});
+
+		it('without a usable link, points to a link to the address identity passed on', () => {
+			const s = derive(facts({ links: [revokedA], sessions: [passedOnA] }));
+			expect(s).toMatchObject({ kind: 'identity_passed', deadEnd: null, link: null });
+			expect(attention(s, ZONE)).toContain('Send a new link to dana@example.com');
+		});
+
+		it('after a pass on a copied link, only in person is left', () => {
+			const s = derive(
+				facts({
+					links: [link('A', { revokedAt: ago(60), email: null }), link('B', { email: null })],
+					sessions: [passedOnA]
+				})
+			);
+			expect(s.deadEnd).not.toBeNull();
+			expect(attention(s, ZONE)).toContain('in person');
+		});
+
+		it('is over once a decision is recorded', () => {
+			const s = derive(
+				facts({
+					links: [revokedA, link('B', { email: 'other@example.com', usedAt: ago(1) })],
+					sessions: [passedOnA],
+					decision: decision()
+				})
+			);
+			expect(s).toMatchObject({ kind: 'signed', deadEnd: null });
+			expect(attention(s, ZONE)).toBeNull();
+		});
+	});
+});

@@ -1,0 +1,292 @@
+import type { AttemptOutcome, Channel, DecisionStatus } from '$lib/server/db/schema';
+import { currentStep, sessionIsOpen } from '$lib/server/signing/session';
+
+/**
+ * Where an application stands, for the rep's console: derived here, in one place, from what the
+ * database records (links, sessions, identity attempts, the decision and a few audit events) and
+ * the service's list status. Pure: the loader (facts.ts) reads, this decides.
+ */
+
+export interface LinkFact {
+	id: string;
+	email: string | null;
+	createdAt: Date;
+	expiresAt: Date;
+	revokedAt: Date | null;
+	usedAt: Date | null;
+}
+
+export interface SessionFact {
+	id: string;
+	linkId: string | null;
+	channel: Channel;
+	createdAt: Date;
+	lastSeenAt: Date;
+	closedAt: Date | null;
+	consentAt: Date | null;
+	identityPassedAt: Date | null;
+	decisionId: string | null;
+	declineId: string | null;
+}
+
+/** A merchant's "I don't want to sign" before identity passed: the portal's record, no decision. */
+export interface PortalDeclineFact {
+	at: Date;
+	reason: string | null;
+}
+
+export interface AttemptFact {
+	startedAt: Date;
+	outcome: AttemptOutcome;
+}
+
+export interface DecisionFact {
+	isAccepted: boolean;
+	status: DecisionStatus;
+	declineReason: string | null;
+	attempts: number;
+	lastError: string | null;
+	createdAt: Date;
+	deliveredAt: Date | null;
+	nextAttemptAt: Date;
+}
+
+/** The audit events the tables alone do not tell: a merchant turned away, a lock by the service. */
+export interface EventFact {
+	type: 'identity.refused' | 'identity.locked';
+	at: Date;
+	byService: boolean;
+}
+
+export interface ApplicationFacts {
+	/** The service's list `Status` ("Pending Signature", "Signed", "Declined"). */
+	serviceStatus: string;
+	links: LinkFact[];
+	sessions: SessionFact[];
+	attempts: AttemptFact[];
+	decision: DecisionFact | null;
+	/** Declines recorded by the portal before identity (the service takes none without an SSN). */
+	declines: PortalDeclineFact[];
+	events: EventFact[];
+}
+
+export interface StateRules {
+	sessionIdleMinutes: number;
+	identityMaxAttempts: number;
+	identityWindowHours: number;
+}
+
+export const STATE_KINDS = [
+	'not_sent',
+	'link_sent',
+	'opened',
+	'in_progress',
+	'identity_passed',
+	'identity_locked',
+	'signed',
+	'declined',
+	'delivering',
+	'delivery_failed',
+	'link_expired'
+] as const;
+export type StateKind = (typeof STATE_KINDS)[number];
+export type Step = 'terms' | 'identity' | 'sign';
+const STEPS: Step[] = ['terms', 'identity', 'sign'];
+const byStep = (a: Step, b: Step) => STEPS.indexOf(a) - STEPS.indexOf(b);
+
+export interface CurrentLink {
+	id: string;
+	email: string | null;
+	createdAt: Date;
+	expiresAt: Date;
+	expired: boolean;
+}
+
+export interface ConsoleState {
+	kind: StateKind;
+	/** The merchant's step: where they are (in progress) or stopped (opened). */
+	step: Step | null;
+	/** When the application got to this state, where known. */
+	at: Date | null;
+	/** When a lock lifts, or the current link expires. */
+	until: Date | null;
+	/** A decline's reason, or why delivery failed. */
+	reason: string | null;
+	/** Decisions only: accepted (true) or declined; null otherwise. */
+	accepted: boolean | null;
+	/** The link a merchant could use now (neither revoked nor used), expired or not. */
+	link: CurrentLink | null;
+	/** The identity check passed, and on which link (so a new one to that address carries it). */
+	identityPassed: { at: Date; linkId: string | null; email: string | null } | null;
+	/**
+	 * The known dead end: identity passed on a link the current one cannot carry it from, so the
+	 * merchant is sent to the rep; `refusedAt` once a merchant was actually turned away.
+	 */
+	deadEnd: { refusedAt: Date | null } | null;
+	/** A decision is on record (here or at the service): no more links. */
+	decided: boolean;
+}
+
+const sameEmail = (a: string | null | undefined, b: string | null | undefined) =>
+	!!a && !!b && a.trim().toLowerCase() === b.trim().toLowerCase();
+
+const latest = <T>(items: T[], at: (t: T) => Date | null) =>
+	items.reduce<T | undefined>((best, t) => {
+		const time = at(t);
+		return time && (!best || time.getTime() > (at(best)?.getTime() ?? 0)) ? t : best;
+	}, undefined);
+
+/** When the identity lock lifts, if the application is locked now. */
+export function identityLock(f: ApplicationFacts, rules: StateRules, now: Date): Date | null {
+	const windowMs = rules.identityWindowHours * 3_600_000;
+	const since = now.getTime() - windowMs;
+	// As the portal counts (identity/attempts.ts): failed or late attempts started in the window.
+	const failures = f.attempts
+		.filter(
+			(a) => (a.outcome === 'failed' || a.outcome === 'late') && a.startedAt.getTime() > since
+		)
+		.map((a) => a.startedAt.getTime())
+		.sort((a, b) => b - a);
+	const byCount =
+		failures.length >= rules.identityMaxAttempts
+			? failures[rules.identityMaxAttempts - 1]! + windowMs
+			: null;
+	const byService = f.events
+		.filter((e) => e.type === 'identity.locked' && e.byService && e.at.getTime() > since)
+		.map((e) => e.at.getTime() + windowMs);
+	const until = Math.max(byCount ?? 0, ...byService);
+	return until > now.getTime() ? new Date(until) : null;
+}
+
+function decisionState(d: DecisionFact): Pick<ConsoleState, 'kind' | 'at' | 'reason' | 'until'> {
+	if (d.status === 'delivered') {
+		return {
+			kind: d.isAccepted ? 'signed' : 'declined',
+			at: d.createdAt,
+			reason: d.isAccepted ? null : d.declineReason,
+			until: null
+		};
+	}
+	if (d.status === 'rejected') {
+		return { kind: 'delivery_failed', at: d.createdAt, reason: d.lastError, until: null };
+	}
+	// Pending: recorded, on its way; a failed try shows as the reason and the next try's time.
+	return {
+		kind: 'delivering',
+		at: d.createdAt,
+		reason: d.attempts > 0 ? d.lastError : null,
+		until: d.attempts > 0 ? d.nextAttemptAt : null
+	};
+}
+
+export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): ConsoleState {
+	const linkById = new Map(f.links.map((l) => [l.id, l]));
+	const usable = latest(
+		f.links.filter((l) => !l.revokedAt && !l.usedAt),
+		(l) => l.createdAt
+	);
+	const link: CurrentLink | null = usable
+		? {
+				id: usable.id,
+				email: usable.email,
+				createdAt: usable.createdAt,
+				expiresAt: usable.expiresAt,
+				expired: usable.expiresAt.getTime() <= now.getTime()
+			}
+		: null;
+
+	const passes = f.sessions.filter((s) => s.identityPassedAt);
+	const lastPass = latest(passes, (s) => s.identityPassedAt);
+	const identityPassed = lastPass
+		? {
+				at: lastPass.identityPassedAt!,
+				linkId: lastPass.linkId,
+				email: lastPass.linkId ? (linkById.get(lastPass.linkId)?.email ?? null) : null
+			}
+		: null;
+
+	const serviceDecided = ['signed', 'declined'].includes(f.serviceStatus.trim().toLowerCase());
+	const decided = f.decision !== null || serviceDecided;
+
+	// The same rule as identity/attempts.ts `earlierPass`: same link, or a link to the same address.
+	const carries = (l: CurrentLink) =>
+		passes.some(
+			(s) =>
+				s.linkId === l.id || sameEmail(s.linkId ? linkById.get(s.linkId)?.email : null, l.email)
+		);
+	const refused = latest(
+		f.events.filter(
+			(e) => e.type === 'identity.refused' && (!identityPassed || e.at >= identityPassed.at)
+		),
+		(e) => e.at
+	);
+	const deadEnd =
+		identityPassed && !decided && ((link && !carries(link)) || refused)
+			? { refusedAt: refused?.at ?? null }
+			: null;
+
+	const base = {
+		step: null,
+		at: null,
+		until: null,
+		reason: null,
+		accepted: f.decision?.isAccepted ?? null,
+		link,
+		identityPassed,
+		deadEnd,
+		decided
+	} satisfies Omit<ConsoleState, 'kind'>;
+
+	if (f.decision) return { ...base, ...decisionState(f.decision) };
+	if (serviceDecided) {
+		const accepted = f.serviceStatus.trim().toLowerCase() === 'signed';
+		return { ...base, kind: accepted ? 'signed' : 'declined', accepted };
+	}
+
+	// Declined before identity: ends the link it came through, so it stands until a newer link.
+	const declined = latest(f.declines, (d) => d.at);
+	if (declined && (!link || link.createdAt.getTime() <= declined.at.getTime())) {
+		return { ...base, kind: 'declined', at: declined.at, reason: declined.reason, accepted: false };
+	}
+
+	const lockedUntil = identityLock(f, rules, now);
+	// A session that ended in a decline is over, however recently it was seen.
+	const open = f.sessions.filter(
+		(s) =>
+			!s.declineId &&
+			sessionIsOpen(
+				s,
+				s.linkId ? (linkById.get(s.linkId)?.revokedAt ?? null) : null,
+				rules.sessionIdleMinutes,
+				now
+			)
+	);
+	const live = latest(open, (s) => s.lastSeenAt);
+	if (live) {
+		const step = currentStep(live) as Step;
+		if (step === 'identity' && lockedUntil) {
+			return { ...base, kind: 'identity_locked', step, until: lockedUntil, at: live.lastSeenAt };
+		}
+		return { ...base, kind: 'in_progress', step, at: live.lastSeenAt };
+	}
+	if (identityPassed)
+		return { ...base, kind: 'identity_passed', step: 'sign', at: identityPassed.at };
+	if (lockedUntil)
+		return { ...base, kind: 'identity_locked', step: 'identity', until: lockedUntil };
+	if (link) {
+		if (link.expired) return { ...base, kind: 'link_expired', at: link.expiresAt };
+		const started = f.sessions.filter((s) => s.linkId === link.id);
+		if (started.length > 0) {
+			// Opened, nobody in it now: how far the merchant got, and when they were last there.
+			const step = started
+				.map((s) => currentStep(s) as Step)
+				.sort(byStep)
+				.at(-1)!;
+			const at = latest(started, (s) => s.lastSeenAt)!.lastSeenAt;
+			return { ...base, kind: 'opened', step, at };
+		}
+		return { ...base, kind: 'link_sent', at: link.createdAt, until: link.expiresAt };
+	}
+	const revoked = latest(f.links, (l) => l.revokedAt);
+	return { ...base, kind: 'not_sent', at: revoked?.revokedAt ?? null };
+}

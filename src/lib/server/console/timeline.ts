@@ -1,0 +1,106 @@
+import type { AuditEvent } from '$lib/server/audit/audit';
+import { typeLabel } from '$lib/server/audit/labels';
+import { officeTime, shownTime, type ShownTime } from './time';
+
+export interface TimelineEntry {
+	seq: number;
+	when: ShownTime;
+	title: string;
+	detail: string | null;
+	/** Who acted: the rep, the operator's systems, the merchant (with their address), the portal. */
+	by: string;
+}
+
+type Data = Record<string, unknown>;
+const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : null);
+
+function detail(e: AuditEvent, zone: string): string | null {
+	const d = e.data as Data;
+	const at = (v: unknown) => {
+		const s = text(v);
+		const date = s ? new Date(s) : null;
+		return date && !Number.isNaN(date.getTime()) ? officeTime(date, zone) : null;
+	};
+	switch (e.type) {
+		case 'link.created': {
+			const to = text(d.emailedTo);
+			const until = at(d.expiresAt);
+			return `${to ? `For ${to}` : 'To copy and hand over (not emailed)'}${until ? `; valid until ${until}` : ''}`;
+		}
+		case 'link.sent':
+			return text(d.to) ? `Emailed to ${text(d.to)}` : null;
+		case 'link.revoked':
+			return d.reason === 'replaced' ? 'Replaced by a newer link' : 'Revoked by the rep';
+		case 'terms.shown':
+			return Array.isArray(d.sections) ? `${d.sections.length} sections shown` : null;
+		case 'identity.started':
+			return `${text(d.questions) ?? 'Some'} questions, ${text(d.timeLimitSeconds) ?? '?'} seconds to answer`;
+		case 'identity.passed':
+			return d.by === 'earlier link to this email'
+				? 'Carried over from an earlier link to the same email address'
+				: d.by
+					? 'Carried over from an earlier session on this link'
+					: null;
+		case 'identity.failed':
+			return d.reason === 'time limit passed'
+				? 'The time ran out'
+				: 'The answers did not match the bureau’s records';
+		case 'identity.locked':
+			return d.by === 'service'
+				? 'Locked by the onboarding service'
+				: at(d.until)
+					? `Until ${at(d.until)}`
+					: null;
+		case 'identity.refused':
+			return 'The merchant was turned away: identity was already confirmed on another link, which this one cannot carry over';
+		case 'identity.unavailable':
+			return 'The credit bureau did not answer; no try was used';
+		case 'decision.accepted':
+			return text(d.signerName) ? `Signed by ${text(d.signerName)}` : null;
+		case 'decision.declined':
+			return [
+				text(d.signerName) ? `By ${text(d.signerName)}` : null,
+				d.declineReasonGiven ? 'a reason was given (above)' : 'no reason given'
+			]
+				.filter(Boolean)
+				.join('; ');
+		case 'decision.delivered':
+			return text(d.merchantDecisionId)
+				? `Decision number ${text(d.merchantDecisionId)}`
+				: d.alreadyRecorded
+					? 'The service already had it'
+					: 'Received by the service';
+		case 'decision.delivery_failed':
+			return `Try ${text(d.attempt) ?? '?'} failed${text(d.status) ? ` (HTTP ${text(d.status)})` : ''}${at(d.retryAt) ? `; next try ${at(d.retryAt)}` : ''}`;
+		case 'decision.rejected':
+			return `Refused by the service${text(d.status) ? ` (HTTP ${text(d.status)})` : ''}`;
+		default:
+			return null;
+	}
+}
+
+function actor(e: AuditEvent): string {
+	if (e.rep) return e.rep;
+	if ((e.data as Data).createdBy === 'operator-api') return 'Operator API';
+	if (
+		e.type.startsWith('decision.') &&
+		e.type !== 'decision.accepted' &&
+		e.type !== 'decision.declined'
+	)
+		return 'Portal';
+	if (e.sessionId || e.type === 'link.opened') return e.ip ? `Merchant, from ${e.ip}` : 'Merchant';
+	return 'Portal';
+}
+
+/** The audit trail as a rep reads it: newest first, times in the office's zone, in words. */
+export function timeline(events: AuditEvent[], zone: string): TimelineEntry[] {
+	return events
+		.map((e) => ({
+			seq: e.seq,
+			when: shownTime(e.at, zone),
+			title: typeLabel(e.type),
+			detail: detail(e, zone),
+			by: actor(e)
+		}))
+		.reverse();
+}

@@ -1,0 +1,123 @@
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db, Tx } from '$lib/server/db';
+import { repSessions, reps } from '$lib/server/db/schema';
+import { hashPassword } from './password';
+import type { NewRep } from './schemas';
+
+export type Rep = typeof reps.$inferSelect;
+
+export class RepExistsError extends Error {
+	constructor(readonly field: 'email' | 'repNo') {
+		super(
+			field === 'email'
+				? 'a rep with this email already exists'
+				: 'this office already has an active rep with this rep number'
+		);
+		this.name = 'RepExistsError';
+	}
+}
+
+const sameEmail = (email: string) => sql`lower(${reps.email}) = lower(${email.trim()})`;
+
+/** PostgreSQL's unique_violation, from the driver's error or the one Drizzle wraps it in. */
+function uniqueViolation(err: unknown): string | undefined {
+	for (let e = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+		const { code, constraint } = e as { code?: unknown; constraint?: unknown };
+		if (code === '23505') return typeof constraint === 'string' ? constraint : '';
+	}
+	return undefined;
+}
+
+export async function findRepByEmail(db: Tx, email: string): Promise<Rep | undefined> {
+	const [row] = await db.select().from(reps).where(sameEmail(email));
+	return row;
+}
+
+export async function addRep(db: Db, input: NewRep, password: string, now = new Date()) {
+	if (await findRepByEmail(db, input.email)) throw new RepExistsError('email');
+	const passwordHash = await hashPassword(password);
+	try {
+		const [row] = await db
+			.insert(reps)
+			.values({
+				...input,
+				phone: input.phone ?? null,
+				passwordHash,
+				createdAt: now,
+				passwordChangedAt: now
+			})
+			.returning();
+		return row!;
+	} catch (err) {
+		const constraint = uniqueViolation(err);
+		// Two operators adding the same rep at once: the index decides, the message is ours.
+		if (constraint !== undefined)
+			throw new RepExistsError(constraint === 'reps_email' ? 'email' : 'repNo');
+		throw err;
+	}
+}
+
+export async function listReps(db: Db, officeId?: number): Promise<Rep[]> {
+	return db
+		.select()
+		.from(reps)
+		.where(officeId === undefined ? undefined : eq(reps.officeId, officeId))
+		.orderBy(asc(reps.officeId), asc(reps.repNo), asc(reps.email));
+}
+
+/** Ends every open session of a rep (disabled, or a new password). */
+async function closeSessionsOf(db: Tx, repId: string, now: Date) {
+	await db
+		.update(repSessions)
+		.set({ closedAt: now })
+		.where(and(eq(repSessions.repId, repId), isNull(repSessions.closedAt)));
+}
+
+export async function disableRep(db: Db, email: string, now = new Date()) {
+	return db.transaction(async (tx) => {
+		const [row] = await tx
+			.update(reps)
+			.set({ disabledAt: now })
+			.where(and(sameEmail(email), isNull(reps.disabledAt)))
+			.returning();
+		if (row) await closeSessionsOf(tx, row.id, now);
+		return row;
+	});
+}
+
+export async function enableRep(db: Db, email: string) {
+	try {
+		const [row] = await db
+			.update(reps)
+			.set({ disabledAt: null })
+			.where(sameEmail(email))
+			.returning();
+		return row;
+	} catch (err) {
+		if (uniqueViolation(err) !== undefined) throw new RepExistsError('repNo');
+		throw err;
+	}
+}
+
+/** Sets a new password and signs the rep out everywhere. */
+export async function setRepPassword(db: Db, email: string, password: string, now = new Date()) {
+	const passwordHash = await hashPassword(password);
+	return db.transaction(async (tx) => {
+		const [row] = await tx
+			.update(reps)
+			.set({ passwordHash, passwordChangedAt: now })
+			.where(sameEmail(email))
+			.returning();
+		if (row) await closeSessionsOf(tx, row.id, now);
+		return row;
+	});
+}
+
+/** The active account of an office's rep number: whom an application's pages name. */
+export async function activeRep(db: Tx, officeId: number, repNo: number): Promise<Rep | undefined> {
+	const [row] = await db
+		.select()
+		.from(reps)
+		.where(and(eq(reps.officeId, officeId), eq(reps.repNo, repNo), isNull(reps.disabledAt)));
+	return row;
+}

@@ -1,0 +1,170 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '$lib/server/db';
+import { lockDataDir } from '$lib/server/db/lock';
+import { listReps } from './accounts';
+import { parseCommand, runCli } from './cli';
+import { runRepsCli } from './cli-testing';
+import { signIn } from './signin';
+
+const PASSWORD = 'correct horse battery staple';
+const dataDir = mkdtempSync(join(tmpdir(), 'portal-reps-cli-'));
+const env = { DATA_DIR: dataDir };
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const reps = (args: string[], input?: string) => runRepsCli(args, { env, input });
+const ADD = ['add', '--office', '1207', '--rep-no', '31', '--email', 'Sam@Example.com'];
+
+describe('npm run reps (a child process on a temporary data folder)', { timeout: 180_000 }, () => {
+	it('adds a rep with the password piped in, and lists them', async () => {
+		const added = await reps(
+			[...ADD, '--name', 'Sam Ortiz', '--phone', '(217) 555-0100'],
+			PASSWORD + '\n'
+		);
+		expect(added.stderr).not.toContain('error');
+		expect(added).toMatchObject({ code: 0 });
+		expect(added.stdout).toContain('Added Sam Ortiz <Sam@Example.com>, rep 31 of office 1207.');
+		const list = await reps(['list']);
+		expect(list.code).toBe(0);
+		expect(list.stdout).toMatch(
+			/1207\s+31\s+Sam Ortiz\s+Sam@Example.com\s+\(217\) 555-0100\s+active/
+		);
+		expect(list.stdout).not.toContain(PASSWORD);
+		expect(list.stdout).not.toContain('scrypt');
+	});
+
+	it('refuses a second account for the same email, in any case', async () => {
+		const sameEmail = await reps(
+			['add', '--office', '1207', '--rep-no', '40', '--email', 'SAM@example.COM', '--name', 'X'],
+			PASSWORD
+		);
+		expect(sameEmail.code).toBe(1);
+		expect(sameEmail.stderr).toContain('error: a rep with this email already exists');
+	});
+
+	it('resets a password and disables a rep; the portal’s sign-in agrees', async () => {
+		const reset = await reps(
+			['reset-password', '--email', 'sam@example.com'],
+			'a brand new pass phrase\n'
+		);
+		expect(reset.code).toBe(0);
+		expect(reset.stdout).toContain('New password set for Sam Ortiz');
+		const missing = await reps(['disable', '--email', 'nobody@example.com']);
+		expect(missing).toMatchObject({ code: 1 });
+		expect(missing.stderr).toContain('no rep has the email nobody@example.com');
+
+		const database = await openDatabase({ dataDir });
+		try {
+			const rules = { maxFailures: 5, maxFailuresPerAddress: 50, lockoutMinutes: 15 };
+			const meta = { ip: '127.0.0.1', userAgent: 'vitest' };
+			const attempt = (password: string) =>
+				signIn(database.db, rules, { email: 'sam@example.com', password }, meta);
+			expect((await attempt(PASSWORD)).ok).toBe(false);
+			expect((await attempt('a brand new pass phrase')).ok).toBe(true);
+		} finally {
+			await database.close();
+		}
+
+		expect((await reps(['disable', '--email', 'sam@example.com'])).code).toBe(0);
+		expect((await reps(['list', '--office', '1207'])).stdout).toMatch(/Sam Ortiz.*disabled/);
+		expect((await reps(['list', '--office', '4242'])).stdout).toContain('No reps.');
+		const reopened = await openDatabase({ dataDir });
+		try {
+			expect((await listReps(reopened.db))[0]!.disabledAt).toBeInstanceOf(Date);
+		} finally {
+			await reopened.close();
+		}
+	});
+
+	it('refuses, naming the holder, while the portal has the data folder open', async () => {
+		const release = lockDataDir(dataDir, 'the portal');
+		try {
+			const busy = await reps(['list']);
+			expect(busy.code).toBe(1);
+			expect(busy.stderr).toContain(`in use by the portal (process ${process.pid}`);
+			expect(busy.stderr).toContain('stop it and try again, or use DATABASE_URL');
+		} finally {
+			release();
+		}
+		expect((await reps(['list'])).code).toBe(0);
+	});
+});
+
+/** The same entry point in this process (a folder of its own): arguments are checked first. */
+const ownDir = mkdtempSync(join(tmpdir(), 'portal-reps-cli-'));
+afterAll(() => rmSync(ownDir, { recursive: true, force: true }));
+
+async function inProcess(args: string[], input = '') {
+	let out = '';
+	let err = '';
+	const code = await runCli({
+		args,
+		env: { DATA_DIR: ownDir },
+		stdin: Readable.from([input]),
+		out: { write: (s: string) => (out += s) },
+		err: { write: (s: string) => (err += s) }
+	});
+	return { code, out, err };
+}
+
+describe('the command line, checked', { timeout: 90_000 }, () => {
+	it('lists every bad argument, in our words, with exit code 2', async () => {
+		const bad = await inProcess(
+			['add', '--office', '12x', '--rep-no', '-3', '--email', 'nope', '--name', ''],
+			PASSWORD
+		);
+		expect(bad.code).toBe(2);
+		expect(bad.err).toContain('error: --office: must be a whole number such as 1207');
+		expect(bad.err).toContain('error: --rep-no: must be a whole number such as 1207');
+		expect(bad.err).toContain('error: --email: must be an email address such as sam@example.com');
+		expect(bad.err).toContain('error: --name: is required');
+		const missing = await inProcess(['add', '--office', '1207']);
+		expect(missing.err).toContain('error: --email: is required');
+		const phone = await inProcess([...ADD, '--name', 'Lee', '--phone', 'call me']);
+		expect(phone.err).toContain('error: --phone: must be digits');
+		expect((await inProcess(['disable'])).err).toContain('error: --email: is required');
+		const nothing = await inProcess([]);
+		expect(nothing).toMatchObject({ code: 2 });
+		expect(nothing.err).toContain('Usage: npm run reps');
+	});
+
+	it('refuses a short password and a second active rep with the same number', async () => {
+		expect((await inProcess([...ADD, '--name', 'Sam'], PASSWORD)).code).toBe(0);
+		const lee = ['add', '--office', '1207', '--rep-no', '32', '--email', 'lee@example.com'];
+		const short = await inProcess([...lee, '--name', 'Lee'], 'too short\n');
+		expect(short.code).toBe(2);
+		expect(short.err).toContain('error: password: must be at least 15 characters');
+		const sameNumber = await inProcess(
+			['add', '--office', '1207', '--rep-no', '31', '--email', 'other@example.com', '--name', 'Y'],
+			PASSWORD
+		);
+		expect(sameNumber.code).toBe(1);
+		expect(sameNumber.err).toContain('this office already has an active rep with this rep number');
+		const ok = await inProcess([...lee, '--name', 'Lee Park'], PASSWORD);
+		expect(ok).toMatchObject({
+			code: 0,
+			out: 'Added Lee Park <lee@example.com>, rep 32 of office 1207.\n'
+		});
+	});
+});
+
+describe('the command line, parsed', () => {
+	it('takes quoted names with spaces and rejects strays', () => {
+		expect(parseCommand(['add', '--name', 'Sam Ortiz', '--office=1207'])).toEqual({
+			command: 'add',
+			options: { name: 'Sam Ortiz', office: '1207' }
+		});
+		expect(() => parseCommand(['add', '--name', 'Sam', 'Ortiz'])).toThrow(
+			/unexpected argument "Ortiz"/
+		);
+		expect(() => parseCommand(['list', '--email', 'a@b.c'])).toThrow(
+			/list takes no option --email/
+		);
+		expect(() => parseCommand(['add', '--office'])).toThrow(/--office needs a value/);
+		expect(() => parseCommand(['add', '--office', '1', '--office', '2'])).toThrow(/given twice/);
+		expect(() => parseCommand(['remove'])).toThrow(/unknown command "remove"/);
+	});
+});

@@ -1,0 +1,265 @@
+import { parseArgs } from 'node:util';
+import * as v from 'valibot';
+import { ConfigError, parseConfig } from '$lib/server/config/config';
+import { openDatabase, type Database } from '$lib/server/db';
+import { DataDirBusyError } from '$lib/server/db/lock';
+import {
+	addRep,
+	disableRep,
+	enableRep,
+	findRepByEmail,
+	listReps,
+	RepExistsError,
+	setRepPassword,
+	type Rep
+} from './accounts';
+import { EmailSchema, issueLines, NewRepSchema, OfficeIdSchema, PasswordSchema } from './schemas';
+import { PasswordMismatch, PromptAborted, readPassword, type PasswordInput } from './prompt';
+
+/**
+ * `npm run reps -- <command>`: the operator's tool for rep accounts. It opens the same database
+ * as the portal (DATABASE_URL, else PGlite in DATA_DIR) and reads passwords from standard input
+ * only, never from arguments (which `ps` and shell history show).
+ */
+
+export const USAGE = `Usage: npm run reps -- <command> [options]
+
+Commands:
+  add --office <id> --rep-no <n> --email <email> --name "<name>" [--phone <phone>]
+        Adds a rep. The password is read from standard input (typed twice, unseen, at a
+        terminal; the first line when piped: echo "…" | npm run reps -- add …).
+  list [--office <id>]
+        Lists reps.
+  disable --email <email>
+        Disables a rep and ends their sessions.
+  enable --email <email>
+        Enables a disabled rep again.
+  reset-password --email <email>
+        Sets a new password (read as for add) and ends the rep's sessions.
+
+Settings come from the environment, as for the portal: DATABASE_URL, else the embedded database
+in DATA_DIR (default ./data). The embedded database serves one process at a time: stop the
+portal first.`;
+
+export interface CliIo {
+	args: string[];
+	env: Record<string, string | undefined>;
+	stdin: PasswordInput;
+	out: { write(s: string): unknown };
+	err: { write(s: string): unknown };
+}
+
+class UsageError extends Error {
+	constructor(
+		readonly lines: string[],
+		/** Whether to print the whole usage text, or only point at it. */
+		readonly full = false
+	) {
+		super(lines.join('\n'));
+		this.name = 'UsageError';
+	}
+}
+
+class Failure extends Error {
+	name = 'Failure';
+}
+
+const COMMANDS = {
+	add: ['office', 'rep-no', 'email', 'name', 'phone'],
+	list: ['office'],
+	disable: ['email'],
+	enable: ['email'],
+	'reset-password': ['email'],
+	help: []
+} as const;
+type Command = keyof typeof COMMANDS;
+
+const FLAG_OF: Record<string, string> = {
+	officeId: '--office',
+	repNo: '--rep-no',
+	email: '--email',
+	name: '--name',
+	phone: '--phone',
+	password: 'password'
+};
+
+/** The command and its options, or a UsageError in our own words. */
+export function parseCommand(args: string[]): {
+	command: Command;
+	options: Record<string, string>;
+} {
+	const { tokens } = parseArgs({
+		args,
+		strict: false,
+		allowPositionals: true,
+		tokens: true,
+		options: Object.fromEntries(
+			['office', 'rep-no', 'email', 'name', 'phone'].map((o) => [o, { type: 'string' as const }])
+		)
+	});
+	const problems: string[] = [];
+	const positionals = tokens.filter((t) => t.kind === 'positional').map((t) => t.value);
+	const command = positionals[0];
+	if (!command) throw new UsageError(['no command given'], true);
+	if (!(command in COMMANDS)) throw new UsageError([`unknown command "${command}"`], true);
+	const allowed: readonly string[] = COMMANDS[command as Command];
+	if (positionals.length > 1)
+		problems.push(`unexpected argument "${positionals[1]}" (quote a name with spaces)`);
+	const options: Record<string, string> = {};
+	for (const t of tokens) {
+		if (t.kind !== 'option') continue;
+		if (!allowed.includes(t.name)) {
+			problems.push(`${command} takes no option ${t.rawName}`);
+		} else if (t.value === undefined) {
+			problems.push(`${t.rawName} needs a value`);
+		} else if (t.name in options) {
+			problems.push(`${t.rawName} is given twice`);
+		} else {
+			options[t.name] = t.value;
+		}
+	}
+	if (problems.length) throw new UsageError(problems);
+	return { command: command as Command, options };
+}
+
+function check<T extends v.GenericSchema>(schema: T, input: unknown): v.InferOutput<T> {
+	const r = v.safeParse(schema, input);
+	if (!r.success) throw new UsageError(issueLines(r.issues, (k) => FLAG_OF[k] ?? k));
+	return r.output;
+}
+
+const EmailArgs = v.object({ email: EmailSchema });
+
+async function open(env: CliIo['env']): Promise<Database> {
+	const config = parseConfig(env);
+	if (config.DATABASE_URL) return openDatabase({ url: config.DATABASE_URL, max: 2 });
+	return openDatabase({ dataDir: config.DATA_DIR, holder: '`npm run reps`' });
+}
+
+function describe(rep: Rep): string {
+	return `${rep.name} <${rep.email}>, rep ${rep.repNo} of office ${rep.officeId}`;
+}
+
+function table(rows: Rep[]): string {
+	const head = ['OFFICE', 'REP NO', 'NAME', 'EMAIL', 'PHONE', 'STATUS'];
+	const cells = rows.map((r) => [
+		String(r.officeId),
+		String(r.repNo),
+		r.name,
+		r.email,
+		r.phone ?? '',
+		r.disabledAt ? 'disabled' : 'active'
+	]);
+	const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+	return [head, ...cells]
+		.map((row) =>
+			row
+				.map((c, i) => c.padEnd(widths[i]!))
+				.join('  ')
+				.trimEnd()
+		)
+		.join('\n');
+}
+
+async function newPassword(io: CliIo, who: string): Promise<string> {
+	const password = await readPassword(io.stdin, io.err, `New password for ${who}`);
+	return check(v.object({ password: PasswordSchema }), { password }).password;
+}
+
+async function run(io: CliIo, command: Command, options: Record<string, string>) {
+	if (command === 'help') {
+		io.out.write(USAGE + '\n');
+		return;
+	}
+	// Arguments are checked before the database is opened or a password asked for.
+	const input =
+		command === 'add'
+			? check(NewRepSchema, {
+					officeId: options.office,
+					repNo: options['rep-no'],
+					email: options.email,
+					name: options.name,
+					phone: options.phone
+				})
+			: undefined;
+	const email =
+		command === 'list' || command === 'add'
+			? undefined
+			: check(EmailArgs, { email: options.email }).email;
+	const office =
+		command === 'list' && options.office !== undefined
+			? check(v.object({ officeId: OfficeIdSchema }), { officeId: options.office }).officeId
+			: undefined;
+
+	const database = await open(io.env);
+	try {
+		const db = database.db;
+		if (command === 'list') {
+			const rows = await listReps(db, office);
+			io.out.write(rows.length ? table(rows) + '\n' : 'No reps.\n');
+			return;
+		}
+		if (input) {
+			if (await findRepByEmail(db, input.email)) throw new RepExistsError('email');
+			const password = await newPassword(io, input.email);
+			const rep = await addRep(db, input, password);
+			io.out.write(`Added ${describe(rep)}.\n`);
+			return;
+		}
+		const rep = await findRepByEmail(db, email!);
+		if (!rep) throw new Failure(`no rep has the email ${email}`);
+		if (command === 'disable') {
+			const done = await disableRep(db, rep.email);
+			io.out.write(
+				done
+					? `Disabled ${describe(rep)}; their sessions ended.\n`
+					: `${describe(rep)} was already disabled.\n`
+			);
+		} else if (command === 'enable') {
+			await enableRep(db, rep.email);
+			io.out.write(`Enabled ${describe(rep)}.\n`);
+		} else {
+			const password = await newPassword(io, rep.email);
+			await setRepPassword(db, rep.email, password);
+			io.out.write(`New password set for ${describe(rep)}; their sessions ended.\n`);
+		}
+	} finally {
+		await database.close();
+	}
+}
+
+/** Runs one command; the exit code: 0 done, 1 refused or failed, 2 bad usage. */
+export async function runCli(io: CliIo): Promise<number> {
+	try {
+		const { command, options } = parseCommand(io.args);
+		await run(io, command, options);
+		return 0;
+	} catch (err) {
+		if (err instanceof UsageError) {
+			const hint = err.full ? `\n${USAGE}` : 'See `npm run reps -- help`.';
+			io.err.write(err.lines.map((l) => `error: ${l}\n`).join('') + hint + '\n');
+			return 2;
+		}
+		if (err instanceof ConfigError) {
+			io.err.write(err.message + '\n');
+			return 2;
+		}
+		if (
+			err instanceof Failure ||
+			err instanceof RepExistsError ||
+			err instanceof DataDirBusyError ||
+			err instanceof PasswordMismatch ||
+			err instanceof PromptAborted
+		) {
+			io.err.write(`error: ${err.message}\n`);
+			return 1;
+		}
+		// Our words and the error's class only: a driver's message can carry query parameters.
+		io.err.write(
+			`error: the command failed (${err instanceof Error ? err.name : 'unknown error'}${
+				(err as { code?: unknown })?.code ? ` ${String((err as { code?: unknown }).code)}` : ''
+			})\n`
+		);
+		return 1;
+	}
+}

@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Db } from '$lib/server/db';
+import { addRep, findRepByEmail, RepExistsError } from './accounts';
+
+/**
+ * The demo rep of the sandbox's office 1207, seeded on embedded defaults only (never with
+ * DATABASE_URL). Rep number 31 is the `RepNo` of the sandbox's first demo applications, so their
+ * merchants' pages name this rep. The password is generated into the data folder, where
+ * `npm start` reads it to print it.
+ */
+export const DEMO_REP = {
+	officeId: 1207,
+	repNo: 31,
+	name: 'Sam Ortiz',
+	email: 'sam.ortiz@office1207.example',
+	phone: '(217) 555-0100'
+} as const;
+
+export const DEMO_PASSWORD_FILE = 'demo-rep-password';
+
+function demoPassword(dataDir: string): string {
+	const file = resolve(dataDir, DEMO_PASSWORD_FILE);
+	if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+	const password = randomBytes(15).toString('base64url');
+	writeFileSync(file, password + '\n', { mode: 0o600 });
+	return password;
+}
+
+/**
+ * Adds the demo rep unless its email, or rep 31 of office 1207, already has an account (one the
+ * operator added or changed is left as it is).
+ */
+export async function seedDemoRep(db: Db, dataDir: string): Promise<void> {
+	if (await findRepByEmail(db, DEMO_REP.email)) return;
+	try {
+		await addRep(db, { ...DEMO_REP }, demoPassword(dataDir));
+	} catch (err) {
+		if (!(err instanceof RepExistsError)) throw err;
+	}
+}

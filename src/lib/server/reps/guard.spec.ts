@@ -1,0 +1,148 @@
+import { isHttpError, isRedirect, type RequestEvent } from '@sveltejs/kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadFacts } from '$lib/server/console/facts';
+import { createLink } from '$lib/server/links/links';
+import { createOnboardingClient } from '$lib/server/onboarding';
+import { exampleCreateRequest } from '$lib/server/onboarding/fixtures';
+import { startTestApp } from '$lib/server/testing/app';
+import { requireOfficeApplication, requireRep, safeNext } from './guard';
+import type { SignedInRep } from './session';
+
+const rep = (officeId: number): SignedInRep => ({
+	sessionId: '00000000-0000-4000-8000-000000000000',
+	id: '00000000-0000-4000-8000-000000000001',
+	officeId,
+	repNo: 31,
+	name: 'Sam Ortiz',
+	email: 'sam@example.com',
+	phone: null
+});
+
+/** Just what the guards read of a request. */
+function event(opts: {
+	rep?: SignedInRep;
+	applicationId?: string;
+	path?: string;
+	cookie?: string;
+	data?: boolean;
+}): RequestEvent {
+	const url = new URL(opts.path ?? '/rep', 'http://portal.test');
+	return {
+		locals: { rep: opts.rep, signing: undefined },
+		params: { applicationId: opts.applicationId },
+		url,
+		request: new Request(url),
+		isDataRequest: opts.data ?? false,
+		cookies: { get: (name: string) => (name === 'rep_session' ? opts.cookie : undefined) }
+	} as unknown as RequestEvent;
+}
+
+async function thrown(fn: () => unknown): Promise<unknown> {
+	try {
+		await fn();
+	} catch (err) {
+		return err;
+	}
+	throw new Error('expected a throw');
+}
+
+describe('rep guards', () => {
+	let t: Awaited<ReturnType<typeof startTestApp>>;
+	let otherOfficeApp: number;
+	beforeAll(async () => {
+		t = await startTestApp();
+		// An application of another office, in the same service, numbered in the same series.
+		const res = await fetch(`${t.sandbox.baseUrl}/api/office/3300/application`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ ...exampleCreateRequest(), OfficeNo: 3300 })
+		});
+		expect(res.status).toBe(200);
+		otherOfficeApp = Number(((await res.json()) as { ApplicationID: number }).ApplicationID);
+	});
+	afterAll(() => t.close());
+
+	it('send a visitor without a session to sign-in, and back afterwards', async () => {
+		const plain = await thrown(() => requireRep(event({ path: '/rep/applications/50001?x=1' })));
+		expect(isRedirect(plain) && plain.location).toBe(
+			'/rep/login?next=%2Frep%2Fapplications%2F50001%3Fx%3D1'
+		);
+		const ended = await thrown(() => requireRep(event({ cookie: 'stale', data: true })));
+		expect(isRedirect(ended) && ended.location).toBe('/rep/login?ended=1');
+		expect(requireRep(event({ rep: rep(1207) })).officeId).toBe(1207);
+	});
+
+	it('only return to rep pages of ours after sign-in', () => {
+		expect(safeNext('/rep/applications/50001')).toBe('/rep/applications/50001');
+		expect(safeNext('/rep?q=bakery&state=signed')).toBe('/rep?q=bakery&state=signed');
+		for (const bad of [
+			'https://evil.example/rep',
+			'//evil.example',
+			'/rep//evil',
+			'/sign/terms',
+			'/rep\\x',
+			null
+		]) {
+			expect(safeNext(bad), String(bad)).toBe('/rep');
+		}
+	});
+
+	it('open an application of the rep’s own office', async () => {
+		const found = await requireOfficeApplication(
+			event({ rep: rep(1207), applicationId: '50001' }),
+			t.ctx
+		);
+		expect(found.application.DBA_Name).toBe('Blue Heron Bakery');
+		expect(found.applicationId).toBe(50001);
+		const theirs = await requireOfficeApplication(
+			event({ rep: rep(3300), applicationId: String(otherOfficeApp) }),
+			t.ctx
+		);
+		expect(Number(theirs.application.OfficeNo)).toBe(3300);
+	});
+
+	it('answer 404 for another office’s application, either way round, and for any odd id', async () => {
+		const cases: [number, string][] = [
+			[1207, String(otherOfficeApp)],
+			[3300, '50001'],
+			[1207, '59999'],
+			[1207, '50001abc'],
+			[1207, '-1'],
+			[1207, '1e3'],
+			[1207, '']
+		];
+		for (const [office, id] of cases) {
+			const err = await thrown(() =>
+				requireOfficeApplication(event({ rep: rep(office), applicationId: id }), t.ctx)
+			);
+			expect(isHttpError(err, 404), `office ${office}, application "${id}"`).toBe(true);
+		}
+	});
+
+	it('answer 503, not 404, when the service cannot say', async () => {
+		const down = {
+			...t.ctx,
+			onboarding: createOnboardingClient({ baseUrl: 'http://127.0.0.1:9/sandbox', timeoutMs: 500 })
+		};
+		const err = await thrown(() =>
+			requireOfficeApplication(event({ rep: rep(1207), applicationId: '50001' }), down)
+		);
+		expect(isHttpError(err, 503)).toBe(true);
+	});
+
+	it('read the portal’s records of one office only', async () => {
+		const meta = { ip: null, userAgent: null };
+		await createLink(t.ctx.db, {
+			officeId: 3300,
+			applicationId: 50002,
+			email: 'x@example.com',
+			createdBy: 'test',
+			ttlHours: 1,
+			meta
+		});
+		const mine = await loadFacts(t.ctx.db, 1207, [50002]);
+		expect(mine.get(50002)!.links).toEqual([]);
+		const theirs = await loadFacts(t.ctx.db, 3300, [50002]);
+		expect(theirs.get(50002)!.links).toHaveLength(1);
+	});
+});

@@ -1,0 +1,70 @@
+import { error, redirect, type RequestEvent } from '@sveltejs/kit';
+import { app, type AppContext } from '$lib/server/app';
+import type { ApplicationListItem } from '$lib/server/onboarding';
+import { findApplication } from '$lib/server/signing/application';
+import { REP_COOKIE, type SignedInRep } from './session';
+
+/** Where to return after signing in: only a rep page of ours, never another site. */
+export function safeNext(next: string | null): string {
+	return next &&
+		/^\/rep(\/[A-Za-z0-9._~/-]*)?(\?[A-Za-z0-9._~=&%+-]*)?$/.test(next) &&
+		!next.includes('//')
+		? next
+		: '/rep';
+}
+
+/**
+ * Every rep page's load and every action call this first: without a signed-in rep, the answer is
+ * the sign-in page (which brings them back here).
+ */
+export function requireRep(event: RequestEvent): SignedInRep {
+	const rep = event.locals.rep;
+	if (rep) return rep;
+	const params = new URLSearchParams();
+	// A cookie without a session: it ended (idle, too old, signed out elsewhere).
+	if (event.cookies.get(REP_COOKIE)) params.set('ended', '1');
+	if (event.request.method === 'GET' && !event.isDataRequest) {
+		const next = safeNext(event.url.pathname + event.url.search);
+		if (next !== '/rep') params.set('next', next);
+	}
+	const query = params.toString();
+	redirect(303, `/rep/login${query ? `?${query}` : ''}`);
+}
+
+export interface OfficeApplication {
+	rep: SignedInRep;
+	application: ApplicationListItem;
+	applicationId: number;
+}
+
+const NOT_HERE = 'There is no such application in your office.';
+
+/**
+ * The one door to an application for a rep: it is looked up in the rep's own office's list, so
+ * an application of another office is simply not found — 404, whatever the URL says. Pages,
+ * actions and files under /rep/applications/[applicationId] all come through here, and take
+ * office and application from what this returns, never from a form field.
+ */
+export async function requireOfficeApplication(
+	event: RequestEvent,
+	ctx: AppContext = app()
+): Promise<OfficeApplication> {
+	const rep = requireRep(event);
+	const raw = event.params.applicationId ?? '';
+	if (!/^\d{1,9}$/.test(raw)) error(404, { message: NOT_HERE });
+	const applicationId = Number(raw);
+	let application: ApplicationListItem | undefined;
+	try {
+		// Fresh from the service, not the merchant pages' cache: a rep watches the application
+		// change, and must not send a link for one decided a moment ago.
+		application = await findApplication(ctx, rep.officeId, applicationId, { fresh: true });
+	} catch {
+		error(503, {
+			message: 'The onboarding service isn’t answering right now. Try again in a minute.'
+		});
+	}
+	if (!application || Number(application.OfficeNo) !== rep.officeId) {
+		error(404, { message: NOT_HERE });
+	}
+	return { rep, application, applicationId };
+}

@@ -1,0 +1,79 @@
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+/**
+ * Password hashing with node:crypto's scrypt at OWASP's recommended cost (Password Storage Cheat
+ * Sheet: N=2^17, r=8, p=1). The parameters are stored with each hash, so raising them later
+ * leaves older hashes readable.
+ */
+const LOG2_N = 17;
+const R = 8;
+const P = 1;
+const KEY_BYTES = 32;
+const SALT_BYTES = 16;
+
+/** scrypt needs 128·N·r·p bytes; Node's default ceiling (32 MiB) is below that for N=2^17. */
+const maxmem = (n: number, r: number, p: number) => 128 * n * r * p + 16 * 1024 * 1024;
+
+function derive(password: string, salt: Buffer, opts: ScryptOptions, keyLength: number) {
+	return new Promise<Buffer>((resolve, reject) =>
+		scrypt(password.normalize('NFC'), salt, keyLength, opts, (err, key) =>
+			err ? reject(err) : resolve(key)
+		)
+	);
+}
+
+export async function hashPassword(password: string): Promise<string> {
+	const salt = randomBytes(SALT_BYTES);
+	const N = 2 ** LOG2_N;
+	const key = await derive(password, salt, { N, r: R, p: P, maxmem: maxmem(N, R, P) }, KEY_BYTES);
+	return ['scrypt', LOG2_N, R, P, salt.toString('base64'), key.toString('base64')].join('$');
+}
+
+interface Parsed {
+	N: number;
+	r: number;
+	p: number;
+	salt: Buffer;
+	key: Buffer;
+}
+
+function parse(stored: string): Parsed | undefined {
+	const parts = stored.split('$');
+	if (parts.length !== 6 || parts[0] !== 'scrypt') return undefined;
+	const [log2n, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
+	// Bounds keep a tampered row from asking for gigabytes of memory.
+	if (![log2n, r, p].every(Number.isInteger) || log2n < 10 || log2n > 22 || r < 1 || r > 32)
+		return undefined;
+	if (p < 1 || p > 16) return undefined;
+	const salt = Buffer.from(parts[4]!, 'base64');
+	const key = Buffer.from(parts[5]!, 'base64');
+	if (salt.length < 16 || key.length < 16) return undefined;
+	return { N: 2 ** log2n, r, p, salt, key };
+}
+
+/** Whether a stored hash was made at today's cost (a weaker one should be replaced). */
+export function isCurrentCost(stored: string): boolean {
+	const p = parse(stored);
+	return !!p && p.N >= 2 ** LOG2_N && p.r >= R && p.p >= P;
+}
+
+/** Checks a password against a stored hash in constant time; false for any malformed hash. */
+export async function verifyPassword(stored: string, password: string): Promise<boolean> {
+	const p = parse(stored);
+	if (!p) return false;
+	const key = await derive(
+		password,
+		p.salt,
+		{ N: p.N, r: p.r, p: p.p, maxmem: maxmem(p.N, p.r, p.p) },
+		p.key.length
+	);
+	return timingSafeEqual(key, p.key);
+}
+
+/**
+ * A hash of a random password nobody knows, at today's cost. Checked against when the email is
+ * unknown or the account disabled, so that a wrong email takes as long as a wrong password and the
+ * time to answer does not tell which accounts exist.
+ */
+export const DUMMY_HASH =
+	'scrypt$17$8$1$0wqSP9JJsrWm3UgJcLp2RA==$4LoNISLlfLlKtn5ZPa9n7aelhMLUPmWomM6FvY43PMA=';

@@ -1,0 +1,72 @@
+import * as v from 'valibot';
+
+/** What an operator types for a rep. Messages leave out the field: the caller names it. */
+
+const wholeNumber = () =>
+	v.pipe(
+		v.string('is required'),
+		v.trim(),
+		v.regex(/^\d{1,9}$/, 'must be a whole number such as 1207'),
+		v.transform(Number)
+	);
+
+export const OfficeIdSchema = v.pipe(wholeNumber(), v.minValue(1, 'must be at least 1'));
+export const RepNoSchema = wholeNumber();
+
+export const EmailSchema = v.pipe(
+	v.string('is required'),
+	v.trim(),
+	v.nonEmpty('is required'),
+	v.maxLength(254, 'is too long (at most 254 characters)'),
+	v.email('must be an email address such as sam@example.com')
+);
+
+export const NameSchema = v.pipe(
+	v.string('is required'),
+	v.trim(),
+	v.nonEmpty('is required'),
+	v.maxLength(100, 'is too long (at most 100 characters)'),
+	v.regex(/^[^\p{Cc}<>]+$/u, 'may not contain control characters or < >')
+);
+
+export const PhoneSchema = v.pipe(
+	v.string(),
+	v.trim(),
+	v.regex(
+		/^\+?[0-9 ().-]{7,25}$/,
+		'must be digits with spaces, dashes or brackets, such as (217) 555-0100'
+	)
+);
+
+/**
+ * NIST SP 800-63B (rev. 4): at least 15 characters for a password that is the only factor, any
+ * characters allowed, no composition rules. The upper bound only keeps hashing cheap to refuse.
+ */
+export const PASSWORD_MIN = 15;
+export const PasswordSchema = v.pipe(
+	v.string('is required'),
+	v.minLength(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`),
+	v.maxLength(256, 'is too long (at most 256 characters)')
+);
+
+export const NewRepSchema = v.object({
+	officeId: OfficeIdSchema,
+	repNo: RepNoSchema,
+	email: EmailSchema,
+	name: NameSchema,
+	phone: v.optional(PhoneSchema)
+});
+export type NewRep = v.InferOutput<typeof NewRepSchema>;
+
+/** The first issue of each field, in our words, after its label: `--email: must be …`. */
+export function issueLines(issues: v.BaseIssue<unknown>[], label: (key: string) => string) {
+	const seen = new Set<string>();
+	const lines: string[] = [];
+	for (const issue of issues) {
+		const key = v.getDotPath(issue) ?? '';
+		if (seen.has(key)) continue;
+		seen.add(key);
+		lines.push(`${label(key)}: ${issue.message}`);
+	}
+	return lines;
+}

@@ -1,0 +1,82 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
+import type { Db } from '$lib/server/db';
+import { repSessions, reps } from '$lib/server/db/schema';
+import type { RequestMeta } from '$lib/server/http/meta';
+
+export const REP_COOKIE = 'rep_session';
+
+/** What a rep page knows of who is signed in: never the password hash. */
+export interface SignedInRep {
+	sessionId: string;
+	id: string;
+	officeId: number;
+	repNo: number;
+	name: string;
+	email: string;
+	phone: string | null;
+}
+
+export interface RepSessionRules {
+	idleMinutes: number;
+	maxHours: number;
+}
+
+/** A fresh session (a new id at every sign-in); the secret goes in the cookie, its hash here. */
+export async function createRepSession(db: Db, repId: string, meta: RequestMeta, now = new Date()) {
+	const secret = newToken();
+	await db.insert(repSessions).values({
+		tokenHash: hashToken(secret),
+		repId,
+		ip: meta.ip,
+		userAgent: meta.userAgent,
+		createdAt: now,
+		lastSeenAt: now
+	});
+	return secret;
+}
+
+/**
+ * The signed-in rep behind a cookie, if the session is open, neither idle nor too old, and the
+ * account not disabled. Activity is written at most once a minute: a page that refreshes itself
+ * would otherwise write on every poll.
+ */
+export async function resumeRepSession(
+	db: Db,
+	secret: string | undefined,
+	rules: RepSessionRules,
+	now = new Date()
+): Promise<SignedInRep | undefined> {
+	if (!secret || !isTokenShaped(secret)) return undefined;
+	const [row] = await db
+		.select({ session: repSessions, rep: reps })
+		.from(repSessions)
+		.innerJoin(reps, eq(reps.id, repSessions.repId))
+		.where(and(eq(repSessions.tokenHash, hashToken(secret)), isNull(repSessions.closedAt)));
+	if (!row || row.rep.disabledAt) return undefined;
+	const { session, rep } = row;
+	const idleMs = rules.idleMinutes * 60_000;
+	if (now.getTime() - session.lastSeenAt.getTime() > idleMs) return undefined;
+	if (now.getTime() - session.createdAt.getTime() > rules.maxHours * 3_600_000) return undefined;
+	if (now.getTime() - session.lastSeenAt.getTime() > Math.min(60_000, idleMs / 4)) {
+		await db.update(repSessions).set({ lastSeenAt: now }).where(eq(repSessions.id, session.id));
+	}
+	return {
+		sessionId: session.id,
+		id: rep.id,
+		officeId: rep.officeId,
+		repNo: rep.repNo,
+		name: rep.name,
+		email: rep.email,
+		phone: rep.phone
+	};
+}
+
+/** Sign-out: the session ends on the server, whatever becomes of the cookie. */
+export async function endRepSession(db: Db, secret: string | undefined, now = new Date()) {
+	if (!secret || !isTokenShaped(secret)) return;
+	await db
+		.update(repSessions)
+		.set({ closedAt: now })
+		.where(and(eq(repSessions.tokenHash, hashToken(secret)), isNull(repSessions.closedAt)));
+}

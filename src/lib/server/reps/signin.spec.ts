@@ -1,0 +1,179 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openMemoryDatabase, schema, type Database } from '$lib/server/db';
+import { addRep, disableRep, setRepPassword } from './accounts';
+import { endRepSession, resumeRepSession } from './session';
+import { signIn, type SignInRules } from './signin';
+
+const PASSWORD = 'correct horse battery staple';
+const rules: SignInRules = { maxFailures: 3, maxFailuresPerAddress: 6, lockoutMinutes: 15 };
+const sessions = { idleMinutes: 30, maxHours: 12 };
+const meta = (ip = '203.0.113.5') => ({ ip, userAgent: 'vitest' });
+const T0 = new Date('2026-03-10T15:00:00Z');
+const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
+
+describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
+	let database: Database;
+	beforeAll(async () => {
+		database = await openMemoryDatabase();
+		const add = (email: string, repNo: number) =>
+			addRep(database.db, { officeId: 1207, repNo, email, name: `Rep ${repNo}` }, PASSWORD, T0);
+		await Promise.all([
+			add('sam@example.com', 31),
+			add('lee@example.com', 32),
+			add('kim@example.com', 33),
+			add('pat@example.com', 34),
+			add('ray@example.com', 35)
+		]);
+	});
+	afterAll(() => database.close());
+
+	const attempt = (
+		email: string,
+		password: string,
+		ip = '203.0.113.5',
+		now = at(0),
+		previous?: string
+	) => signIn(database.db, rules, { email, password, previousSecret: previous }, meta(ip), now);
+
+	it('signs in with the email in any case and the right password, into a new session each time', async () => {
+		const first = await attempt('SAM@example.com ', PASSWORD, '198.51.100.1');
+		expect(first.ok).toBe(true);
+		const secret = (first as { secret: string }).secret;
+		const rep = await resumeRepSession(database.db, secret, sessions, at(1));
+		expect(rep).toMatchObject({ email: 'sam@example.com', officeId: 1207, repNo: 31 });
+		expect(JSON.stringify(rep)).not.toContain('scrypt');
+		// Signing in again from the same browser: a new id, and the old session is over.
+		const second = await attempt('sam@example.com', PASSWORD, '198.51.100.1', at(2), secret);
+		const secret2 = (second as { secret: string }).secret;
+		expect(secret2).not.toBe(secret);
+		expect(await resumeRepSession(database.db, secret, sessions, at(3))).toBeUndefined();
+		expect(await resumeRepSession(database.db, secret2, sessions, at(3))).toBeDefined();
+		const rows = await database.db.select().from(schema.repSessions);
+		expect(JSON.stringify(rows)).not.toContain(secret2);
+	});
+
+	it('gives one answer for a wrong password, an unknown email and a disabled account', async () => {
+		await disableRep(database.db, 'ray@example.com', at(0));
+		const answers = await Promise.all([
+			attempt('lee@example.com', 'not the password at all', '198.51.100.2'),
+			attempt('nobody@example.com', PASSWORD, '198.51.100.3'),
+			attempt('ray@example.com', PASSWORD, '198.51.100.4')
+		]);
+		expect(answers).toEqual([
+			{ ok: false, reason: 'invalid' },
+			{ ok: false, reason: 'invalid' },
+			{ ok: false, reason: 'invalid' }
+		]);
+	});
+
+	it('locks an email after repeated failures, known or not, until the window ends', async () => {
+		for (const email of ['kim@example.com', 'ghost@example.com']) {
+			for (let i = 0; i < rules.maxFailures; i++) {
+				expect((await attempt(email, 'wrong password here', `192.0.2.${i + 10}`, at(1))).ok).toBe(
+					false
+				);
+			}
+			// Even the right password is not looked at while locked.
+			const locked = await attempt(email, PASSWORD, '192.0.2.99', at(2));
+			expect(locked).toEqual({ ok: false, reason: 'locked', retryAfterSeconds: 13 * 60 });
+		}
+		// The next window starts afresh.
+		expect((await attempt('kim@example.com', PASSWORD, '192.0.2.99', at(15))).ok).toBe(true);
+	});
+
+	it('locks an address that tries many emails, and a success takes back only its own count', async () => {
+		const ip = '192.0.2.200';
+		expect((await attempt('pat@example.com', PASSWORD, ip, at(16))).ok).toBe(true);
+		for (let i = 0; i < rules.maxFailuresPerAddress; i++) {
+			expect((await attempt(`guess${i}@example.com`, 'wrong password here', ip, at(16))).ok).toBe(
+				false
+			);
+		}
+		expect(await attempt('pat@example.com', PASSWORD, ip, at(17))).toMatchObject({
+			ok: false,
+			reason: 'locked'
+		});
+		expect((await attempt('pat@example.com', PASSWORD, '192.0.2.201', at(17))).ok).toBe(true);
+	});
+
+	it('clears an account’s failures when the right password comes', async () => {
+		for (let i = 0; i < rules.maxFailures - 1; i++) {
+			await attempt('lee@example.com', 'wrong password here', '198.51.100.9', at(31));
+		}
+		expect((await attempt('lee@example.com', PASSWORD, '198.51.100.9', at(31))).ok).toBe(true);
+		await attempt('lee@example.com', 'wrong password here', '198.51.100.9', at(32));
+		expect((await attempt('lee@example.com', PASSWORD, '198.51.100.9', at(32))).ok).toBe(true);
+	});
+
+	describe('sessions', () => {
+		const start = async (now: Date) => {
+			const r = await attempt('sam@example.com', PASSWORD, '198.51.100.50', now);
+			return (r as { secret: string }).secret;
+		};
+
+		it('end after the idle time, and activity keeps them going', async () => {
+			const secret = await start(at(60));
+			expect(await resumeRepSession(database.db, secret, sessions, at(89))).toBeDefined();
+			expect(await resumeRepSession(database.db, secret, sessions, at(118))).toBeDefined();
+			expect(await resumeRepSession(database.db, secret, sessions, at(149))).toBeUndefined();
+		});
+
+		it('end at the absolute limit however active', async () => {
+			const secret = await start(at(200));
+			for (let m = 220; m < 200 + 12 * 60; m += 25) {
+				expect(await resumeRepSession(database.db, secret, sessions, at(m))).toBeDefined();
+			}
+			expect(
+				await resumeRepSession(database.db, secret, sessions, at(200 + 12 * 60 + 1))
+			).toBeUndefined();
+		});
+
+		it('write activity at most once a minute', async () => {
+			const secret = await start(at(1000));
+			await resumeRepSession(database.db, secret, sessions, at(1000.5));
+			const [row] = await database.db
+				.select({ lastSeenAt: schema.repSessions.lastSeenAt })
+				.from(schema.repSessions)
+				.orderBy(schema.repSessions.createdAt)
+				.where(eq(schema.repSessions.createdAt, at(1000)));
+			expect(row!.lastSeenAt).toEqual(at(1000));
+			await resumeRepSession(database.db, secret, sessions, at(1002));
+			const [after] = await database.db
+				.select({ lastSeenAt: schema.repSessions.lastSeenAt })
+				.from(schema.repSessions)
+				.where(eq(schema.repSessions.createdAt, at(1000)));
+			expect(after!.lastSeenAt).toEqual(at(1002));
+		});
+
+		it('end on sign-out, on a new password and when the account is disabled', async () => {
+			const a = await start(at(2000));
+			await endRepSession(database.db, a, at(2001));
+			expect(await resumeRepSession(database.db, a, sessions, at(2002))).toBeUndefined();
+
+			const b = await start(at(2000));
+			await setRepPassword(database.db, 'sam@example.com', 'another long pass phrase', at(2001));
+			expect(await resumeRepSession(database.db, b, sessions, at(2002))).toBeUndefined();
+			expect((await attempt('sam@example.com', PASSWORD, '198.51.100.50', at(2003))).ok).toBe(
+				false
+			);
+			const c = (
+				(await signIn(
+					database.db,
+					rules,
+					{ email: 'sam@example.com', password: 'another long pass phrase' },
+					meta('198.51.100.50'),
+					at(2004)
+				)) as { secret: string }
+			).secret;
+			await disableRep(database.db, 'sam@example.com', at(2005));
+			expect(await resumeRepSession(database.db, c, sessions, at(2006))).toBeUndefined();
+		});
+
+		it('know nothing of malformed or unknown cookies', async () => {
+			expect(await resumeRepSession(database.db, undefined, sessions)).toBeUndefined();
+			expect(await resumeRepSession(database.db, 'x'.repeat(43), sessions)).toBeUndefined();
+			expect(await resumeRepSession(database.db, "' or 1=1 --", sessions)).toBeUndefined();
+		});
+	});
+});

@@ -1,0 +1,61 @@
+import type { Db } from '$lib/server/db';
+import type { RequestMeta } from '$lib/server/http/meta';
+import { clearLimit, hit, undoHit, type Limit } from '$lib/server/ratelimit/ratelimit';
+import { findRepByEmail } from './accounts';
+import { DUMMY_HASH, verifyPassword } from './password';
+import { createRepSession, endRepSession } from './session';
+
+export interface SignInRules {
+	maxFailures: number;
+	maxFailuresPerAddress: number;
+	lockoutMinutes: number;
+}
+
+export type SignInResult =
+	| { ok: true; secret: string }
+	| { ok: false; reason: 'invalid' }
+	| { ok: false; reason: 'locked'; retryAfterSeconds: number };
+
+/**
+ * Signs a rep in. Every attempt is counted up front, atomically, against the email typed (known
+ * or not, so a lockout says nothing about which accounts exist) and the client's address; a
+ * success takes its count back, so only failures lock. A locked email or address is refused
+ * without looking at the password until its window ends.
+ */
+export async function signIn(
+	db: Db,
+	rules: SignInRules,
+	input: { email: string; password: string; previousSecret?: string },
+	meta: RequestMeta,
+	now = new Date()
+): Promise<SignInResult> {
+	const windowSeconds = rules.lockoutMinutes * 60;
+	const account: Limit = {
+		key: `rep-signin:email:${input.email.trim().toLowerCase()}`,
+		max: rules.maxFailures,
+		windowSeconds
+	};
+	const address: Limit = {
+		key: `rep-signin:ip:${meta.ip ?? 'unknown'}`,
+		max: rules.maxFailuresPerAddress,
+		windowSeconds
+	};
+	const [a, b] = await Promise.all([hit(db, account, now), hit(db, address, now)]);
+	if (!a.ok || !b.ok) {
+		return {
+			ok: false,
+			reason: 'locked',
+			retryAfterSeconds: Math.max(a.ok ? 0 : a.retryAfterSeconds, b.ok ? 0 : b.retryAfterSeconds)
+		};
+	}
+	const rep = await findRepByEmail(db, input.email);
+	// The same work whether or not the account exists or is disabled.
+	const matches = await verifyPassword(rep?.passwordHash ?? DUMMY_HASH, input.password);
+	if (!rep || rep.disabledAt || !matches) return { ok: false, reason: 'invalid' };
+
+	await clearLimit(db, account.key);
+	await undoHit(db, address, now);
+	// A new session id at every sign-in; whatever the browser held before ends.
+	await endRepSession(db, input.previousSecret, now);
+	return { ok: true, secret: await createRepSession(db, rep.id, meta, now) };
+}

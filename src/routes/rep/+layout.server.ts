@@ -1,0 +1,8 @@
+import type { LayoutServerLoad } from './$types';
+
+// Not a guard (each page and action guards itself): only who is signed in, for the header.
+export const load: LayoutServerLoad = ({ locals }) => ({
+	signedIn: locals.rep
+		? { name: locals.rep.name, officeId: locals.rep.officeId, repNo: locals.rep.repNo }
+		: null
+});

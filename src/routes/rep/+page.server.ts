@@ -1,0 +1,55 @@
+import { error } from '@sveltejs/kit';
+import * as v from 'valibot';
+import { app } from '$lib/server/app';
+import { attention, stateDetail, stateLabel, STATE_LABELS } from '$lib/server/console/labels';
+import { matches, officeConsole, type ConsoleRow } from '$lib/server/console/list';
+import { STATE_KINDS } from '$lib/server/console/state';
+import { officeTime } from '$lib/server/console/time';
+import { requireRep } from '$lib/server/reps/guard';
+import { ConsoleQuerySchema } from './schema';
+import type { PageServerLoad } from './$types';
+
+export const load: PageServerLoad = async (event) => {
+	const rep = requireRep(event);
+	event.depends('rep:console');
+	const ctx = app();
+	const zone = ctx.config.OFFICE_TIME_ZONE;
+	const query = v.safeParse(ConsoleQuerySchema, {
+		q: event.url.searchParams.get('q') ?? undefined,
+		state: event.url.searchParams.get('state') ?? undefined
+	});
+	if (!query.success) error(400, { message: query.issues[0].message });
+	const { q, state } = query.output;
+	const now = new Date();
+	let rows: ConsoleRow[] | null;
+	try {
+		rows = await officeConsole(ctx, rep.officeId, now);
+	} catch {
+		rows = null;
+	}
+	const counts = Object.fromEntries(STATE_KINDS.map((k) => [k, 0])) as Record<string, number>;
+	for (const r of rows ?? []) counts[r.state.kind]!++;
+	const shown = (rows ?? []).filter((r) => matches(r, q) && (!state || r.state.kind === state));
+	return {
+		q,
+		state,
+		zone,
+		updated: officeTime(now, zone),
+		refreshSeconds: ctx.config.CONSOLE_REFRESH_SECONDS,
+		idleMinutes: ctx.config.REP_SESSION_IDLE_MINUTES,
+		unavailable: rows === null,
+		total: rows?.length ?? 0,
+		states: STATE_KINDS.map((k) => ({ kind: k, label: STATE_LABELS[k], count: counts[k]! })),
+		rows: shown.map((r) => ({
+			applicationId: r.applicationId,
+			business: r.business,
+			owner: r.owner,
+			ownerEmail: r.ownerEmail,
+			created: r.created,
+			kind: r.state.kind,
+			label: stateLabel(r.state),
+			detail: stateDetail(r.state, zone),
+			attention: attention(r.state, zone)
+		}))
+	};
+};

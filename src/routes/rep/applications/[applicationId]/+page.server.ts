@@ -1,0 +1,135 @@
+import { fail, redirect, type RequestEvent } from '@sveltejs/kit';
+import * as v from 'valibot';
+import { app } from '$lib/server/app';
+import { listAudit } from '$lib/server/audit/audit';
+import { decisionFor } from '$lib/server/decisions/decisions';
+import { requestMeta } from '$lib/server/http/meta';
+import { attention, stateDetail, stateLabel } from '$lib/server/console/labels';
+import { copyableLink, revokeLink, sendLink } from '$lib/server/console/links';
+import { applicationState } from '$lib/server/console/list';
+import { shownTime } from '$lib/server/console/time';
+import { timeline } from '$lib/server/console/timeline';
+import { mailEnabled } from '$lib/server/mail/mode';
+import { mailStatusFor } from '$lib/server/mail/status';
+import { repContact } from '$lib/server/reps/contact';
+import { requireOfficeApplication } from '$lib/server/reps/guard';
+import { businessName } from '$lib/server/signing/application';
+import { SendLinkSchema } from './schema';
+import type { Actions, PageServerLoad } from './$types';
+
+const DONE = ['sent', 'revoked', 'none'] as const;
+
+const MAIL_OFF =
+	'Mail is off on this portal (no SMTP server is set up), so nothing was sent. Make a link to copy below and send it yourself.';
+
+const DECIDED = 'A decision is on record for this application, so no new link can be made.';
+
+export const load: PageServerLoad = async (event) => {
+	const { rep, application, applicationId } = await requireOfficeApplication(event);
+	event.depends('rep:application');
+	const ctx = app();
+	const zone = ctx.config.OFFICE_TIME_ZONE;
+	const [state, events, decision, repOnFile, mail] = await Promise.all([
+		applicationState(ctx, application, rep.officeId),
+		listAudit(ctx.db, rep.officeId, applicationId),
+		decisionFor(ctx.db, rep.officeId, applicationId),
+		repContact(ctx.db, rep.officeId, Number(application.RepNo)),
+		mailStatusFor(ctx.db, rep.officeId, applicationId, 20)
+	]);
+	const done = DONE.find((d) => d === event.url.searchParams.get('done')) ?? null;
+	return {
+		applicationId,
+		business: businessName(application),
+		legalName: application.Legal_Name,
+		owner: [application.Ownr1_Legal_Name_First, application.Ownr1_Legal_Name_Last]
+			.filter(Boolean)
+			.join(' '),
+		ownerEmail: application.Ownr1_Email,
+		created: application.CreatedDate,
+		serviceStatus: application.Status,
+		repNo: Number(application.RepNo),
+		repOnFile,
+		zone,
+		refreshSeconds: ctx.config.CONSOLE_REFRESH_SECONDS,
+		idleMinutes: ctx.config.REP_SESSION_IDLE_MINUTES,
+		kind: state.kind,
+		label: stateLabel(state),
+		detail: stateDetail(state, zone),
+		attention: attention(state, zone),
+		decided: state.decided,
+		lockedUntil: state.kind === 'identity_locked' ? shownTime(state.until, zone) : null,
+		declineReason: decision && !decision.isAccepted ? (decision.declineReason ?? '') : null,
+		// The evidence exists once a decision is recorded; the signed copy only for an acceptance.
+		documents: { certificate: !!decision, signedCopy: decision?.isAccepted === true },
+		link: state.link
+			? {
+					email: state.link.email,
+					created: shownTime(state.link.createdAt, zone),
+					expires: shownTime(state.link.expiresAt, zone),
+					expired: state.link.expired
+				}
+			: null,
+		// A link to the address identity passed on carries the pass over: offer that one first.
+		sendTo: state.identityPassed?.email ?? application.Ownr1_Email ?? '',
+		done,
+		timeline: timeline(events, zone),
+		mailOn: mailEnabled(ctx),
+		mail: mail.map((m) => ({
+			id: m.id,
+			subject: m.subject,
+			to: m.to,
+			status: m.status,
+			problem: m.problem,
+			at: shownTime(m.sentAt ?? m.createdAt, zone),
+			next: m.nextAttemptAt && m.attempts > 0 ? shownTime(m.nextAttemptAt, zone) : null
+		}))
+	};
+};
+
+const after = (event: RequestEvent, done: (typeof DONE)[number]) =>
+	redirect(303, `${event.url.pathname}?done=${done}`);
+
+export const actions: Actions = {
+	send: async (event) => {
+		const { rep, application } = await requireOfficeApplication(event);
+		const form = Object.fromEntries(await event.request.formData());
+		const typed = typeof form.email === 'string' ? form.email.slice(0, 254) : '';
+		const parsed = v.safeParse(SendLinkSchema, form);
+		if (!parsed.success) {
+			return fail(400, { action: 'send' as const, email: typed, error: parsed.issues[0].message });
+		}
+		const sent = await sendLink(app(), {
+			rep,
+			application,
+			meta: requestMeta(event),
+			email: parsed.output.email,
+			origin: event.url.origin
+		});
+		if (!sent.ok) {
+			const error = sent.reason === 'decided' ? DECIDED : MAIL_OFF;
+			return fail(409, { action: 'send' as const, email: typed, error });
+		}
+		after(event, 'sent');
+	},
+	copy: async (event) => {
+		const { rep, application } = await requireOfficeApplication(event);
+		const made = await copyableLink(app(), {
+			rep,
+			application,
+			meta: requestMeta(event),
+			origin: event.url.origin
+		});
+		if (!made.ok) return fail(409, { action: 'copy' as const, error: DECIDED });
+		// Shown once, in this answer only: the portal keeps the token's hash, not the token.
+		return {
+			action: 'copy' as const,
+			url: made.url,
+			expires: shownTime(made.expiresAt, app().config.OFFICE_TIME_ZONE)
+		};
+	},
+	revoke: async (event) => {
+		const { rep, application } = await requireOfficeApplication(event);
+		const count = await revokeLink(app(), { rep, application, meta: requestMeta(event) });
+		after(event, count > 0 ? 'revoked' : 'none');
+	}
+};

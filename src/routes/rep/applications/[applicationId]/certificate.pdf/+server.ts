@@ -1,0 +1,26 @@
+import { error } from '@sveltejs/kit';
+import { app } from '$lib/server/app';
+import { certificatePdf, EvidenceNotFoundError } from '$lib/server/evidence';
+import { pdfResponse } from '$lib/server/evidence/http';
+import { requireOfficeApplication } from '$lib/server/reps/guard';
+import type { RequestHandler } from './$types';
+
+/** The rep's copy of the certificate of completion: the merchant's, plus the whole trail. */
+export const GET: RequestHandler = async (event) => {
+	const { rep, applicationId } = await requireOfficeApplication(event);
+	try {
+		const pdf = await certificatePdf(app(), {
+			officeId: rep.officeId,
+			applicationId,
+			audience: 'rep',
+			origin: event.url.origin
+		});
+		return pdfResponse(pdf, `certificate-of-completion-${applicationId}.pdf`);
+	} catch (err) {
+		if (err instanceof EvidenceNotFoundError) error(404, { message: NO_DECISION });
+		throw err;
+	}
+};
+
+const NO_DECISION =
+	'There is no certificate yet: the merchant has not signed or declined. The timeline shows where they are.';

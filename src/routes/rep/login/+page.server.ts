@@ -1,0 +1,70 @@
+import { fail, redirect } from '@sveltejs/kit';
+import * as v from 'valibot';
+import { app } from '$lib/server/app';
+import { requestMeta } from '$lib/server/http/meta';
+import { safeNext } from '$lib/server/reps/guard';
+import { REP_COOKIE } from '$lib/server/reps/session';
+import { signIn } from '$lib/server/reps/signin';
+import { SignInSchema } from './schema';
+import type { Actions, PageServerLoad } from './$types';
+
+export const load: PageServerLoad = ({ locals, url }) => {
+	const next = safeNext(url.searchParams.get('next'));
+	if (locals.rep) redirect(303, next);
+	return {
+		ended: url.searchParams.has('ended'),
+		signedOut: url.searchParams.has('signedout'),
+		idleMinutes: app().config.REP_SESSION_IDLE_MINUTES
+	};
+};
+
+export const actions: Actions = {
+	default: async (event) => {
+		const ctx = app();
+		const form = Object.fromEntries(await event.request.formData());
+		const email = typeof form.email === 'string' ? form.email.slice(0, 254) : '';
+		const parsed = v.safeParse(SignInSchema, form);
+		if (!parsed.success) {
+			const errors: Record<string, string> = {};
+			for (const issue of parsed.issues) {
+				const key = v.getDotPath(issue) ?? 'email';
+				errors[key] ??= issue.message;
+			}
+			return fail(400, { email, errors, message: null });
+		}
+		const result = await signIn(
+			ctx.db,
+			{
+				maxFailures: ctx.config.REP_SIGNIN_MAX_FAILURES,
+				maxFailuresPerAddress: ctx.config.REP_SIGNIN_MAX_FAILURES_PER_ADDRESS,
+				lockoutMinutes: ctx.config.REP_SIGNIN_LOCKOUT_MINUTES
+			},
+			{ ...parsed.output, previousSecret: event.cookies.get(REP_COOKIE) },
+			requestMeta(event)
+		);
+		if (!result.ok && result.reason === 'locked') {
+			const minutes = Math.max(1, Math.ceil(result.retryAfterSeconds / 60));
+			event.setHeaders({ 'retry-after': String(result.retryAfterSeconds) });
+			return fail(429, {
+				email,
+				errors: {},
+				message: `Too many sign-in attempts. For your security, sign-in is paused: try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`
+			});
+		}
+		if (!result.ok) {
+			// One message for an unknown email, a wrong password and a disabled account alike.
+			return fail(400, {
+				email,
+				errors: {},
+				message: 'That email and password don’t match an active rep account.'
+			});
+		}
+		event.cookies.set(REP_COOKIE, result.secret, {
+			path: '/rep',
+			httpOnly: true,
+			sameSite: 'lax',
+			secure: event.url.protocol === 'https:'
+		});
+		redirect(303, safeNext(event.url.searchParams.get('next')));
+	}
+};

@@ -1,0 +1,115 @@
+import { expect, test, type Page } from '@playwright/test';
+import { check } from './support/a11y';
+import {
+	agreeToTerms,
+	answerQuestions,
+	createLink,
+	fillSigner,
+	freshSsn,
+	newApplication,
+	openLinkAndStart,
+	passIdentity,
+	ready,
+	resetSandbox,
+	startQuestions,
+	walkTo
+} from './support/flow';
+import { REPS, TABLET, appPath, signIn } from './support/reps';
+
+test.use({ viewport: TABLET });
+
+test.beforeEach(async ({ request }) => {
+	await resetSandbox(request);
+});
+
+/** check() leaves the page at phone size: back to the tablet the console is made for. */
+async function look(page: Page, name: string, problems: string[]) {
+	await check(page, name, problems);
+	await page.setViewportSize(TABLET);
+}
+
+test('every rep page has no serious accessibility problem, on a tablet and a phone', async ({
+	browser,
+	page,
+	request
+}) => {
+	test.setTimeout(240_000);
+	const problems: string[] = [];
+
+	await page.goto('/rep/login');
+	await look(page, 'rep-01-login', problems);
+	await ready(page);
+	await page.getByLabel('Email').fill(REPS.sam.email);
+	await page.getByLabel('Password').fill('not the password, but long');
+	await page.getByRole('button', { name: 'Sign in' }).click();
+	await expect(page.getByRole('alert')).toBeVisible();
+	await look(page, 'rep-02-login-failed', problems);
+
+	// The applications in several states, and one merchant stuck at the known dead end.
+	const declined = await newApplication(request, 'Axe declined');
+	const m = await (await browser.newContext({ viewport: TABLET })).newPage();
+	await walkTo(m, request, declined, 'sign');
+	await m.getByRole('button', { name: 'Decline', exact: true }).click();
+	await m.getByLabel('Reason (optional)').fill('We chose another processor.');
+	await fillSigner(m, { ssn: freshSsn() });
+	await m.getByRole('button', { name: 'Yes, decline' }).click();
+	await expect(m).toHaveURL(/\/sign\/done$/);
+
+	const locked = await newApplication(request, 'Axe locked');
+	await walkTo(m, request, locked, 'identity');
+	for (let i = 0; i < 2; i++) {
+		await startQuestions(m);
+		await answerQuestions(m, locked.id, 'wrong');
+	}
+
+	const stuck = await newApplication(request, 'Axe stuck');
+	const { path } = await createLink(request, stuck.id, { email: stuck.email });
+	await openLinkAndStart(m, path);
+	await agreeToTerms(m);
+	await passIdentity(m, stuck.id);
+	const other = await createLink(request, stuck.id, { email: 'someone.else@example.net' });
+	await m.goto(other.path);
+	await expect(m.getByRole('button', { name: 'Start' })).toHaveCount(0);
+	await look(m, 'rep-03-merchant-link-refused', problems);
+
+	const fresh = await newApplication(request, 'Axe fresh');
+
+	await signIn(page, REPS.sam);
+	await look(page, 'rep-04-console', problems);
+	await page.goto('/rep?q=zzz-nothing');
+	await look(page, 'rep-05-console-no-match', problems);
+	await page.goto(`/rep?q=Axe`);
+	await look(page, 'rep-06-console-axe', problems);
+
+	await page.goto(appPath(fresh.id));
+	await look(page, 'rep-07-app-not-sent', problems);
+	await ready(page);
+	await page.getByLabel('Owner’s email').fill('not an address');
+	await page.locator('form[action="?/send"]').evaluate((f) => f.setAttribute('novalidate', ''));
+	await page.getByRole('button', { name: 'Send link' }).click();
+	await expect(page.getByText('Enter an email address such as')).toBeVisible();
+	await look(page, 'rep-08-app-send-error', problems);
+	await page.getByLabel('Owner’s email').fill(fresh.email);
+	await page.getByRole('button', { name: 'Send link' }).click();
+	await expect(page.getByText('The link email is on its way (see Email below).')).toBeVisible();
+	await look(page, 'rep-09-app-link-sent', problems);
+	await page.getByRole('button', { name: 'Make a link to copy' }).click();
+	await expect(page.getByRole('button', { name: 'Copy to clipboard' })).toBeVisible();
+	await look(page, 'rep-10-app-copied', problems);
+
+	await page.goto(appPath(declined.id));
+	await expect(page.getByText('We chose another processor.').first()).toBeVisible();
+	await look(page, 'rep-11-app-declined', problems);
+	await page.goto(appPath(locked.id));
+	await expect(page.getByText(/The identity questions unlock/)).toBeVisible();
+	await look(page, 'rep-12-app-locked', problems);
+	await page.goto(appPath(stuck.id));
+	await expect(page.getByText(/^Needs you:/)).toBeVisible();
+	await look(page, 'rep-13-app-dead-end', problems);
+
+	const notHere = await page.goto(appPath(59999));
+	expect(notHere?.status()).toBe(404);
+	await look(page, 'rep-14-not-found', problems);
+
+	expect(problems).toEqual([]);
+});

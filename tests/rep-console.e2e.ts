@@ -1,0 +1,272 @@
+import { spawnSync } from 'node:child_process';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import {
+	TEXT,
+	agreeToTerms,
+	answerQuestions,
+	clearFaults,
+	createLink,
+	fillSignForm,
+	fillSigner,
+	freshSsn,
+	newApplication,
+	noScriptContext,
+	openLinkAndStart,
+	passIdentity,
+	resetSandbox,
+	setFault,
+	startQuestions,
+	walkTo,
+	type TestApplication
+} from './support/flow';
+import { REPS, TABLET, appPath, consoleEntry, repPage, signIn } from './support/reps';
+
+test.use({ viewport: TABLET });
+
+test.beforeEach(async ({ request }) => {
+	await resetSandbox(request);
+});
+test.afterEach(async ({ request }) => {
+	await clearFaults(request);
+});
+
+/** The console's entry of an application (found by searching its name), with its state. */
+async function expectState(
+	rep: Page,
+	app: TestApplication,
+	label: string,
+	detail?: string | RegExp
+) {
+	await rep.goto(`/rep?q=${encodeURIComponent(app.business)}`);
+	const entry = consoleEntry(rep, app.id);
+	await expect(entry.locator('.badge')).toHaveText(label);
+	if (detail) await expect(entry).toContainText(detail);
+	return entry;
+}
+
+/** Downloads the document behind the link named `name`, as a rep's click would; its file path. */
+async function download(rep: Page, name: string | RegExp): Promise<string> {
+	const [file] = await Promise.all([
+		rep.waitForEvent('download'),
+		rep.getByRole('link', { name }).click()
+	]);
+	return file.path();
+}
+
+/** poppler's view of a PDF: its text, and what a reader says about its seal. */
+function pdf(path: string) {
+	const run = (cmd: string, ...args: string[]) => spawnSync(cmd, args, { encoding: 'utf8' }).stdout;
+	return { text: run('pdftotext', path, '-'), seal: run('pdfsig', path) };
+}
+
+/** A merchant on a device of their own. */
+async function merchant(browser: Browser) {
+	const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+	return context.newPage();
+}
+
+test('before and around the link: not sent, link sent, expired, revoked', async ({
+	browser,
+	request
+}) => {
+	const rep = await repPage(browser, REPS.sam);
+	const fresh = await newApplication(request, 'Console fresh');
+	await expectState(rep, fresh, 'Not sent', 'No signing link yet.');
+	// Nothing is decided: no certificate is offered, and its address says why.
+	await rep.goto(appPath(fresh.id));
+	await expect(rep.getByText('can be downloaded here once the merchant signs')).toBeVisible();
+	await expect(rep.getByRole('link', { name: /certificate|signed copy/ })).toHaveCount(0);
+	const early = await rep.request.get(`${appPath(fresh.id)}/certificate.pdf`);
+	expect(early.status()).toBe(404);
+	expect(await early.text()).toContain('There is no certificate yet');
+
+	const sent = await newApplication(request, 'Console sent');
+	await createLink(request, sent.id, { email: 'morgan@testshop.example' });
+	await expectState(
+		rep,
+		sent,
+		'Link sent',
+		/Emailed to morgan@testshop\.example; valid until .* C[SD]T\./
+	);
+
+	const expiring = await newApplication(request, 'Console expiring');
+	await createLink(request, expiring.id, { expiresAt: new Date(Date.now() + 2_000).toISOString() });
+	await rep.waitForTimeout(2_500);
+	await expectState(rep, expiring, 'Link expired', /The link expired .* C[SD]T\. Send a new one\./);
+
+	await rep.goto(appPath(sent.id));
+	await rep.getByRole('button', { name: 'Revoke the link' }).click();
+	await expect(rep.getByRole('status').filter({ hasText: 'The link was revoked' })).toBeVisible();
+	await expectState(rep, sent, 'Not sent', /The last link was revoked .* C[SD]T\./);
+});
+
+test('while the merchant works: each step, then a lock', async ({ browser, request }) => {
+	const rep = await repPage(browser, REPS.sam);
+	const steps: [string, 'terms' | 'identity' | 'sign'][] = [
+		['In progress: reading the agreement', 'terms'],
+		['In progress: identity questions', 'identity'],
+		['In progress: signing', 'sign']
+	];
+	for (const [label, step] of steps) {
+		const app = await newApplication(request, `Console ${step}`);
+		await walkTo(await merchant(browser), request, app, step);
+		await expectState(rep, app, label, 'The merchant is on it now');
+	}
+
+	const locked = await newApplication(request, 'Console locked');
+	const m = await merchant(browser);
+	await walkTo(m, request, locked, 'identity');
+	for (let i = 0; i < 2; i++) {
+		await startQuestions(m);
+		await answerQuestions(m, locked.id, 'wrong');
+		await expect(m).toHaveURL(/\/sign\/identity$/);
+	}
+	await expect(m.getByText(TEXT.locked)).toBeVisible();
+	// The merchant's page names their rep beside the lock.
+	await expect(m.getByRole('alert')).toContainText('Your sales representative: Sam Ortiz');
+	await expectState(rep, locked, 'Identity locked', /locked until .* C[SD]T\./);
+	await rep.goto(appPath(locked.id));
+	await expect(rep.getByText(/The identity questions unlock .* C[SD]T\./)).toBeVisible();
+	await expect(rep.getByText('Identity questions locked for 24 hours')).toBeVisible();
+});
+
+test('outcomes: signed, declined with the reason, being delivered, delivery failed', async ({
+	browser,
+	request
+}) => {
+	const rep = await repPage(browser, REPS.sam);
+
+	const signed = await newApplication(request, 'Console signed');
+	await walkTo(await merchant(browser), request, signed, 'done');
+	await expectState(rep, signed, 'Signed', /Accepted and signed .* C[SD]T\./);
+	// The evidence module's sealed documents: the rep's certificate carries the whole trail.
+	await rep.goto(appPath(signed.id));
+	const certificate = pdf(await download(rep, /certificate of completion, with the full trail/));
+	expect(certificate.seal).toContain('Signature is Valid.');
+	expect(certificate.text).toContain(signed.business);
+	expect(certificate.text).toContain('APPENDIX: THE APPLICATION’S FULL AUDIT TRAIL');
+	const copy = pdf(await download(rep, /The signed copy/));
+	expect(copy.seal).toContain('Signature is Valid.');
+
+	const declined = await newApplication(request, 'Console declined');
+	const m = await merchant(browser);
+	await walkTo(m, request, declined, 'sign');
+	await m.getByRole('button', { name: 'Decline', exact: true }).click();
+	await m.getByLabel('Reason (optional)').fill('The monthly fee is too high for us.');
+	await fillSigner(m, { ssn: freshSsn() });
+	await m.getByRole('button', { name: 'Yes, decline' }).click();
+	await expect(m).toHaveURL(/\/sign\/done$/);
+	await expectState(rep, declined, 'Declined', 'Reason: “The monthly fee is too high for us.”');
+	await rep.goto(appPath(declined.id));
+	await expect(
+		rep.getByRole('heading', { name: 'The merchant’s reason for declining' })
+	).toBeVisible();
+	await expect(rep.getByText('The monthly fee is too high for us.').first()).toBeVisible();
+	// A decline has its certificate and no signed copy.
+	await expect(rep.getByRole('link', { name: /The signed copy/ })).toHaveCount(0);
+	expect(pdf(await download(rep, /certificate of completion/)).text).toContain(declined.business);
+
+	for (const [status, label] of [
+		[503, 'Decision being delivered'],
+		[400, 'Delivery failed']
+	] as const) {
+		const app = await newApplication(request, `Console ${status}`);
+		const page = await merchant(browser);
+		await walkTo(page, request, app, 'sign');
+		await setFault(request, 'merchantdecision', { status });
+		await fillSignForm(page, { ssn: freshSsn() });
+		await page.getByRole('button', { name: 'Accept and sign' }).click();
+		await expect(page).toHaveURL(/\/sign\/done$/);
+		await expectState(rep, app, label);
+		await clearFaults(request);
+	}
+});
+
+test('identity passed and the merchant gone: the console says what to send', async ({
+	browser,
+	request
+}) => {
+	const rep = await repPage(browser, REPS.sam);
+	const app = await newApplication(request, 'Console passed');
+	const { url } = await createLink(request, app.id, { email: app.email });
+	const m = await merchant(browser);
+	await openLinkAndStart(m, new URL(url).pathname);
+	await agreeToTerms(m);
+	await passIdentity(m, app.id);
+	await expectState(rep, app, 'In progress: signing');
+
+	// The merchant's session ends with the link (the rep revoked it, say by mistake).
+	await rep.goto(appPath(app.id));
+	await rep.getByRole('button', { name: 'Revoke the link' }).click();
+	const entry = await expectState(
+		rep,
+		app,
+		'Identity passed',
+		/Identity confirmed .* not signed yet\./
+	);
+	await expect(entry).toContainText(
+		`Needs you: Send a new link to ${app.email}: a link to that address carries the confirmed identity over.`
+	);
+});
+
+test('the console refreshes itself while the merchant finishes', async ({ browser, request }) => {
+	const rep = await repPage(browser, REPS.sam);
+	const app = await newApplication(request, 'Console live');
+	const m = await merchant(browser);
+	await walkTo(m, request, app, 'sign');
+	await rep.goto(`/rep?q=${encodeURIComponent(app.business)}`);
+	const badge = consoleEntry(rep, app.id).locator('.badge');
+	await expect(badge).toHaveText('In progress: signing');
+	// A mark that a reload would wipe: the page must change without one.
+	await rep.evaluate(() => ((window as unknown as { mark: number }).mark = 1));
+
+	await fillSignForm(m, { ssn: freshSsn() });
+	await m.getByRole('button', { name: 'Accept and sign' }).click();
+	await expect(m).toHaveURL(/\/sign\/done$/);
+
+	await expect(badge).toHaveText('Signed', { timeout: 20_000 });
+	expect(await rep.evaluate(() => (window as unknown as { mark?: number }).mark)).toBe(1);
+});
+
+test('search and filter by state work without JavaScript', async ({ browser, request }) => {
+	const a = await newApplication(request, 'Nojs Alpha');
+	const b = await newApplication(request, 'Nojs Beta');
+	await createLink(request, b.id, { email: b.email });
+	const context = await noScriptContext(browser, { viewport: TABLET });
+	const page = await context.newPage();
+	await signIn(page, REPS.sam);
+
+	await page.getByLabel('Search business or owner').fill('Nojs');
+	await page.getByRole('button', { name: 'Show' }).click();
+	await expect(page).toHaveURL(/\/rep\?q=Nojs&state=$/);
+	await expect(consoleEntry(page, a.id)).toBeVisible();
+	await expect(consoleEntry(page, b.id)).toBeVisible();
+	// (The sandbox may hold more "Nojs" shops: the helper discards ids an earlier test used.)
+	const entries = page.locator('li[data-application]');
+	for (const text of await entries.allInnerTexts()) expect(text).toContain('Nojs');
+	expect(await page.locator('li[data-application]').count()).toBeLessThan(
+		Number((await page.getByText(/^All states \((\d+)\)$/).innerText()).match(/\d+/)![0])
+	);
+
+	await page.getByLabel('State').selectOption('link_sent');
+	await page.getByRole('button', { name: 'Show' }).click();
+	await expect(page).toHaveURL(/state=link_sent/);
+	await expect(page.getByLabel('Search business or owner')).toHaveValue('Nojs');
+	await expect(page.getByLabel('State')).toHaveValue('link_sent');
+	await expect(consoleEntry(page, b.id)).toBeVisible();
+	await expect(consoleEntry(page, a.id)).toHaveCount(0);
+	for (const badge of await entries.locator('.badge').allInnerTexts())
+		expect(badge).toBe('Link sent');
+
+	// Newest first, the demo office's own entries included once the search is cleared.
+	await page.getByRole('link', { name: 'Clear' }).click();
+	const ids = await page
+		.locator('li[data-application]')
+		.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-application'))));
+	expect(ids.indexOf(b.id)).toBeLessThan(ids.indexOf(a.id));
+	expect(ids).toContain(50001);
+
+	const bad = await page.goto('/rep?state=everything');
+	expect(bad?.status()).toBe(400);
+	await expect(page.getByText('That is not one of the states in the list')).toBeVisible();
+});

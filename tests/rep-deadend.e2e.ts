@@ -1,0 +1,114 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import {
+	TEXT,
+	agreeToTerms,
+	fillSignForm,
+	freshSsn,
+	newApplication,
+	openLinkAndStart,
+	passIdentity,
+	ready,
+	resetSandbox,
+	type TestApplication
+} from './support/flow';
+import { REPS, TABLET, appPath, mailTo, repPage } from './support/reps';
+
+test.use({ viewport: TABLET });
+
+test.beforeEach(async ({ request }) => {
+	await resetSandbox(request);
+});
+
+/** The rep emails a link from the application page; the merchant's copy, from the mailbox. */
+async function sendLink(rep: Page, app: TestApplication, to: string): Promise<string> {
+	await rep.goto(appPath(app.id));
+	await ready(rep);
+	await rep.getByLabel('Owner’s email').fill(to);
+	await rep.getByRole('button', { name: /^(Send|Resend) link$/ }).click();
+	await expect(rep.getByText('The link email is on its way (see Email below).')).toBeVisible();
+	const { path } = await mailTo(rep, to, app.business);
+	await rep.goto(appPath(app.id));
+	return path;
+}
+
+/** A merchant on a phone of their own, who passes identity on `path` and then loses the page. */
+async function passThenLose(browser: Browser, app: TestApplication, path: string) {
+	const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+	const page = await context.newPage();
+	await openLinkAndStart(page, path);
+	await agreeToTerms(page);
+	await passIdentity(page, app.id);
+	await context.close();
+}
+
+async function finishWith(browser: Browser, path: string) {
+	const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+	await openLinkAndStart(page, path);
+	await agreeToTerms(page);
+	await expect(
+		page.getByRole('heading', { name: 'Your identity is already confirmed' })
+	).toBeVisible();
+	await expect(page.getByRole('button', { name: 'Start the questions' })).toHaveCount(0);
+	await page.getByRole('button', { name: 'Continue to signing' }).click();
+	await expect(page).toHaveURL(/\/sign\/sign$/);
+	await fillSignForm(page, { ssn: freshSsn() });
+	await page.getByRole('button', { name: 'Accept and sign' }).click();
+	await expect(page.getByRole('heading', { level: 1, name: TEXT.signedTitle })).toBeVisible();
+}
+
+test('a new link to the address identity passed on carries the pass over', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'Deadend same');
+	const rep = await repPage(browser, REPS.sam);
+	await passThenLose(browser, app, await sendLink(rep, app, app.email));
+
+	// The rep resends to the same address (typed in another case): the merchant simply signs.
+	const b = await sendLink(rep, app, app.email.toUpperCase());
+	await expect(rep.getByText('Needs you')).toHaveCount(0);
+	await finishWith(browser, b);
+	await rep.goto(`/rep?q=${encodeURIComponent(app.business)}`);
+	await expect(rep.locator(`li[data-application="${app.id}"] .badge`)).toHaveText('Signed');
+	await rep.goto(appPath(app.id));
+	await expect(
+		rep.getByText('Carried over from an earlier link to the same email address')
+	).toBeVisible();
+});
+
+test('a link to another address sends the merchant to the rep, whose console says what to do', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'Deadend other');
+	const rep = await repPage(browser, REPS.sam);
+	await passThenLose(browser, app, await sendLink(rep, app, app.email));
+
+	const other = 'morgan.personal@example.net';
+	const b = await sendLink(rep, app, other);
+	const note = rep.locator('.attention');
+	await expect(note).toContainText(`Identity was confirmed on the link sent to ${app.email}.`);
+	await expect(note).toContainText(`The current link (to ${other}) can’t carry it over`);
+	await expect(note).toContainText(`Send a new link to ${app.email}`);
+	// The send form offers that address.
+	await expect(rep.getByLabel('Owner’s email')).toHaveValue(app.email);
+
+	// The merchant meets no button that cannot work: the page names the rep instead.
+	const merchant = await browser.newPage({ viewport: { width: 390, height: 844 } });
+	await merchant.goto(b);
+	await expect(merchant.getByRole('alert')).toContainText(
+		'Your identity was already confirmed using an earlier link that went to a different email address.'
+	);
+	await expect(merchant.getByRole('button', { name: 'Start' })).toHaveCount(0);
+	await expect(
+		merchant.getByText(
+			'Your sales representative: Sam Ortiz, sam.ortiz@office1207.example, (217) 555-0100'
+		)
+	).toBeVisible();
+	await rep.goto(`/rep?q=${encodeURIComponent(app.business)}`);
+	await expect(rep.locator(`li[data-application="${app.id}"]`)).toContainText('Needs you:');
+
+	// The rep does what the console says, and the merchant finishes.
+	await finishWith(browser, await sendLink(rep, app, app.email));
+	await expect(rep.locator('.attention')).toHaveCount(0);
+});

@@ -1,0 +1,132 @@
+import { expect, test, type Page } from '@playwright/test';
+import {
+	TEXT,
+	agreeToTerms,
+	newApplication,
+	noScriptContext,
+	openLinkAndStart,
+	ready,
+	resetSandbox
+} from './support/flow';
+import { REPS, TABLET, appPath, mailTo, repPage, signIn } from './support/reps';
+
+test.use({ viewport: TABLET });
+
+test.beforeEach(async ({ request }) => {
+	await resetSandbox(request);
+});
+
+const SAM = 'Your sales representative: Sam Ortiz, sam.ortiz@office1207.example, (217) 555-0100';
+
+async function send(rep: Page, email: string) {
+	await ready(rep);
+	await rep.getByLabel('Owner’s email').fill(email);
+	await rep.getByRole('button', { name: /^(Send|Resend) link$/ }).click();
+	await expect(
+		rep.getByRole('status').filter({ hasText: 'The link email is on its way (see Email below).' })
+	).toBeVisible();
+}
+
+test('send a link in the rep’s name; the merchant opens it from the mail and sees the rep', async ({
+	browser,
+	page,
+	request
+}) => {
+	const app = await newApplication(request, 'Rep sends');
+	const rep = await repPage(browser, REPS.sam);
+	await rep.goto(appPath(app.id));
+	await expect(rep.getByText('There is no usable link.')).toBeVisible();
+	await expect(rep.getByLabel('Owner’s email')).toHaveValue(app.email);
+
+	// A bad address is refused beside the field, and what was typed stays.
+	await rep.getByLabel('Owner’s email').fill('morgan at testshop');
+	await rep.locator('form[action="?/send"]').evaluate((f) => f.setAttribute('novalidate', ''));
+	await rep.getByRole('button', { name: 'Send link' }).click();
+	await expect(rep.getByText('Enter an email address such as dana@example.com.')).toBeVisible();
+	await expect(rep.getByLabel('Owner’s email')).toHaveValue('morgan at testshop');
+	await expect(rep.getByLabel('Owner’s email')).toHaveAttribute('aria-invalid', 'true');
+
+	const address = 'morgan.owner@testshop.example';
+	await send(rep, address);
+	await expect(rep.getByText(`A link is out, emailed to ${address}`)).toBeVisible();
+	await expect(rep.getByText(`For ${address}`)).toBeVisible();
+	await expect(rep.locator('.timeline').getByText('Sam Ortiz (rep 31').first()).toBeVisible();
+
+	const mail = await mailTo(page, address, app.business);
+	expect(mail.text).toContain(app.business);
+	for (const part of ['Sam Ortiz', REPS.sam.email, REPS.sam.phone])
+		expect(mail.text).toContain(part);
+	await page.goto(mail.path);
+	await expect(page.getByRole('heading', { level: 1, name: TEXT.linkHeading })).toBeVisible();
+	await expect(page.getByText(SAM)).toBeVisible();
+	await openLinkAndStart(page, mail.path);
+	await expect(page.getByText(SAM)).toBeVisible();
+	await agreeToTerms(page);
+	await expect(page.getByText(SAM)).toBeVisible();
+
+	await rep.goto(`/rep?q=${encodeURIComponent(app.business)}`);
+	await expect(rep.locator(`li[data-application="${app.id}"] .badge`)).toHaveText(
+		'In progress: identity questions'
+	);
+});
+
+test('resend replaces the old link; revoke ends it; the dead links name the rep', async ({
+	browser,
+	page,
+	request
+}) => {
+	const app = await newApplication(request, 'Rep resends');
+	const rep = await repPage(browser, REPS.sam);
+	await rep.goto(appPath(app.id));
+	await send(rep, 'first@testshop.example');
+	const first = await mailTo(page, 'first@testshop.example', app.business);
+	await openLinkAndStart(page, first.path);
+
+	await rep.goto(appPath(app.id));
+	await expect(rep.getByRole('heading', { name: 'Resend the link' })).toBeVisible();
+	await send(rep, 'second@testshop.example');
+	const second = await mailTo(page, 'second@testshop.example', app.business);
+	expect(second.path).not.toBe(first.path);
+
+	// The old link is dead, and the session it opened ended with it.
+	const old = await page.goto(first.path);
+	expect(old?.status()).toBe(410);
+	await expect(page.getByText('This link has been replaced by a newer one')).toBeVisible();
+	await expect(page.getByText(SAM)).toBeVisible();
+	const gone = await page.goto('/sign/terms');
+	expect(gone?.status()).toBe(401);
+
+	await rep.goto(appPath(app.id));
+	await rep.getByRole('button', { name: 'Revoke the link' }).click();
+	await expect(rep.getByText('The link was revoked')).toBeVisible();
+	await expect(rep.getByText('There is no usable link.')).toBeVisible();
+	await expect(rep.getByText('Revoked by the rep')).toBeVisible();
+	const revoked = await page.goto(second.path);
+	expect(revoked?.status()).toBe(410);
+	await expect(page.getByRole('button', { name: 'Start' })).toHaveCount(0);
+	await expect(page.getByText(SAM)).toBeVisible();
+});
+
+test('copy link: a new link shown once, with JavaScript off too', async ({ browser, request }) => {
+	const app = await newApplication(request, 'Rep copies');
+	const context = await noScriptContext(browser, { viewport: TABLET });
+	const rep = await context.newPage();
+	await signIn(rep, REPS.sam);
+	await rep.goto(appPath(app.id));
+	await rep.getByRole('button', { name: 'Make a link to copy' }).click();
+	const field = rep.getByLabel(/^The new link \(works until .* C[SD]T\)$/);
+	await expect(field).toBeVisible();
+	const url = await field.inputValue();
+	expect(url).toMatch(/\/s\/[A-Za-z0-9_-]{43}$/);
+	// Without script there is no clipboard button: the field is there to select.
+	await expect(rep.getByRole('button', { name: 'Copy to clipboard' })).toBeHidden();
+
+	// Shown once: the page afterwards no longer holds it.
+	await rep.goto(appPath(app.id));
+	await expect(rep.getByText('made to copy, not emailed')).toBeVisible();
+	expect(await rep.content()).not.toContain(url);
+
+	const merchant = await browser.newPage();
+	await openLinkAndStart(merchant, new URL(url).pathname);
+	await expect(merchant.getByText(SAM)).toBeVisible();
+});

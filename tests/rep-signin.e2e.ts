@@ -1,0 +1,118 @@
+import { expect, test } from '@playwright/test';
+import { E2E } from './support/env';
+import { ready } from './support/flow';
+import { REPS, TABLET, signIn } from './support/reps';
+
+test.use({ viewport: TABLET });
+
+const GENERIC = 'That email and password don’t match an active rep account.';
+
+async function tryPassword(page: import('@playwright/test').Page, email: string, password: string) {
+	await page.goto('/rep/login');
+	await ready(page);
+	await page.getByLabel('Email').fill(email);
+	await page.getByLabel('Password').fill(password);
+	await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+const repCookie = async (page: import('@playwright/test').Page) =>
+	(await page.context().cookies()).find((c) => c.name === 'rep_session');
+
+test('every rep page sends a visitor to sign-in, and back after it', async ({ page }) => {
+	for (const path of [
+		'/rep',
+		'/rep/applications/50001',
+		'/rep/applications/50001/certificate.pdf'
+	]) {
+		const res = await page.goto(path);
+		expect(res?.status(), path).toBe(200);
+		await expect(page).toHaveURL(/\/rep\/login/);
+	}
+	// An action is reachable without its page: it is guarded too.
+	const post = await page.request.post('/rep/applications/50001?/copy', {
+		form: {},
+		headers: { origin: E2E.origin, accept: 'text/html' },
+		maxRedirects: 0
+	});
+	expect(post.status()).toBe(303);
+	expect(post.headers()['location']).toMatch(/^\/rep\/login/);
+
+	await page.goto('/rep/applications/50001');
+	await page.getByLabel('Email').fill(REPS.sam.email);
+	await page.getByLabel('Password').fill(REPS.sam.password());
+	await page.getByRole('button', { name: 'Sign in' }).click();
+	await expect(page).toHaveURL(/\/rep\/applications\/50001$/);
+	await expect(page.getByRole('heading', { level: 1, name: 'Blue Heron Bakery' })).toBeVisible();
+});
+
+test('sign in, a new session each time; sign out ends it on the server', async ({
+	page,
+	request
+}) => {
+	await signIn(page, REPS.sam);
+	const first = await repCookie(page);
+	expect(first).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/rep' });
+	// Signing in again with the old cookie still held (the page redirects a signed-in rep, so
+	// post the form as a browser would): a new session, never the one the browser brought.
+	const again = await page.request.post('/rep/login', {
+		form: { email: REPS.sam.email, password: REPS.sam.password() },
+		headers: { origin: E2E.origin, accept: 'text/html' },
+		maxRedirects: 0
+	});
+	expect(again.status()).toBe(303);
+	const second = await repCookie(page);
+	expect(second!.value).not.toBe(first!.value);
+	await page.goto('/rep');
+	await expect(page.getByRole('heading', { level: 1, name: 'Applications' })).toBeVisible();
+
+	// The first session ended when the second began: its cookie opens nothing.
+	const stale = await request.get('/rep', {
+		headers: { cookie: `rep_session=${first!.value}` },
+		maxRedirects: 0
+	});
+	expect(stale.status()).toBe(303);
+
+	await page.getByRole('button', { name: 'Sign out' }).click();
+	await expect(page).toHaveURL(/\/rep\/login\?signedout=1$/);
+	await expect(page.getByText('You are signed out.')).toBeVisible();
+	const replay = await request.get('/rep', {
+		headers: { cookie: `rep_session=${second!.value}` },
+		maxRedirects: 0
+	});
+	expect(replay.status(), 'the cookie kept from before sign-out opens nothing').toBe(303);
+});
+
+test('one message for a wrong password and an unknown email; what was typed stays', async ({
+	page
+}) => {
+	await tryPassword(page, REPS.sam.email, 'not the password, but long');
+	await expect(page.getByRole('alert')).toHaveText(GENERIC);
+	await expect(page.getByLabel('Email')).toHaveValue(REPS.sam.email);
+	await expect(page.getByLabel('Password')).toHaveValue('');
+	await tryPassword(page, 'nobody.here@office1207.example', 'not the password, but long');
+	await expect(page.getByRole('alert')).toHaveText(GENERIC);
+	await expect(page).toHaveURL(/\/rep\/login$/);
+
+	await page.goto('/rep/login');
+	await ready(page);
+	await page.locator('form').evaluate((f) => f.setAttribute('novalidate', ''));
+	await page.getByRole('button', { name: 'Sign in' }).click();
+	await expect(page.getByText('Enter your email.')).toBeVisible();
+	await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
+	await expect(page.getByText('Enter your password.')).toBeVisible();
+});
+
+test('five wrong passwords lock the account for a while, even against the right one', async ({
+	page
+}) => {
+	for (let i = 0; i < 5; i++) {
+		await tryPassword(page, REPS.riley.email, `wrong password number ${i}`);
+		await expect(page.getByRole('alert')).toHaveText(GENERIC);
+	}
+	await tryPassword(page, REPS.riley.email, REPS.riley.password());
+	await expect(page.getByRole('alert')).toContainText('Too many sign-in attempts');
+	await expect(page.getByRole('alert')).toContainText(/try again in \d+ minutes?/);
+	expect(await repCookie(page)).toBeUndefined();
+	// Another rep at the same counter is not locked out with them.
+	await signIn(page, REPS.sam);
+});

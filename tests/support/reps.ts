@@ -1,0 +1,95 @@
+// The reps of the end-to-end run: the demo rep the portal seeds on embedded defaults (its
+// password generated into the data folder), and two added with `npm run reps` before the server
+// starts (tests/support/server.js).
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { expect, type Browser, type Page } from '@playwright/test';
+import { E2E } from './env';
+import { ready } from './flow';
+
+export interface TestRep {
+	email: string;
+	name: string;
+	phone: string;
+	officeId: number;
+	repNo: number;
+	password: () => string;
+}
+
+const ADDED_PASSWORD = 'e2e rep pass phrase, long enough';
+
+export const REPS = {
+	/** Rep 31 of office 1207: the RepNo of the test applications (exampleCreateRequest). */
+	sam: {
+		email: 'sam.ortiz@office1207.example',
+		name: 'Sam Ortiz',
+		phone: '(217) 555-0100',
+		officeId: 1207,
+		repNo: 31,
+		password: () => readFileSync(resolve(E2E.dataDir, 'demo-rep-password'), 'utf8').trim()
+	},
+	/** Rep 47 of office 1207; its sign-in is the one the lockout test locks. */
+	riley: {
+		email: 'riley.lockwood@office1207.example',
+		name: 'Riley Lockwood',
+		phone: '(217) 555-0147',
+		officeId: 1207,
+		repNo: 47,
+		password: () => ADDED_PASSWORD
+	},
+	/** A rep of another office. */
+	alex: {
+		email: 'alex.moreno@office3300.example',
+		name: 'Alex Moreno',
+		phone: '(312) 555-0105',
+		officeId: 3300,
+		repNo: 5,
+		password: () => ADDED_PASSWORD
+	}
+} satisfies Record<string, TestRep>;
+
+/** Signs in through the form, as a rep would, and lands on the console. */
+export async function signIn(page: Page, rep: TestRep) {
+	await page.goto('/rep/login');
+	await ready(page);
+	await page.getByLabel('Email').fill(rep.email);
+	await page.getByLabel('Password').fill(rep.password());
+	await page.getByRole('button', { name: 'Sign in' }).click();
+	await expect(page).toHaveURL(/\/rep$/);
+	await expect(page.getByRole('heading', { level: 1, name: 'Applications' })).toBeVisible();
+}
+
+export const TABLET = { width: 820, height: 1180 };
+
+/** A page at tablet size, signed in as `rep`, in a context of its own. */
+export async function repPage(browser: Browser, rep: TestRep) {
+	const context = await browser.newContext({ viewport: TABLET });
+	const page = await context.newPage();
+	await signIn(page, rep);
+	return page;
+}
+
+/** The console's entry of an application. */
+export const consoleEntry = (page: Page, applicationId: number) =>
+	page.locator(`li[data-application="${applicationId}"]`);
+
+export const appPath = (applicationId: number) => `/rep/applications/${applicationId}`;
+
+/**
+ * The newest mail to `to` about `business` in the development mailbox, and the path of the
+ * signing link in it. (Every test shop has the same owner address, and a reminder sent "as if
+ * later" sorts first: the subject tells the mails apart.)
+ */
+export async function mailTo(page: Page, to: string, business: string) {
+	await page.goto('/dev/mailbox');
+	const mail = page
+		.locator('article')
+		.filter({ hasText: `To ${to}` })
+		.filter({ hasText: `Please review and sign: ${business}` })
+		.first();
+	await expect(mail).toBeVisible();
+	const text = await mail.locator('pre').innerText();
+	const url = text.match(/https?:\/\/\S+\/s\/[A-Za-z0-9_-]{43}/)?.[0];
+	expect(url, text).toBeTruthy();
+	return { text, path: new URL(url!).pathname };
+}
