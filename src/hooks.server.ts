@@ -26,6 +26,15 @@ export const init: ServerInit = async () => {
 			);
 		}
 		const stopWorker = startWorker(ctx);
+		// The seal opens on first use; open it once the first requests have been answered, so a
+		// PKCS#12 bundle that will not open still stops the portal, with our words.
+		setTimeout(() => {
+			ctx.seal().catch((err) => {
+				if (err instanceof ConfigError) console.error(err.message);
+				else logError('start', 'the seal could not be opened', err);
+				process.exit(1);
+			});
+		}, 1000).unref();
 		// adapter-node emits this once the HTTP server has closed (SIGTERM, SIGINT): let go of the
 		// database so the process can end, and end it if something else still holds it open.
 		process.once('sveltekit:shutdown', () => {

@@ -4,7 +4,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { ConfigError, parseConfig, type Config } from '$lib/server/config/config';
 import { openDatabase, type Database, type Db } from '$lib/server/db';
 import { loadOrCreateKey } from '$lib/server/crypto/secretbox';
-import { loadSealKey, registerSealCertificate, type SealKey } from '$lib/server/evidence';
+import type { SealKey } from '$lib/server/evidence/seal-key';
 import { createOnboardingClient, type OnboardingClient } from '$lib/server/onboarding';
 import { upstreamCacheFor, type UpstreamCache } from '$lib/server/onboarding/cache';
 import { createSandbox } from '$lib/server/sandbox';
@@ -22,8 +22,8 @@ export interface AppContext {
 	onboarding: OnboardingClient;
 	upstreamCache: UpstreamCache;
 	encryptionKey: Buffer;
-	/** The key that seals certificates and signed copies. */
-	seal: SealKey;
+	/** The key that seals certificates and signed copies, opened on first use. */
+	seal: () => Promise<SealKey>;
 	operatorApiKey: string | undefined;
 	sandbox: ReturnType<typeof createSandbox> | undefined;
 }
@@ -70,6 +70,23 @@ export function encryptionKeyOf(config: Config): Buffer {
 	return loadOrCreateKey(config.DATA_DIR, 'encryption.key');
 }
 
+/**
+ * The seal is needed only for a PDF, and opening it is the most expensive part of a start
+ * (node-forge decrypts the PKCS#12 in JavaScript, and its modules, pdf-lib's and fontkit's load
+ * with it: about 0.5 s of CPU). So it opens on first use, once; `init` opens it just after
+ * start-up so a bad bundle still stops the portal with our message. A missing file is refused now.
+ */
+function sealOpener(config: Config, db: Db): () => Promise<SealKey> {
+	if (config.SEAL_P12_FILE && !existsSync(resolve(config.SEAL_P12_FILE))) {
+		throw new ConfigError([`SEAL_P12_FILE: ${resolve(config.SEAL_P12_FILE)} does not exist`]);
+	}
+	let opened: Promise<SealKey> | undefined;
+	return () =>
+		(opened ??= import('$lib/server/evidence/seal-key').then(({ openSealKey }) =>
+			openSealKey(config, db)
+		));
+}
+
 export async function startApp(
 	env: Record<string, string | undefined>,
 	opts: { devPort?: number } = {}
@@ -78,14 +95,17 @@ export async function startApp(
 	const config = parseConfig(env, opts);
 	secureDataDir(config.DATA_DIR);
 	const encryptionKey = encryptionKeyOf(config);
+	const newDatabase =
+		!config.DATABASE_URL && !existsSync(resolve(config.DATA_DIR, 'pglite', 'PG_VERSION'));
 	const database = await openDatabase({
 		url: config.DATABASE_URL,
 		dataDir: config.DATABASE_URL ? undefined : config.DATA_DIR
 	});
-	// PGlite unpacks a new database's files with modes of its own (0666), whatever the umask.
-	secureDataDir(config.DATA_DIR);
-	const seal = loadSealKey(config);
-	await registerSealCertificate(database.db, seal);
+	// PGlite unpacks a new database's files with modes of its own (0666), whatever the umask; an
+	// existing one only gains files made under the umask, so a second walk of its thousand files
+	// would find nothing to do.
+	if (newDatabase) secureDataDir(config.DATA_DIR);
+	const seal = sealOpener(config, database.db);
 	const onboarding = createOnboardingClient({
 		baseUrl: config.onboardingBaseUrl,
 		authHeader: config.ONBOARDING_AUTH_HEADER,

@@ -120,9 +120,7 @@ describe.runIf(url)('on a PostgreSQL server, two instances side by side', () => 
 				onboarding: createOnboardingClient({ baseUrl: config.onboardingBaseUrl, timeoutMs: 1000 }),
 				upstreamCache: upstreamCacheFor(config),
 				encryptionKey: key,
-				get seal() {
-					return testSealKey();
-				},
+				seal: async () => testSealKey(),
 				operatorApiKey: undefined,
 				sandbox: undefined
 			};

@@ -1,13 +1,10 @@
 import { PDFDict, PDFHexString, PDFName, type PDFDocument } from 'pdf-lib';
 import type { AppContext } from '$lib/server/app';
-import type { Tx } from '$lib/server/db';
-import { sealCertificates } from '$lib/server/db/schema';
 import type { SigningSession } from '$lib/server/signing/session';
 import { renderCertificate } from './certificate';
 import { gatherFacts, type Audience, type EvidenceFacts } from './facts';
 import { offerApplicationPdf } from './presented';
 import { sealPdf } from './seal';
-import type { SealKey } from './seal-key';
 import { renderSignedCopy } from './signed-copy';
 
 export interface DocumentRequest {
@@ -77,8 +74,8 @@ function verifyUrl(ctx: AppContext, origin: string | undefined, reference: strin
 	return `${base.replace(/\/+$/, '')}/verify/${reference}`;
 }
 
-function seal(ctx: AppContext, pdf: PDFDocument, reason: string, url: string, now: Date) {
-	return sealPdf(pdf, ctx.seal, { reason, location: url, signingTime: now });
+async function seal(ctx: AppContext, pdf: PDFDocument, reason: string, url: string, now: Date) {
+	return sealPdf(pdf, await ctx.seal(), { reason, location: url, signingTime: now });
 }
 
 /**
@@ -97,7 +94,7 @@ export async function certificatePdf(
 	const pdf = await renderCertificate(facts, {
 		timeZone: ctx.config.OFFICE_TIME_ZONE,
 		verifyUrl: url,
-		sealedBy: ctx.seal.subject,
+		sealedBy: (await ctx.seal()).subject,
 		generatedAt: now
 	});
 	stamp(pdf, facts, 'certificate', req.audience);
@@ -155,12 +152,4 @@ export async function applicationPdfForDecision(
 		);
 		return null;
 	}
-}
-
-/** Records the sealing certificate so `/verify` knows it, now and after the key changes. */
-export async function registerSealCertificate(db: Tx, key: SealKey): Promise<void> {
-	await db
-		.insert(sealCertificates)
-		.values({ sha256: key.certSha256, pem: key.certPem, subject: key.subject })
-		.onConflictDoNothing();
 }

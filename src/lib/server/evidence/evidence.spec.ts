@@ -78,7 +78,7 @@ describe('certificate of completion and signed copy', () => {
 	let t: Awaited<ReturnType<typeof startTestApp>>;
 	beforeAll(async () => {
 		t = await startTestApp({ OFFICE_TIME_ZONE: 'America/Chicago' });
-		await registerSealCertificate(t.ctx.db, t.ctx.seal);
+		await registerSealCertificate(t.ctx.db, await t.ctx.seal());
 	});
 	afterAll(async () => {
 		await t.close();

@@ -7,11 +7,10 @@ export {
 	certificatePdf,
 	signedCopyPdf,
 	applicationPdfForDecision,
-	registerSealCertificate,
 	NotSignedError,
 	type DocumentRequest
 } from './documents';
 export { verifyDocument, verifyReference, type DocumentCheck, type ReferenceCheck } from './verify';
 export { offerApplicationPdf, type PresentedPdf } from './presented';
 export { EvidenceNotFoundError, type Audience } from './facts';
-export { loadSealKey, type SealKey } from './seal-key';
+export { loadSealKey, registerSealCertificate, type SealKey } from './seal-key';

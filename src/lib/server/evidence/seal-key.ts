@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, type Config } from '$lib/server/config/config';
 import { createFileOnce } from '$lib/server/crypto/files';
+import type { Tx } from '$lib/server/db';
+import { sealCertificates } from '$lib/server/db/schema';
 import { generateSealP12, readP12, type P12 } from './p12';
 
 export { generateSealP12, readP12 };
@@ -37,4 +39,19 @@ export function loadSealKey(config: Config): SealKey {
 	const path = resolve(config.DATA_DIR, GENERATED_FILE);
 	if (!existsSync(path)) createFileOnce(path, generateSealP12());
 	return { ...readP12(readFileSync(path), ''), source: 'generated' };
+}
+
+/** Records the sealing certificate so `/verify` knows it, now and after the key changes. */
+export async function registerSealCertificate(db: Tx, key: SealKey): Promise<void> {
+	await db
+		.insert(sealCertificates)
+		.values({ sha256: key.certSha256, pem: key.certPem, subject: key.subject })
+		.onConflictDoNothing();
+}
+
+/** The seal the running portal uses: opened, and its certificate recorded. */
+export async function openSealKey(config: Config, db: Tx): Promise<SealKey> {
+	const key = loadSealKey(config);
+	await registerSealCertificate(db, key);
+	return key;
 }

@@ -6,7 +6,7 @@ let key: SealKey | undefined;
 /**
  * A self-signed seal for tests that build an AppContext by hand: RSA 2048, generated on first use
  * and once per test file (a test-only cache, never used by the running portal). Read it lazily
- * (`get seal() { return testSealKey(); }`) so tests that seal nothing never pay for the key.
+ * (`seal: async () => testSealKey()`) so tests that seal nothing never pay for the key.
  */
 export function testSealKey(): SealKey {
 	key ??= {

@@ -113,7 +113,7 @@ export async function verifyDocument(ctx: AppContext, bytes: Uint8Array): Promis
 		result: 'genuine',
 		kind: stamp?.kind ?? null,
 		sealedAt: seal.signedAt,
-		currentKey: seal.certSha256 === ctx.seal.certSha256,
+		currentKey: seal.certSha256 === (await ctx.seal()).certSha256,
 		stamp,
 		records,
 		trailPrefixIntact,

@@ -53,9 +53,7 @@ export function testContext(
 		upstreamCache: upstreamCacheFor(config),
 		encryptionKey,
 		// Made on first use: most tests never seal, and an RSA key takes a while to generate.
-		get seal() {
-			return testSealKey();
-		},
+		seal: async () => testSealKey(),
 		operatorApiKey: 'test-operator-key-0123456789',
 		sandbox: undefined
 	};

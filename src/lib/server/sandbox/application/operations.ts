@@ -1,7 +1,6 @@
 import { getApplication, insertApplication, listApplications, toListItem } from './store';
 import { checkCreateRequest, submittedExtras, terminalCount, toResponse } from './create';
 import { invalid, json, message, readJson } from '../http';
-import { renderApplicationPdf } from '../pdf';
 import type { Handler } from '../router';
 import { nextId } from '../store';
 
@@ -40,6 +39,8 @@ export const applicationPdf: Handler = async ({ db, officeId, applicationId, now
 	const app = await getApplication(db, officeId, applicationId);
 	if (!app)
 		return message(404, `Application ${applicationId} was not found in office ${officeId}.`);
+	// pdf-lib loads with the first PDF, not with the portal's start-up.
+	const { renderApplicationPdf } = await import('../pdf');
 	const bytes = await renderApplicationPdf(app, now);
 	return new Response(bytes as BodyInit, {
 		status: 200,
