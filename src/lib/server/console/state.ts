@@ -26,6 +26,8 @@ export interface SessionFact {
 	consentAt: Date | null;
 	identityPassedAt: Date | null;
 	decisionId: string | null;
+	/** In person: the tablet is in the merchant's hands now (handed over, not locked). */
+	onTablet?: boolean;
 }
 
 export interface AttemptFact {
@@ -116,6 +118,8 @@ export interface ConsoleState {
 	deadEnd: { refusedAt: Date | null } | null;
 	/** A decision is on record (here or at the service): no more links. */
 	decided: boolean;
+	/** The state is an in-person session's (on the rep's tablet, or paused there). */
+	inPerson: boolean;
 }
 
 const sameEmail = (a: string | null | undefined, b: string | null | undefined) =>
@@ -225,7 +229,8 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 		link,
 		identityPassed,
 		deadEnd,
-		decided
+		decided,
+		inPerson: false
 	} satisfies Omit<ConsoleState, 'kind'>;
 
 	if (f.decision) return { ...base, ...decisionState(f.decision) };
@@ -235,26 +240,40 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 	}
 
 	const lockedUntil = identityLock(f, rules, now);
-	const open = f.sessions.filter((s) =>
-		sessionIsOpen(
-			s,
-			s.linkId ? (linkById.get(s.linkId)?.revokedAt ?? null) : null,
-			rules.sessionIdleMinutes,
-			now
-		)
+	// An in-person session is live only while the tablet is in the merchant's hands.
+	const open = f.sessions.filter(
+		(s) =>
+			(s.channel !== 'in_person' || s.onTablet) &&
+			sessionIsOpen(
+				s,
+				s.linkId ? (linkById.get(s.linkId)?.revokedAt ?? null) : null,
+				rules.sessionIdleMinutes,
+				now
+			)
 	);
 	const live = latest(open, (s) => s.lastSeenAt);
 	if (live) {
 		const step = currentStep(live) as Step;
+		const inPerson = live.channel === 'in_person';
 		if (step === 'identity' && lockedUntil) {
-			return { ...base, kind: 'identity_locked', step, until: lockedUntil, at: live.lastSeenAt };
+			const at = live.lastSeenAt;
+			return { ...base, kind: 'identity_locked', step, until: lockedUntil, at, inPerson };
 		}
-		return { ...base, kind: 'in_progress', step, at: live.lastSeenAt };
+		return { ...base, kind: 'in_progress', step, at: live.lastSeenAt, inPerson };
 	}
 	if (identityPassed)
 		return { ...base, kind: 'identity_passed', step: 'sign', at: identityPassed.at };
 	if (lockedUntil)
 		return { ...base, kind: 'identity_locked', step: 'identity', until: lockedUntil };
+	// Taken back from the merchant (or idle), newer than any link: where they paused.
+	const paused = latest(
+		f.sessions.filter((s) => s.channel === 'in_person'),
+		(s) => s.lastSeenAt
+	);
+	if (paused && (!link || paused.createdAt > link.createdAt)) {
+		const step = currentStep(paused) as Step;
+		return { ...base, kind: 'opened', step, at: paused.lastSeenAt, inPerson: true };
+	}
 	if (link) {
 		if (link.expired) return { ...base, kind: 'link_expired', at: link.expiresAt };
 		const started = f.sessions.filter((s) => s.linkId === link.id);

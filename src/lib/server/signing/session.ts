@@ -132,3 +132,17 @@ export function currentStep(
 	if (s.consentAt) return 'identity';
 	return 'terms';
 }
+
+/**
+ * A session by its id, if still open: for a tablet handed over in person, whose hand-over (not
+ * only the cookie) names the session.
+ */
+export async function openSessionById(
+	db: Db,
+	id: string,
+	idleMinutes: number,
+	now = new Date()
+): Promise<SigningSession | undefined> {
+	const [row] = await db.select().from(signingSessions).where(eq(signingSessions.id, id));
+	return row && sessionIsOpen(row, null, idleMinutes, now) ? row : undefined;
+}
