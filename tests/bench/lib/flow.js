@@ -271,7 +271,8 @@ export async function walkTo(ctx, step, n) {
 		lastName: `Bench${n}`,
 		email: `signer${n}@bench.example`,
 		notificationEmail: `signer${n}@bench.example`,
-		ssn: someSsn()
+		ssn: someSsn(),
+		signature: `Dana Bench${n}`
 	});
 	expectAnswer(await c.post('/sign/sign?/accept', fields), 303, 'accept', '/sign/done');
 	expectAnswer(await c.get('/sign/done'), 200, 'done page');

@@ -58,16 +58,12 @@ export const PAGES = [
 		cookie: true
 	},
 	{
-		key: 'application-pdf',
-		label: 'done: application.pdf',
+		key: 'signed-copy-pdf',
+		label: 'done: signed-copy.pdf',
 		kind: 'pdf',
 		signers: 'done',
-		path: () => '/sign/done/application.pdf',
-		cookie: true,
-		// The service's own document, with the merchant's bank details (and whatever else the
-		// service prints): fetched for each download, never kept by the portal.
-		upstreamBudget: false,
-		note: 'the service’s document: one call per download by design'
+		path: () => '/sign/done/signed-copy.pdf',
+		cookie: true
 	},
 	{
 		key: 'certificate-pdf',

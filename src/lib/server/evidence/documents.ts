@@ -1,5 +1,8 @@
+import { and, desc, eq } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import { PDFDict, PDFHexString, PDFName, type PDFDocument } from 'pdf-lib';
 import type { AppContext } from '$lib/server/app';
+import { auditEvents } from '$lib/server/db/schema';
 import type { SigningSession } from '$lib/server/signing/session';
 import { renderCertificate } from './certificate';
 import { gatherFacts, type Audience, type EvidenceFacts } from './facts';
@@ -79,12 +82,71 @@ async function seal(ctx: AppContext, pdf: PDFDocument, reason: string, url: stri
 }
 
 /**
+ * Documents already made, per portal instance. Rendering and sealing one costs about 60 ms of CPU
+ * (pdf-lib, pako, the RSA signature) where sending it again costs under 1 ms, and a signer or a
+ * rep often downloads the same one twice. A document is a function of the application's audit
+ * chain, so it is kept under the chain's head (with the audience, session and origin) and made
+ * afresh as soon as anything is appended. Bounded in size and age: the bytes hold what the
+ * certificate prints (names, email, IP address; never an SSN beyond its last four), so they leave
+ * memory after five minutes.
+ */
+const made = new WeakMap<AppContext, LRUCache<string, Uint8Array, () => Promise<Uint8Array>>>();
+
+function madeBy(ctx: AppContext) {
+	let cache = made.get(ctx);
+	if (!cache) {
+		cache = new LRUCache<string, Uint8Array, () => Promise<Uint8Array>>({
+			ttl: 5 * 60_000,
+			maxSize: 16 * 1024 * 1024,
+			sizeCalculation: (bytes) => Math.max(1, bytes.byteLength),
+			// Concurrent downloads of one document share one making.
+			fetchMethod: (_key, _stale, { context }) => context()
+		});
+		made.set(ctx, cache);
+	}
+	return cache;
+}
+
+async function chainHead(ctx: AppContext, officeId: number, applicationId: number) {
+	const [head] = await ctx.db
+		.select({ seq: auditEvents.seq, hash: auditEvents.hash })
+		.from(auditEvents)
+		.where(and(eq(auditEvents.officeId, officeId), eq(auditEvents.applicationId, applicationId)))
+		.orderBy(desc(auditEvents.seq))
+		.limit(1);
+	return head ? `${head.seq}:${head.hash}` : 'empty';
+}
+
+/** `make()`, or the same document made earlier from the same chain. A given `now` makes afresh. */
+async function once(
+	ctx: AppContext,
+	req: DocumentRequest,
+	what: string,
+	make: () => Promise<Uint8Array>
+): Promise<Uint8Array> {
+	if (req.now) return make();
+	const head = await chainHead(ctx, req.officeId, req.applicationId);
+	const key = [what, req.officeId, req.applicationId, req.origin ?? '', head].join('|');
+	const bytes = await madeBy(ctx).fetch(key, { context: make });
+	// fetchMethod never yields undefined here: it returns make()'s bytes or throws its error.
+	return bytes!;
+}
+
+/**
  * The certificate of completion, sealed. `merchant`: page 1 and the signing session's own
  * timeline (`sessionId`, default the session that decided); `rep`: the same plus the
  * application's whole hash-chained trail as an appendix. Throws EvidenceNotFoundError when no
  * decision is recorded.
  */
-export async function certificatePdf(
+export function certificatePdf(
+	ctx: AppContext,
+	req: DocumentRequest & { audience: Audience; sessionId?: string }
+): Promise<Uint8Array> {
+	const what = `certificate:${req.audience}:${req.sessionId ?? ''}`;
+	return once(ctx, req, what, () => makeCertificate(ctx, req));
+}
+
+async function makeCertificate(
 	ctx: AppContext,
 	req: DocumentRequest & { audience: Audience; sessionId?: string }
 ): Promise<Uint8Array> {
@@ -113,7 +175,11 @@ export class NotSignedError extends Error {
  * EvidenceNotFoundError with no decision, NotSignedError for a decline, and the client's
  * OnboardingError when no copy was kept and the service cannot give one now.
  */
-export async function signedCopyPdf(ctx: AppContext, req: DocumentRequest): Promise<Uint8Array> {
+export function signedCopyPdf(ctx: AppContext, req: DocumentRequest): Promise<Uint8Array> {
+	return once(ctx, req, 'signed-copy', () => makeSignedCopy(ctx, req));
+}
+
+async function makeSignedCopy(ctx: AppContext, req: DocumentRequest): Promise<Uint8Array> {
 	const now = req.now ?? new Date();
 	const facts = await gatherFacts(ctx, { ...req, audience: 'merchant' });
 	if (facts.outcome !== 'accepted') throw new NotSignedError();

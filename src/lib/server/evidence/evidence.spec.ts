@@ -28,6 +28,7 @@ import {
 	verifyDocument,
 	verifyReference
 } from '.';
+import { readStamp } from './documents';
 import { sealPdf } from './seal';
 import { generateSealP12, readP12 } from './seal-key';
 
@@ -436,6 +437,23 @@ describe('certificate of completion and signed copy', () => {
 		const first = await hashOf(new Date());
 		await appendAudit(t.ctx.db, { officeId: 1207, applicationId, type: 'rep.viewed', data: {} });
 		expect(await hashOf(new Date(Date.now() + 86_400_000))).toBe(first);
+	});
+
+	it('hands out the same document again until the trail grows, then makes it afresh', async () => {
+		const { applicationId } = await linkSigning();
+		const req = { officeId: 1207, applicationId, audience: 'rep' as const };
+		const first = await certificatePdf(t.ctx, req);
+		const [again, copy] = await Promise.all([
+			certificatePdf(t.ctx, req),
+			signedCopyPdf(t.ctx, req)
+		]);
+		expect(again).toBe(first);
+		expect(await signedCopyPdf(t.ctx, req)).toBe(copy);
+		await appendAudit(t.ctx.db, { officeId: 1207, applicationId, type: 'rep.viewed', data: {} });
+		const later = await certificatePdf(t.ctx, req);
+		expect(later).not.toBe(first);
+		const count = async (bytes: Uint8Array) => readStamp(await PDFDocument.load(bytes))?.chainCount;
+		expect(await count(later)).toBe((await count(first))! + 1);
 	});
 
 	it('answers /verify for genuine, tampered, foreign and garbage documents', async () => {
