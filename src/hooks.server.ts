@@ -77,7 +77,16 @@ export const init: ServerInit = async () => {
 
 const csrf: Handle = ({ event, resolve }) => {
 	if (isForeignFormPost(event.request, event.url)) {
-		return new Response('Cross-site form submissions are forbidden.', { status: 403 });
+		const message = 'Cross-site form submissions are forbidden.';
+		// A form sent by `use:enhance` reads the answer as an action result: give it one, so the
+		// page shows our words instead of failing to parse plain text.
+		if (event.request.headers.get('x-sveltekit-action') === 'true') {
+			return new Response(JSON.stringify({ type: 'error', status: 403, error: { message } }), {
+				status: 403,
+				headers: { 'content-type': 'application/json' }
+			});
+		}
+		return new Response(message, { status: 403 });
 	}
 	return resolve(event);
 };

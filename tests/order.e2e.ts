@@ -171,5 +171,29 @@ test('a cross-site form post is refused', async ({ page, request }) => {
 		headers: { origin: 'https://evil.example' },
 		maxRedirects: 0
 	});
-	expect(res.status()).toBe(403);
+	expect(res.status()).toBe(403); // Sent as `use:enhance` sends it, the refusal is an action result the page can show.
+	const enhanced = await page.request.post('/sign/terms?/consent', {
+		form: { consent: 'yes', version: 'x'.repeat(64) },
+		headers: { origin: 'https://evil.example', 'x-sveltekit-action': 'true' },
+		maxRedirects: 0
+	});
+	expect(enhanced.status()).toBe(403);
+	expect(await enhanced.json()).toEqual({
+		type: 'error',
+		status: 403,
+		error: { message: 'Cross-site form submissions are forbidden.' }
+	});
+});
+
+test('a form opened on another loopback name than the one printed still posts', async ({
+	page,
+	request
+}) => {
+	// The e2e server's ORIGIN is http://127.0.0.1:<port>; open the link on localhost instead.
+	const app = await newApplication(request, 'Loopback');
+	const { path } = await createLink(request, app.id);
+	const base = new URL(test.info().project.use.baseURL!);
+	await openLinkAndStart(page, `http://localhost:${base.port}${path}`);
+	await agreeToTerms(page);
+	await expect(page).toHaveURL(/^http:\/\/localhost:\d+\/sign\/identity$/);
 });

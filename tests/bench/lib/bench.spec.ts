@@ -139,7 +139,7 @@ describe('pages', () => {
 			'identity',
 			'sign',
 			'done',
-			'application-pdf',
+			'signed-copy-pdf',
 			'certificate-pdf'
 		]);
 	});
@@ -147,7 +147,7 @@ describe('pages', () => {
 	it('puts a page’s floor at its key, and a PDF’s at its file route', () => {
 		const [link] = PAGES;
 		expect(floorPath(link!)).toBe('/link');
-		expect(floorPath(PAGES.find((p) => p.kind === 'pdf')!)).toBe('/application-pdf/file');
+		expect(floorPath(PAGES.find((p) => p.kind === 'pdf')!)).toBe('/signed-copy-pdf/file');
 	});
 });
 

@@ -35,6 +35,28 @@ describe('form posts from our own pages only', () => {
 		).toBe(true);
 	});
 
+	it('takes one loopback name for another on the same port, when the browser says same-origin', () => {
+		const local = (origin: string, site?: string) =>
+			isForeignFormPost(
+				new Request('http://localhost:3000/rep/login', {
+					method: 'POST',
+					headers: { ...form, origin, ...(site ? { 'sec-fetch-site': site } : {}) },
+					body: 'a=1'
+				}),
+				new URL('http://localhost:3000/rep/login')
+			);
+		expect(local('http://127.0.0.1:3000', 'same-origin')).toBe(false);
+		expect(local('http://[::1]:3000', 'same-origin')).toBe(false);
+		expect(local('http://127.0.0.1:3000')).toBe(true);
+		expect(local('http://127.0.0.1:3000', 'cross-site')).toBe(true);
+		expect(local('http://127.0.0.1:4000', 'same-origin')).toBe(true);
+		expect(local('https://127.0.0.1:3000', 'same-origin')).toBe(true);
+		expect(local('http://127.0.0.2:3000', 'same-origin')).toBe(true);
+		expect(foreign({ ...form, origin: 'http://127.0.0.1', 'sec-fetch-site': 'same-origin' })).toBe(
+			true
+		);
+	});
+
 	it('treats SvelteKit’s binary form encoding as a form', () => {
 		expect(
 			foreign({

@@ -28,5 +28,26 @@ export function isForeignFormPost(request: Request, url: URL): boolean {
 	const from = request.headers.get('origin');
 	if (from === url.origin) return false;
 	const site = request.headers.get('sec-fetch-site');
+	if (site === 'same-origin' && from !== null && loopbackAlias(from, url)) return false;
 	return !((from === 'null' || from === null) && site === 'same-origin');
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * `npm start` prints http://localhost:<port>, and a developer may open http://127.0.0.1:<port>
+ * instead: the same server under another name, whose forms were refused as cross-site. One
+ * loopback name stands for another on the same port and scheme, and only when the browser says
+ * the post came from the page's own origin.
+ */
+function loopbackAlias(from: string, url: URL): boolean {
+	if (!LOOPBACK.has(url.hostname)) return false;
+	try {
+		const origin = new URL(from);
+		return (
+			LOOPBACK.has(origin.hostname) && origin.port === url.port && origin.protocol === url.protocol
+		);
+	} catch {
+		return false;
+	}
 }
