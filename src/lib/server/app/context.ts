@@ -93,18 +93,15 @@ export async function startApp(
 ): Promise<AppContext> {
 	if (current) return current;
 	const config = parseConfig(env, opts);
-	secureDataDir(config.DATA_DIR);
+	secureDataDir(config.DATA_DIR, { walk: false });
 	const encryptionKey = encryptionKeyOf(config);
-	const newDatabase =
-		!config.DATABASE_URL && !existsSync(resolve(config.DATA_DIR, 'pglite', 'PG_VERSION'));
 	const database = await openDatabase({
 		url: config.DATABASE_URL,
 		dataDir: config.DATABASE_URL ? undefined : config.DATA_DIR
 	});
-	// PGlite unpacks a new database's files with modes of its own (0666), whatever the umask; an
-	// existing one only gains files made under the umask, so a second walk of its thousand files
-	// would find nothing to do.
-	if (newDatabase) secureDataDir(config.DATA_DIR);
+	// PGlite unpacks a new database's files, and rewrites some on every start (pg_internal.init),
+	// with modes of its own (0666), whatever the umask: the walk comes after it has opened.
+	secureDataDir(config.DATA_DIR);
 	const seal = sealOpener(config, database.db);
 	const onboarding = createOnboardingClient({
 		baseUrl: config.onboardingBaseUrl,

@@ -7,14 +7,14 @@ import { join } from 'node:path';
  * portal's own user may read any of it. From here on every file the process creates is private
  * (umask 077), and what an earlier version left readable is tightened: folders 0700, files 0600.
  */
-export function secureDataDir(dir: string): void {
+export function secureDataDir(dir: string, { walk = true } = {}): void {
 	try {
 		process.umask(0o077);
 	} catch {
 		// A worker thread cannot set the umask; the walk below still tightens what exists.
 	}
 	mkdirSync(dir, { recursive: true, mode: 0o700 });
-	tighten(dir);
+	if (walk) tighten(dir);
 }
 
 function tighten(path: string): void {
