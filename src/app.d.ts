@@ -1,3 +1,4 @@
+import type { Handover } from '$lib/server/inperson/handover';
 import type { RepContact } from '$lib/server/reps/contact';
 import type { SignedInRep } from '$lib/server/reps/session';
 import type { SigningSession } from '$lib/server/signing/session';
@@ -16,6 +17,8 @@ declare global {
 			signing: SigningSession | undefined;
 			/** The signed-in rep (rep pages only). */
 			rep: SignedInRep | undefined;
+			/** The in-person hand-over this browser (a rep's tablet) is locked to, if any. */
+			handover: Handover | undefined;
 		}
 	}
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { env } from '$env/dynamic/private';
 import { building, dev } from '$app/environment';
-import type { Handle, HandleServerError, ServerInit } from '@sveltejs/kit';
+import { redirect, type Handle, type HandleServerError, type ServerInit } from '@sveltejs/kit';
 import { sequence } from '@sveltejs/kit/hooks';
 import { app, startApp } from '$lib/server/app';
 import { ConfigError } from '$lib/server/config/config';
@@ -12,7 +12,19 @@ import { checkRequest } from '$lib/server/http/inputs';
 import { problemResponse } from '$lib/server/http/problem';
 import { startWorker } from '$lib/server/decisions/worker';
 import { logError } from '$lib/server/log/log';
-import { SESSION_COOKIE, resumeSession } from '$lib/server/signing/session';
+import {
+	LOCK_PATH,
+	TABLET_COOKIE,
+	findHandover,
+	lockHandover
+} from '$lib/server/inperson/handover';
+import {
+	SESSION_COOKIE,
+	STEP_PATHS,
+	currentStep,
+	openSessionById,
+	resumeSession
+} from '$lib/server/signing/session';
 import { REP_COOKIE, resumeRepSession } from '$lib/server/reps/session';
 
 export const init: ServerInit = async () => {
@@ -116,6 +128,57 @@ const session: Handle = async ({ event, resolve }) => {
 	return resolve(event);
 };
 
+/**
+ * A tablet handed to a merchant: every /rep and /sign address leads to the signing step while
+ * the merchant has it, and to the lock screen once it is locked (finished, taken back, idle).
+ * The hand-over is found by any of three cookies, and each is only a key to server state.
+ */
+const tablet: Handle = async ({ event, resolve }) => {
+	const path = event.url.pathname;
+	const onSign = path === '/sign' || path.startsWith('/sign/');
+	event.locals.handover = undefined;
+	if (!onSign && !isRepPath(path)) return resolve(event);
+	const ctx = app();
+	const { locals } = event;
+	let h = await findHandover(
+		ctx.db,
+		{
+			tabletSecret: event.cookies.get(TABLET_COOKIE),
+			repSessionId: locals.rep?.sessionId,
+			signingSessionId: locals.signing?.id
+		},
+		{ idleSeconds: ctx.config.IN_PERSON_IDLE_SECONDS, touch: onSign }
+	);
+	if (!h) return resolve(event);
+	let signing: typeof locals.signing;
+	if (!h.lockedAt) {
+		signing =
+			locals.signing?.id === h.signingSessionId
+				? locals.signing
+				: await openSessionById(ctx.db, h.signingSessionId, ctx.config.SESSION_IDLE_MINUTES);
+		if (!signing) h = await lockHandover(ctx.db, h, 'idle');
+		else if (signing.decisionId) {
+			// Finished: the done page shows once, and locks the tablet behind it.
+			h = await lockHandover(ctx.db, h, 'finished');
+			if (path === STEP_PATHS.done && event.request.method === 'GET') {
+				locals.handover = h;
+				locals.signing = signing;
+				return resolve(event);
+			}
+		}
+	}
+	locals.handover = h;
+	if (h.lockedAt) {
+		locals.signing = undefined;
+		if (path === LOCK_PATH) return resolve(event);
+		redirect(303, LOCK_PATH);
+	}
+	if (path === LOCK_PATH) return resolve(event);
+	if (!onSign) redirect(303, STEP_PATHS[currentStep(signing!)]);
+	locals.signing = signing;
+	return resolve(event);
+};
+
 const isRepPath = (path: string) => path === '/rep' || path.startsWith('/rep/');
 
 const headers: Handle = async ({ event, resolve }) => {
@@ -145,7 +208,7 @@ const headers: Handle = async ({ event, resolve }) => {
 };
 
 // compress after sandbox: the embedded service's answers are the upstream's, not the portal's.
-export const handle = sequence(headers, csrf, inputs, sandbox, compress, session);
+export const handle = sequence(headers, csrf, inputs, sandbox, compress, session, tablet);
 
 export const handleError: HandleServerError = ({ error, event, status }) => {
 	const errorId = randomUUID();

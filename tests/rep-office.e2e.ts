@@ -42,7 +42,7 @@ test('a rep of another office gets 404 on every page, file and action of this of
 		}
 		const data = await alex.request.get(`${appPath(id)}/__data.json`);
 		expect(await data.text()).not.toContain('Testwell');
-		for (const action of ['send', 'copy', 'revoke']) {
+		for (const action of ['send', 'copy', 'revoke', 'handOver']) {
 			const res = await alex.request.post(`${appPath(id)}?/${action}`, {
 				form: { email: 'attacker@example.com', officeId: '1207', applicationId: String(id) },
 				headers: { origin: E2E.origin, accept: 'text/html' },

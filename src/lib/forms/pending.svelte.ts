@@ -31,4 +31,16 @@ export class Pending {
 			if (result.type === 'failure' || result.type === 'success') await focusOutcome();
 		};
 	};
+
+	/** As `submit`, and the password field empties whatever the answer (as it does without script). */
+	clearing =
+		(field: () => HTMLInputElement | undefined): SubmitFunction =>
+		(input) => {
+			const after = this.submit(input);
+			return async (opts) => {
+				const el = field();
+				if (el) el.value = '';
+				await (after as (o: typeof opts) => Promise<void>)(opts);
+			};
+		};
 }

@@ -6,6 +6,10 @@ import type { LayoutServerLoad } from './$types';
 export const load: LayoutServerLoad = async ({ locals }) => {
 	const s = locals.signing;
 	return {
+		// On a rep's tablet: the "Return to rep" control and the idle lock.
+		inPerson: locals.handover
+			? { idleSeconds: app().config.IN_PERSON_IDLE_SECONDS, locked: !!locals.handover.lockedAt }
+			: null,
 		business: s?.businessName ?? null,
 		step: s ? currentStep(s) : null,
 		channel: s?.channel ?? null,

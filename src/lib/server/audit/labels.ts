@@ -9,6 +9,7 @@ const TYPE_LABELS: Record<string, string> = {
 	'link.revoked': 'Signing link revoked',
 	'link.opened': 'Signing link opened',
 	'session.started': 'Signing session started',
+	'session.handed_over': 'Rep’s device handed to the signer again',
 	'terms.shown': 'Acceptance terms shown',
 	'consent.given': 'Consent to electronic records given',
 	'identity.started': 'Identity questions presented',

@@ -1,10 +1,11 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '$lib/server/db';
 import {
 	auditEvents,
 	decisions,
 	declines,
+	handovers,
 	identityAttempts,
 	signingLinks,
 	signingSessions
@@ -35,7 +36,7 @@ export async function loadFacts(
 	if (applicationIds.length === 0) return out;
 	const of = (t: { officeId: PgColumn; applicationId: PgColumn }) =>
 		and(eq(t.officeId, officeId), inArray(t.applicationId, applicationIds));
-	const [links, sessions, attempts, decided, declined, events] = await Promise.all([
+	const [links, sessions, attempts, decided, declined, events, tablets] = await Promise.all([
 		db.select().from(signingLinks).where(of(signingLinks)),
 		db.select().from(signingSessions).where(of(signingSessions)),
 		db
@@ -65,11 +66,18 @@ export async function loadFacts(
 			.from(auditEvents)
 			.where(
 				and(of(auditEvents), inArray(auditEvents.type, ['identity.refused', 'identity.locked']))
-			)
+			),
+		// Tablets in a merchant's hands now (handed over, not locked).
+		db
+			.select({ signingSessionId: handovers.signingSessionId })
+			.from(handovers)
+			.where(and(of(handovers), isNull(handovers.lockedAt), isNull(handovers.endedAt)))
 	]);
+	const onTablet = new Set(tablets.map((t) => t.signingSessionId));
 	const at = (id: number) => out.get(id) ?? out.set(id, empty()).get(id)!;
 	for (const l of links) at(l.applicationId).links.push(l);
-	for (const s of sessions) at(s.applicationId).sessions.push(s);
+	for (const s of sessions)
+		at(s.applicationId).sessions.push({ ...s, onTablet: onTablet.has(s.id) });
 	for (const a of attempts) at(a.applicationId).attempts.push(a);
 	for (const d of decided) at(d.applicationId).decision = d;
 	for (const d of declined) at(d.applicationId).declines.push({ at: d.at, reason: d.reason });

@@ -23,7 +23,9 @@ const STEP_NAMES: Record<Step, string> = {
 
 /** The state in a few words: "In progress: identity questions". */
 export function stateLabel(s: ConsoleState): string {
-	if (s.kind === 'in_progress' && s.step) return `In progress: ${STEP_NAMES[s.step]}`;
+	const where = s.inPerson ? ' in person' : '';
+	if (s.kind === 'in_progress' && s.step) return `In progress${where}: ${STEP_NAMES[s.step]}`;
+	if (s.kind === 'opened' && s.inPerson) return 'Paused in person';
 	return STATE_LABELS[s.kind];
 }
 
@@ -39,8 +41,12 @@ export function stateDetail(s: ConsoleState, zone: string): string {
 				? `Emailed to ${s.link.email}; valid until ${t(s.until)}.`
 				: `A link to copy and hand over; valid until ${t(s.until)}.`;
 		case 'opened':
+			if (s.inPerson) {
+				return `Taken back from the merchant at ${STEP_NAMES[s.step ?? 'terms']}; last seen ${t(s.at)}. Hand the tablet over again to go on.`;
+			}
 			return `Started, then stopped at ${STEP_NAMES[s.step ?? 'terms']}; last seen ${t(s.at)}.`;
 		case 'in_progress':
+			if (s.inPerson) return `The merchant has your tablet now (last seen ${t(s.at)}).`;
 			return `The merchant is on it now (last seen ${t(s.at)}).`;
 		case 'identity_passed':
 			return `Identity confirmed ${t(s.at)}; not signed yet.`;

@@ -27,6 +27,8 @@ export interface SessionFact {
 	identityPassedAt: Date | null;
 	decisionId: string | null;
 	declineId: string | null;
+	/** In person: the tablet is in the merchant's hands now (handed over, not locked). */
+	onTablet?: boolean;
 }
 
 /** A merchant's "I don't want to sign" before identity passed: the portal's record, no decision. */
@@ -125,6 +127,8 @@ export interface ConsoleState {
 	deadEnd: { refusedAt: Date | null } | null;
 	/** A decision is on record (here or at the service): no more links. */
 	decided: boolean;
+	/** The state is an in-person session's (on the rep's tablet, or paused there). */
+	inPerson: boolean;
 }
 
 const sameEmail = (a: string | null | undefined, b: string | null | undefined) =>
@@ -234,7 +238,8 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 		link,
 		identityPassed,
 		deadEnd,
-		decided
+		decided,
+		inPerson: false
 	} satisfies Omit<ConsoleState, 'kind'>;
 
 	if (f.decision) return { ...base, ...decisionState(f.decision) };
@@ -250,10 +255,12 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 	}
 
 	const lockedUntil = identityLock(f, rules, now);
-	// A session that ended in a decline is over, however recently it was seen.
+	// A session that ended in a decline is over, however recently it was seen; an in-person
+	// session is live only while the tablet is in the merchant's hands.
 	const open = f.sessions.filter(
 		(s) =>
 			!s.declineId &&
+			(s.channel !== 'in_person' || s.onTablet) &&
 			sessionIsOpen(
 				s,
 				s.linkId ? (linkById.get(s.linkId)?.revokedAt ?? null) : null,
@@ -264,15 +271,26 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 	const live = latest(open, (s) => s.lastSeenAt);
 	if (live) {
 		const step = currentStep(live) as Step;
+		const inPerson = live.channel === 'in_person';
 		if (step === 'identity' && lockedUntil) {
-			return { ...base, kind: 'identity_locked', step, until: lockedUntil, at: live.lastSeenAt };
+			const at = live.lastSeenAt;
+			return { ...base, kind: 'identity_locked', step, until: lockedUntil, at, inPerson };
 		}
-		return { ...base, kind: 'in_progress', step, at: live.lastSeenAt };
+		return { ...base, kind: 'in_progress', step, at: live.lastSeenAt, inPerson };
 	}
 	if (identityPassed)
 		return { ...base, kind: 'identity_passed', step: 'sign', at: identityPassed.at };
 	if (lockedUntil)
 		return { ...base, kind: 'identity_locked', step: 'identity', until: lockedUntil };
+	// Taken back from the merchant (or idle), newer than any link: where they paused.
+	const paused = latest(
+		f.sessions.filter((s) => s.channel === 'in_person'),
+		(s) => s.lastSeenAt
+	);
+	if (paused && (!link || paused.createdAt > link.createdAt)) {
+		const step = currentStep(paused) as Step;
+		return { ...base, kind: 'opened', step, at: paused.lastSeenAt, inPerson: true };
+	}
 	if (link) {
 		if (link.expired) return { ...base, kind: 'link_expired', at: link.expiresAt };
 		const started = f.sessions.filter((s) => s.linkId === link.id);

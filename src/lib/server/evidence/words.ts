@@ -63,6 +63,11 @@ export function eventSentence(e: AuditEvent): string {
 			}
 			return 'A signing session started from the link.';
 		}
+		case 'session.handed_over': {
+			const p = (d.inPerson ?? {}) as Record<string, unknown>;
+			const id = p.photoIdChecked === true ? ', after checking the signer’s photo ID' : '';
+			return `${text(p.repName) ?? 'The rep'} handed their device to the signer again to go on${id}.`;
+		}
 		case 'terms.shown': {
 			const sections = Array.isArray(d.sections) ? (d.sections as { title?: string }[]) : [];
 			const titles = sections.map((s) => s.title).filter(Boolean);

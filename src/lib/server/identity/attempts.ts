@@ -5,6 +5,7 @@ import { decrypt, encrypt } from '$lib/server/crypto/secretbox';
 import type { Tx } from '$lib/server/db';
 import {
 	identityAttempts,
+	type Channel,
 	signingLinks,
 	signingSessions,
 	type AttemptOutcome
@@ -237,13 +238,15 @@ const sameEmail = (a: string | null | undefined, b: string | null | undefined) =
  * so nothing would tell who holds a new link. It carries over on the same link (the merchant
  * whose session ended) and on a later link sent to the same email address as the link it passed
  * on (whoever reads that inbox had the first link too); in any other case (another address, a
- * copied link without one) the merchant is sent to their rep.
+ * copied link without one) the merchant is sent to their rep. In person it always carries: the
+ * rep beside the merchant has checked their photo ID.
  */
 export async function earlierPass(
 	db: Tx,
 	officeId: number,
 	applicationId: number,
-	linkId: string | null
+	linkId: string | null,
+	channel: Channel = 'link'
 ): Promise<EarlierPass> {
 	const passes = await db
 		.select({ linkId: signingSessions.linkId, email: signingLinks.email })
@@ -258,6 +261,7 @@ export async function earlierPass(
 			)
 		);
 	if (passes.length === 0) return { kind: 'none' };
+	if (channel === 'in_person') return { kind: 'carries', linkId: passes[0]!.linkId };
 	if (linkId) {
 		const [link] = await db
 			.select({ email: signingLinks.email })
@@ -362,14 +366,16 @@ export async function startAttempt(
 			return { result: 'locked' };
 		}
 		if (status === 409) {
-			const earlier = await earlierPass(ctx.db, s.officeId, s.applicationId, s.linkId);
+			const earlier = await earlierPass(ctx.db, s.officeId, s.applicationId, s.linkId, s.channel);
 			if (earlier.kind === 'carries') {
 				const secret = await markPassed(ctx, s, now);
 				await audit('identity.passed', {
 					by:
-						earlier.linkId === s.linkId
-							? 'earlier session on this link'
-							: 'earlier link to this email',
+						s.channel === 'in_person'
+							? 'earlier pass, photo ID checked in person'
+							: earlier.linkId === s.linkId
+								? 'earlier session on this link'
+								: 'earlier link to this email',
 					passedOnLink: earlier.linkId
 				});
 				return { result: 'verified', secret };

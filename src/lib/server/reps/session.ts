@@ -1,3 +1,4 @@
+import type { Cookies } from '@sveltejs/kit';
 import { and, eq, isNull } from 'drizzle-orm';
 import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
 import type { Db } from '$lib/server/db';
@@ -79,4 +80,13 @@ export async function endRepSession(db: Db, secret: string | undefined, now = ne
 		.update(repSessions)
 		.set({ closedAt: now })
 		.where(and(eq(repSessions.tokenHash, hashToken(secret)), isNull(repSessions.closedAt)));
+}
+
+export function setRepCookie(cookies: Cookies, url: URL, secret: string): void {
+	cookies.set(REP_COOKIE, secret, {
+		path: '/rep',
+		httpOnly: true,
+		sameSite: 'lax',
+		secure: url.protocol === 'https:'
+	});
 }

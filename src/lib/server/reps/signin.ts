@@ -1,7 +1,7 @@
 import type { Db } from '$lib/server/db';
 import type { RequestMeta } from '$lib/server/http/meta';
 import { clearLimit, hit, undoHit, type Limit } from '$lib/server/ratelimit/ratelimit';
-import { findRepByEmail } from './accounts';
+import { findRepByEmail, type Rep } from './accounts';
 import { DUMMY_HASH, verifyPassword } from './password';
 import { createRepSession, endRepSession } from './session';
 
@@ -16,19 +16,25 @@ export type SignInResult =
 	| { ok: false; reason: 'invalid' }
 	| { ok: false; reason: 'locked'; retryAfterSeconds: number };
 
+export type PasswordCheck =
+	| { ok: true; rep: Rep }
+	| { ok: false; reason: 'invalid' }
+	| { ok: false; reason: 'locked'; retryAfterSeconds: number };
+
 /**
- * Signs a rep in. Every attempt is counted up front, atomically, against the email typed (known
- * or not, so a lockout says nothing about which accounts exist) and the client's address; a
- * success takes its count back, so only failures lock. A locked email or address is refused
- * without looking at the password until its window ends.
+ * Checks a rep's email and password. Every attempt is counted up front, atomically, against the
+ * email typed (known or not, so a lockout says nothing about which accounts exist) and the
+ * client's address; a success takes its count back, so only failures lock. A locked email or
+ * address is refused without looking at the password until its window ends. Sign-in and the
+ * tablet's unlock share the counts: one password, one budget of guesses.
  */
-export async function signIn(
+export async function checkRepPassword(
 	db: Db,
 	rules: SignInRules,
-	input: { email: string; password: string; previousSecret?: string },
+	input: { email: string; password: string },
 	meta: RequestMeta,
 	now = new Date()
-): Promise<SignInResult> {
+): Promise<PasswordCheck> {
 	const windowSeconds = rules.lockoutMinutes * 60;
 	const account: Limit = {
 		key: `rep-signin:email:${input.email.trim().toLowerCase()}`,
@@ -52,10 +58,22 @@ export async function signIn(
 	// The same work whether or not the account exists or is disabled.
 	const matches = await verifyPassword(rep?.passwordHash ?? DUMMY_HASH, input.password);
 	if (!rep || rep.disabledAt || !matches) return { ok: false, reason: 'invalid' };
-
 	await clearLimit(db, account.key);
 	await undoHit(db, address, now);
+	return { ok: true, rep };
+}
+
+/** Signs a rep in (see `checkRepPassword`) with a new session id. */
+export async function signIn(
+	db: Db,
+	rules: SignInRules,
+	input: { email: string; password: string; previousSecret?: string },
+	meta: RequestMeta,
+	now = new Date()
+): Promise<SignInResult> {
+	const checked = await checkRepPassword(db, rules, input, meta, now);
+	if (!checked.ok) return checked;
 	// A new session id at every sign-in; whatever the browser held before ends.
 	await endRepSession(db, input.previousSecret, now);
-	return { ok: true, secret: await createRepSession(db, rep.id, meta, now) };
+	return { ok: true, secret: await createRepSession(db, checked.rep.id, meta, now) };
 }

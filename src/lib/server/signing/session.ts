@@ -155,3 +155,17 @@ export async function finishSession(
 		.set({ usedAt: now })
 		.where(activeLinksOf(session.officeId, session.applicationId));
 }
+
+/**
+ * A session by its id, if still open: for a tablet handed over in person, whose hand-over (not
+ * only the cookie) names the session.
+ */
+export async function openSessionById(
+	db: Db,
+	id: string,
+	idleMinutes: number,
+	now = new Date()
+): Promise<SigningSession | undefined> {
+	const [row] = await db.select().from(signingSessions).where(eq(signingSessions.id, id));
+	return row && sessionIsOpen(row, null, idleMinutes, now) ? row : undefined;
+}

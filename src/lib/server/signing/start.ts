@@ -17,7 +17,18 @@ export interface StartSigning {
 	linkId: string | null;
 	/** The rep who hands their device over (channel `in_person`). */
 	repId: string | null;
+	/** Channel `in_person`: who handed over and what they checked (evidence/facts.ts). */
+	inPerson?: InPersonAttestation;
 	meta: RequestMeta;
+}
+
+export interface InPersonAttestation {
+	repId: string;
+	repNo: number;
+	repName: string;
+	photoIdChecked: true;
+	idType: string | null;
+	idLast4: string | null;
 }
 
 export type StartRefusal =
@@ -51,7 +62,13 @@ export async function startSigningSession(
 	}
 	if (!item) return { ok: false, reason: 'not_found', item };
 	if (isDecided(item)) return { ok: false, reason: 'decided', item };
-	const earlier = await earlierPass(ctx.db, input.officeId, input.applicationId, input.linkId);
+	const earlier = await earlierPass(
+		ctx.db,
+		input.officeId,
+		input.applicationId,
+		input.linkId,
+		input.channel
+	);
 	if (earlier.kind === 'refused') return { ok: false, reason: 'identity_elsewhere', item };
 
 	const found = item;
@@ -88,7 +105,11 @@ export async function openSession(
 		now
 	);
 	const common = { ...sessionEvent(created.session, input.meta), at: now };
-	const data = input.linkId ? { linkId: input.linkId } : {};
+	const data = input.linkId
+		? { linkId: input.linkId }
+		: input.inPerson
+			? { inPerson: { ...input.inPerson } }
+			: {};
 	if (input.linkId) await appendAudit(tx, { ...common, type: 'link.opened', data });
 	await appendAudit(tx, { ...common, type: 'session.started', data });
 	return created;

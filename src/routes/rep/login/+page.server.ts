@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { app } from '$lib/server/app';
 import { requestMeta } from '$lib/server/http/meta';
 import { safeNext } from '$lib/server/reps/guard';
-import { REP_COOKIE } from '$lib/server/reps/session';
+import { REP_COOKIE, setRepCookie } from '$lib/server/reps/session';
 import { signIn } from '$lib/server/reps/signin';
 import { SignInSchema } from './schema';
 import type { Actions, PageServerLoad } from './$types';
@@ -59,12 +59,7 @@ export const actions: Actions = {
 				message: 'That email and password don’t match an active rep account.'
 			});
 		}
-		event.cookies.set(REP_COOKIE, result.secret, {
-			path: '/rep',
-			httpOnly: true,
-			sameSite: 'lax',
-			secure: event.url.protocol === 'https:'
-		});
+		setRepCookie(event.cookies, event.url, result.secret);
 		redirect(303, safeNext(event.url.searchParams.get('next')));
 	}
 };

@@ -50,3 +50,41 @@ export const repSessions = pgTable(
 		index('rep_sessions_rep').on(t.repId)
 	]
 );
+
+export type LockReason = 'finished' | 'returned' | 'idle';
+
+/**
+ * A tablet handed to a merchant: while a row is open (`endedAt` null) the rep's session, the
+ * tablet's own cookie and the signing session each lead to it, so clearing one cookie changes
+ * nothing. Locked (`lockedAt` set), the tablet shows only the lock screen until the rep's
+ * password ends the row.
+ */
+export const handovers = pgTable(
+	'in_person_handovers',
+	{
+		id: uuid('id').primaryKey().defaultRandom(),
+		/** The tablet cookie's token, hashed: a third way to the row beside the two sessions. */
+		tokenHash: text('token_hash').notNull(),
+		repSessionId: uuid('rep_session_id')
+			.notNull()
+			.references(() => repSessions.id),
+		repId: uuid('rep_id')
+			.notNull()
+			.references(() => reps.id),
+		signingSessionId: uuid('signing_session_id').notNull(),
+		officeId: integer('office_id').notNull(),
+		applicationId: integer('application_id').notNull(),
+		startedAt: ts('started_at').notNull().defaultNow(),
+		lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
+		lockedAt: ts('locked_at'),
+		lockReason: text('lock_reason').$type<LockReason>(),
+		endedAt: ts('ended_at')
+	},
+	(t) => [
+		uniqueIndex('in_person_handovers_token_hash').on(t.tokenHash),
+		index('in_person_handovers_rep_session')
+			.on(t.repSessionId)
+			.where(sql`${t.endedAt} is null`),
+		index('in_person_handovers_signing_session').on(t.signingSessionId)
+	]
+);

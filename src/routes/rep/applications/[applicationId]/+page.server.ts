@@ -14,10 +14,13 @@ import { mailStatusFor } from '$lib/server/mail/status';
 import { repContact } from '$lib/server/reps/contact';
 import { requireOfficeApplication } from '$lib/server/reps/guard';
 import { businessName } from '$lib/server/signing/application';
-import { SendLinkSchema } from './schema';
+import { handOver, setTabletCookie } from '$lib/server/inperson/handover';
+import { currentStep, setSessionCookie, STEP_PATHS } from '$lib/server/signing/session';
+import type { StartRefusal } from '$lib/server/signing/start';
+import { HandOverSchema, SendLinkSchema } from './schema';
 import type { Actions, PageServerLoad } from './$types';
 
-const DONE = ['sent', 'revoked', 'none'] as const;
+const DONE = ['sent', 'revoked', 'none', 'unlocked'] as const;
 
 const MAIL_OFF =
 	'Mail is off on this portal (no SMTP server is set up), so nothing was sent. Make a link to copy below and send it yourself.';
@@ -57,6 +60,7 @@ export const load: PageServerLoad = async (event) => {
 		detail: stateDetail(state, zone),
 		attention: attention(state, zone),
 		decided: state.decided,
+		inPerson: state.inPerson,
 		lockedUntil: state.kind === 'identity_locked' ? shownTime(state.until, zone) : null,
 		declineReason: decision && !decision.isAccepted ? (decision.declineReason ?? '') : null,
 		// The evidence exists once a decision is recorded; the signed copy only for an acceptance.
@@ -89,7 +93,46 @@ export const load: PageServerLoad = async (event) => {
 const after = (event: RequestEvent, done: (typeof DONE)[number]) =>
 	redirect(303, `${event.url.pathname}?done=${done}`);
 
+const HAND_OVER_REFUSED: Record<StartRefusal, [number, string]> = {
+	unavailable: [503, 'The onboarding service isn’t answering right now. Try again in a minute.'],
+	not_found: [404, 'There is no such application in your office.'],
+	decided: [409, DECIDED],
+	// In person an earlier pass always carries (the rep checked the photo ID): not expected here.
+	identity_elsewhere: [409, 'Identity was confirmed elsewhere; this application can’t continue.']
+};
+
 export const actions: Actions = {
+	handOver: async (event) => {
+		const { rep, applicationId } = await requireOfficeApplication(event);
+		const form = Object.fromEntries(await event.request.formData());
+		const typed = (k: string) => (typeof form[k] === 'string' ? form[k].slice(0, 40) : '');
+		const kept = {
+			action: 'handOver' as const,
+			idType: typed('idType'),
+			idLast4: typed('idLast4')
+		};
+		const parsed = v.safeParse(HandOverSchema, form);
+		if (!parsed.success) {
+			const errors: Record<string, string> = {};
+			for (const issue of parsed.issues)
+				errors[v.getDotPath(issue) ?? 'photoIdChecked'] ??= issue.message;
+			return fail(400, { ...kept, errors, error: null });
+		}
+		const result = await handOver(app(), {
+			rep,
+			applicationId,
+			idType: parsed.output.idType,
+			idLast4: parsed.output.idLast4,
+			meta: requestMeta(event)
+		});
+		if (!result.ok) {
+			const [status, error] = HAND_OVER_REFUSED[result.reason];
+			return fail(status, { ...kept, errors: {}, error });
+		}
+		setSessionCookie(event.cookies, event.url, result.signingSecret);
+		setTabletCookie(event.cookies, event.url, result.tabletSecret);
+		redirect(303, STEP_PATHS[currentStep(result.session)]);
+	},
 	send: async (event) => {
 		const { rep, application } = await requireOfficeApplication(event);
 		const form = Object.fromEntries(await event.request.formData());

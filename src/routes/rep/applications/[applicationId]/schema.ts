@@ -9,3 +9,33 @@ export const SendLinkSchema = v.object({
 		v.email('Enter an email address such as dana@example.com.')
 	)
 });
+
+const optionalNote = (max: number, tooLong: string) =>
+	v.pipe(
+		v.optional(v.string(), ''),
+		v.trim(),
+		v.maxLength(max, tooLong),
+		v.transform((s) => (s === '' ? null : s))
+	);
+
+/** "Hand to merchant": the rep's attestation; the ID's type and last four are optional notes. */
+export const HandOverSchema = v.object({
+	photoIdChecked: v.pipe(
+		v.optional(v.string(), ''),
+		v.check(
+			(s) => s === 'on',
+			'Tick “I have checked the signer’s photo ID” before handing the tablet over.'
+		)
+	),
+	idType: optionalNote(
+		40,
+		'Keep the ID type short (at most 40 characters), e.g. Driver’s license.'
+	),
+	idLast4: v.pipe(
+		optionalNote(4, 'Note at most the last four characters of the ID number.'),
+		v.check(
+			(s) => s === null || /^[A-Za-z0-9]{1,4}$/.test(s),
+			'The last four characters of the ID number are letters and digits only.'
+		)
+	)
+});

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken, newToken } from '$lib/server/crypto/tokens';
+import { openMemoryDatabase, schema, type Database } from '$lib/server/db';
+import { addRep } from '$lib/server/reps/accounts';
+import { createRepSession, resumeRepSession } from '$lib/server/reps/session';
+import { createSession } from '$lib/server/signing/session';
+import { testSessionInput } from '$lib/server/testing/app';
+import { endHandover, findHandover, lockHandover } from './handover';
+
+const T0 = new Date('2026-03-10T15:00:00Z');
+const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
+const meta = { ip: '203.0.113.5', userAgent: 'vitest' };
+const rules = { idleSeconds: 180, touch: false };
+
+describe('the tablet lock (hand-over rows)', { timeout: 60_000 }, () => {
+	let database: Database;
+	let keys: { tabletSecret: string; repSessionId: string; signingSessionId: string };
+	let handoverId: string;
+
+	beforeAll(async () => {
+		database = await openMemoryDatabase();
+		const db = database.db;
+		await addRep(
+			db,
+			{ officeId: 1207, repNo: 31, email: 'sam@example.com', name: 'Sam' },
+			'pw pw pw pw pw pw',
+			T0
+		);
+		const secret = await createRepSession(
+			db,
+			(await db.select().from(schema.reps))[0]!.id,
+			meta,
+			T0
+		);
+		const rep = (await resumeRepSession(db, secret, { idleMinutes: 30, maxHours: 12 }, T0))!;
+		const { session } = await db.transaction((tx) =>
+			createSession(tx, { ...testSessionInput(70001), channel: 'in_person', repId: rep.id }, T0)
+		);
+		const tabletSecret = newToken();
+		const [row] = await db
+			.insert(schema.handovers)
+			.values({
+				tokenHash: hashToken(tabletSecret),
+				repSessionId: rep.sessionId,
+				repId: rep.id,
+				signingSessionId: session.id,
+				officeId: 1207,
+				applicationId: 70001,
+				startedAt: T0,
+				lastSeenAt: T0
+			})
+			.returning();
+		handoverId = row!.id;
+		keys = { tabletSecret, repSessionId: rep.sessionId, signingSessionId: session.id };
+	});
+	afterAll(() => database.close());
+
+	it('is found by any one of its three keys, and by nothing else', async () => {
+		for (const key of ['tabletSecret', 'repSessionId', 'signingSessionId'] as const) {
+			const found = await findHandover(database.db, { [key]: keys[key] }, rules, at(10));
+			expect(found?.id, key).toBe(handoverId);
+		}
+		expect(await findHandover(database.db, {}, rules, at(10))).toBeUndefined();
+		const stranger = { tabletSecret: newToken() };
+		expect(await findHandover(database.db, stranger, rules, at(10))).toBeUndefined();
+	});
+
+	it('a signing page restarts the idle count; past the limit the server locks it itself', async () => {
+		const touched = await findHandover(database.db, keys, { ...rules, touch: true }, at(100));
+		expect(touched?.lastSeenAt).toEqual(at(100));
+		expect(touched?.lockedAt).toBeNull();
+		// 180 s after that touch: still open; one more second: locked, as idle.
+		expect((await findHandover(database.db, keys, rules, at(280)))?.lockedAt).toBeNull();
+		const idle = await findHandover(database.db, keys, rules, at(281));
+		expect(idle?.lockedAt).toEqual(at(281));
+		expect(idle?.lockReason).toBe('idle');
+		// Locked stays locked, and a later lock keeps the first reason.
+		const again = await lockHandover(database.db, idle!, 'returned', at(300));
+		expect(again.lockReason).toBe('idle');
+	});
+
+	it('ends only by the unlock: then no key leads to it', async () => {
+		const h = (await findHandover(database.db, keys, rules, at(400)))!;
+		await endHandover(database.db, h, at(401));
+		expect(await findHandover(database.db, keys, rules, at(402))).toBeUndefined();
+	});
+});

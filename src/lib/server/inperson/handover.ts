@@ -1,0 +1,219 @@
+import type { Cookies } from '@sveltejs/kit';
+import { and, desc, eq, isNull, or, type SQL } from 'drizzle-orm';
+import type { AppContext } from '$lib/server/app';
+import { appendAudit } from '$lib/server/audit/audit';
+import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
+import type { Db } from '$lib/server/db';
+import { handovers, signingSessions, type LockReason } from '$lib/server/db/schema';
+import type { RequestMeta } from '$lib/server/http/meta';
+import { isDecided } from '$lib/server/onboarding';
+import type { SignedInRep } from '$lib/server/reps/session';
+import { findApplication } from '$lib/server/signing/application';
+import { sessionEvent } from '$lib/server/signing/event';
+import { newSessionSecret, sessionIsOpen, type SigningSession } from '$lib/server/signing/session';
+import {
+	startSigningSession,
+	type InPersonAttestation,
+	type StartRefusal
+} from '$lib/server/signing/start';
+
+export type Handover = typeof handovers.$inferSelect;
+
+/** The tablet's own cookie: sent to every path, so /rep and /sign both find the hand-over. */
+export const TABLET_COOKIE = 'tablet';
+
+/** The lock screen: the one page a locked tablet shows. */
+export const LOCK_PATH = '/rep/lock';
+
+export interface HandOver {
+	rep: SignedInRep;
+	applicationId: number;
+	idType: string | null;
+	idLast4: string | null;
+	meta: RequestMeta;
+}
+
+export type HandOverResult =
+	| { ok: true; signingSecret: string; tabletSecret: string; session: SigningSession }
+	| { ok: false; reason: StartRefusal };
+
+/**
+ * The merchant's earlier in-person session of this application, if it can go on: a later
+ * hand-over picks up where the rep took the tablet back.
+ */
+async function resumable(ctx: AppContext, rep: SignedInRep, applicationId: number, now: Date) {
+	const [last] = await ctx.db
+		.select()
+		.from(signingSessions)
+		.where(
+			and(
+				eq(signingSessions.officeId, rep.officeId),
+				eq(signingSessions.applicationId, applicationId),
+				eq(signingSessions.channel, 'in_person'),
+				isNull(signingSessions.closedAt),
+				isNull(signingSessions.decisionId)
+			)
+		)
+		.orderBy(desc(signingSessions.createdAt))
+		.limit(1);
+	return last && sessionIsOpen(last, null, ctx.config.SESSION_IDLE_MINUTES, now) ? last : null;
+}
+
+/**
+ * "Hand to merchant": starts (or resumes) the application's in-person signing session through
+ * the signing domain's one way in, and ties this tablet to it. The rep's attestation goes in the
+ * trail as evidence/facts.ts reads it.
+ */
+export async function handOver(
+	ctx: AppContext,
+	input: HandOver,
+	now = new Date()
+): Promise<HandOverResult> {
+	const { rep, applicationId, meta } = input;
+	const inPerson: InPersonAttestation = {
+		repId: rep.id,
+		repNo: rep.repNo,
+		repName: rep.name,
+		photoIdChecked: true,
+		idType: input.idType,
+		idLast4: input.idLast4
+	};
+	let signingSecret: string;
+	let session: SigningSession;
+	const earlier = await resumable(ctx, rep, applicationId, now);
+	if (earlier) {
+		let item;
+		try {
+			item = await findApplication(ctx, rep.officeId, applicationId, { fresh: true });
+		} catch {
+			return { ok: false, reason: 'unavailable' };
+		}
+		if (!item) return { ok: false, reason: 'not_found' };
+		if (isDecided(item)) return { ok: false, reason: 'decided' };
+		// A new secret: whatever held the old cookie holds nothing now.
+		const fresh = newSessionSecret();
+		signingSecret = fresh.secret;
+		session = { ...earlier, tokenHash: fresh.tokenHash, lastSeenAt: now };
+		await ctx.db.transaction(async (tx) => {
+			await tx
+				.update(signingSessions)
+				.set({ tokenHash: fresh.tokenHash, lastSeenAt: now })
+				.where(eq(signingSessions.id, earlier.id));
+			await appendAudit(tx, {
+				...sessionEvent(session, meta),
+				rep: rep.id,
+				at: now,
+				type: 'session.handed_over',
+				data: { inPerson }
+			});
+		});
+	} else {
+		const started = await startSigningSession(
+			ctx,
+			{
+				officeId: rep.officeId,
+				applicationId,
+				channel: 'in_person',
+				linkId: null,
+				repId: rep.id,
+				inPerson,
+				meta
+			},
+			now
+		);
+		if (!started.ok) return { ok: false, reason: started.reason };
+		signingSecret = started.secret;
+		session = started.session;
+	}
+	const tabletSecret = newToken();
+	await ctx.db.transaction(async (tx) => {
+		// One tablet, one hand-over: anything this rep session still held open ends here.
+		await tx
+			.update(handovers)
+			.set({ endedAt: now })
+			.where(and(eq(handovers.repSessionId, rep.sessionId), isNull(handovers.endedAt)));
+		await tx.insert(handovers).values({
+			tokenHash: hashToken(tabletSecret),
+			repSessionId: rep.sessionId,
+			repId: rep.id,
+			signingSessionId: session.id,
+			officeId: rep.officeId,
+			applicationId,
+			startedAt: now,
+			lastSeenAt: now
+		});
+	});
+	return { ok: true, signingSecret, tabletSecret, session };
+}
+
+export interface HandoverKeys {
+	tabletSecret?: string;
+	repSessionId?: string;
+	signingSessionId?: string;
+}
+
+/**
+ * The open hand-over this browser is part of: found by any one of its three keys, so clearing a
+ * cookie does not free the tablet. A hand-over left untouched past the idle limit is locked here,
+ * on the server, whatever the browser's timer did; `touch` (a signing page) restarts the count.
+ */
+export async function findHandover(
+	db: Db,
+	keys: HandoverKeys,
+	rules: { idleSeconds: number; touch: boolean },
+	now = new Date()
+): Promise<Handover | undefined> {
+	const match: SQL[] = [];
+	if (keys.tabletSecret && isTokenShaped(keys.tabletSecret)) {
+		match.push(eq(handovers.tokenHash, hashToken(keys.tabletSecret)));
+	}
+	if (keys.repSessionId) match.push(eq(handovers.repSessionId, keys.repSessionId));
+	if (keys.signingSessionId) match.push(eq(handovers.signingSessionId, keys.signingSessionId));
+	if (match.length === 0) return undefined;
+	const [row] = await db
+		.select()
+		.from(handovers)
+		.where(and(isNull(handovers.endedAt), or(...match)))
+		.orderBy(desc(handovers.startedAt))
+		.limit(1);
+	if (!row || row.lockedAt) return row;
+	const idleMs = rules.idleSeconds * 1000;
+	const idle = now.getTime() - row.lastSeenAt.getTime();
+	if (idle > idleMs) return lockHandover(db, row, 'idle', now);
+	// Idle time to a tenth of the limit: reading a page is not a write every time.
+	if (rules.touch && idle > Math.min(15_000, idleMs / 10)) {
+		await db.update(handovers).set({ lastSeenAt: now }).where(eq(handovers.id, row.id));
+		return { ...row, lastSeenAt: now };
+	}
+	return row;
+}
+
+/** The tablet shows the lock screen from now on; the signing session stays for a later hand-over. */
+export async function lockHandover(
+	db: Db,
+	h: Handover,
+	reason: LockReason,
+	now = new Date()
+): Promise<Handover> {
+	if (h.lockedAt) return h;
+	const [row] = await db
+		.update(handovers)
+		.set({ lockedAt: now, lockReason: reason })
+		.where(and(eq(handovers.id, h.id), isNull(handovers.lockedAt)))
+		.returning();
+	return row ?? { ...h, lockedAt: now, lockReason: reason };
+}
+
+/** The rep's password opened the lock: the tablet is theirs again. */
+export async function endHandover(db: Db, h: Handover, now = new Date()): Promise<void> {
+	await db.update(handovers).set({ endedAt: now }).where(eq(handovers.id, h.id));
+}
+
+export function setTabletCookie(cookies: Cookies, url: URL, secret: string): void {
+	cookies.set(TABLET_COOKIE, secret, {
+		path: '/',
+		httpOnly: true,
+		sameSite: 'strict',
+		secure: url.protocol === 'https:'
+	});
+}

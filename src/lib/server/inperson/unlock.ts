@@ -1,0 +1,45 @@
+import { eq } from 'drizzle-orm';
+import type { AppContext } from '$lib/server/app';
+import { reps } from '$lib/server/db/schema';
+import type { RequestMeta } from '$lib/server/http/meta';
+import { createRepSession } from '$lib/server/reps/session';
+import { checkRepPassword } from '$lib/server/reps/signin';
+import { endHandover, type Handover } from './handover';
+
+export type UnlockResult =
+	/** `repSecret`: a new rep session when the tablet's own one has ended (or its cookie went). */
+	| { ok: true; repSecret: string | null }
+	| { ok: false; reason: 'invalid' }
+	| { ok: false; reason: 'locked'; retryAfterSeconds: number };
+
+/**
+ * The lock screen's "Unlock": only the password of the rep who handed the tablet over opens it,
+ * counted against the same limits as sign-in.
+ */
+export async function unlockHandover(
+	ctx: AppContext,
+	h: Handover,
+	input: { password: string; repSessionOpen: boolean },
+	meta: RequestMeta,
+	now = new Date()
+): Promise<UnlockResult> {
+	const [rep] = await ctx.db.select({ email: reps.email }).from(reps).where(eq(reps.id, h.repId));
+	if (!rep) return { ok: false, reason: 'invalid' };
+	const checked = await checkRepPassword(
+		ctx.db,
+		{
+			maxFailures: ctx.config.REP_SIGNIN_MAX_FAILURES,
+			maxFailuresPerAddress: ctx.config.REP_SIGNIN_MAX_FAILURES_PER_ADDRESS,
+			lockoutMinutes: ctx.config.REP_SIGNIN_LOCKOUT_MINUTES
+		},
+		{ email: rep.email, password: input.password },
+		meta,
+		now
+	);
+	if (!checked.ok) return checked;
+	await endHandover(ctx.db, h, now);
+	const repSecret = input.repSessionOpen
+		? null
+		: await createRepSession(ctx.db, checked.rep.id, meta, now);
+	return { ok: true, repSecret };
+}

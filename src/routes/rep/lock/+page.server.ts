@@ -1,0 +1,67 @@
+import { fail, redirect } from '@sveltejs/kit';
+import * as v from 'valibot';
+import { app } from '$lib/server/app';
+import { requestMeta } from '$lib/server/http/meta';
+import { TABLET_COOKIE, lockHandover } from '$lib/server/inperson/handover';
+import { unlockHandover } from '$lib/server/inperson/unlock';
+import { setRepCookie } from '$lib/server/reps/session';
+import { SESSION_COOKIE } from '$lib/server/signing/session';
+import { LockSchema, UnlockSchema } from './schema';
+import type { Actions, PageServerLoad } from './$types';
+
+// The hook (hooks.server.ts) sends a locked tablet here and a tablet in the merchant's hands to
+// its signing step; without a hand-over there is nothing to lock or unlock.
+export const load: PageServerLoad = ({ locals }) => {
+	const h = locals.handover;
+	if (!h) redirect(303, '/rep');
+	if (!h.lockedAt) redirect(303, '/sign/terms');
+	// Nothing of the merchant's: a name, a business, a step would all be personal data.
+	return { reason: h.lockReason };
+};
+
+export const actions: Actions = {
+	/** "Return to rep" on a signing page, and the page's idle timer. */
+	lock: async (event) => {
+		const h = event.locals.handover;
+		if (!h) redirect(303, '/rep');
+		const parsed = v.safeParse(LockSchema, Object.fromEntries(await event.request.formData()));
+		if (!parsed.success) return fail(400, { unlock: false, error: parsed.issues[0].message });
+		await lockHandover(app().db, h, parsed.output.reason);
+		redirect(303, '/rep/lock');
+	},
+	unlock: async (event) => {
+		const h = event.locals.handover;
+		if (!h) redirect(303, '/rep');
+		if (!h.lockedAt) redirect(303, '/sign/terms');
+		const parsed = v.safeParse(UnlockSchema, Object.fromEntries(await event.request.formData()));
+		if (!parsed.success) return fail(400, { unlock: true, error: parsed.issues[0].message });
+		const { rep } = event.locals;
+		const result = await unlockHandover(
+			app(),
+			h,
+			{
+				password: parsed.output.password,
+				repSessionOpen: rep?.sessionId === h.repSessionId
+			},
+			requestMeta(event)
+		);
+		if (!result.ok && result.reason === 'locked') {
+			const minutes = Math.max(1, Math.ceil(result.retryAfterSeconds / 60));
+			event.setHeaders({ 'retry-after': String(result.retryAfterSeconds) });
+			return fail(429, {
+				unlock: true,
+				error: `Too many wrong passwords. For your security, unlocking is paused: try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`
+			});
+		}
+		if (!result.ok) {
+			return fail(400, {
+				unlock: true,
+				error: 'That password is not right. Only the rep who handed over the tablet can unlock it.'
+			});
+		}
+		event.cookies.delete(TABLET_COOKIE, { path: '/' });
+		event.cookies.delete(SESSION_COOKIE, { path: '/sign' });
+		if (result.repSecret) setRepCookie(event.cookies, event.url, result.repSecret);
+		redirect(303, `/rep/applications/${h.applicationId}?done=unlocked`);
+	}
+};

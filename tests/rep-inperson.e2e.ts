@@ -1,0 +1,266 @@
+// In person, on a rep's tablet: the hand-over, the tablet locked to one application's signing
+// (by URL, Back, reload or a cleared cookie), the lock screen and its unlock, "Return to rep"
+// and a later hand-over, the idle lock (a second server with a short limit), and the evidence.
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { check } from './support/a11y';
+import { E2E } from './support/env';
+import {
+	DEMO,
+	agreeToTerms,
+	fillSignForm,
+	freshSsn,
+	newApplication,
+	noScriptContext,
+	passIdentity,
+	ready,
+	resetSandbox,
+	TEXT
+} from './support/flow';
+import { REPS, TABLET, appPath, repPage, signIn } from './support/reps';
+import { startSecondServer } from './support/second-server';
+
+test.use({ viewport: TABLET });
+
+const LOCK_TITLE = 'Please hand the tablet back to your sales representative';
+
+test.beforeEach(async ({ request }) => {
+	await resetSandbox(request);
+});
+
+/** On the application's page: the attestation, then "Hand to merchant". */
+async function handOver(rep: Page, applicationId: number, id = { type: '', last4: '' }) {
+	await rep.goto(appPath(applicationId));
+	await ready(rep);
+	await rep.getByLabel('I have checked the signer’s photo ID').check();
+	if (id.type) await rep.getByLabel('ID type (optional)').fill(id.type);
+	if (id.last4) await rep.getByLabel('Last four characters of the ID (optional)').fill(id.last4);
+	await rep.getByRole('button', { name: 'Hand to merchant' }).click();
+	await expect(rep).toHaveURL(/\/sign\/(terms|identity|sign)$/);
+	await expect(rep.getByRole('button', { name: 'Return to rep' })).toBeVisible();
+}
+
+async function expectLocked(page: Page) {
+	await expect(page).toHaveURL(/\/rep\/lock$/);
+	await expect(page.getByRole('heading', { level: 1, name: LOCK_TITLE })).toBeVisible();
+}
+
+async function unlock(page: Page, password: string) {
+	await ready(page);
+	await page.getByLabel('Password').fill(password);
+	await page.getByRole('button', { name: 'Unlock' }).click();
+}
+
+test('a full in-person signing: the console is out of reach until the rep unlocks', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'In person');
+	const other = await newApplication(request, 'In person other');
+	const tablet = await repPage(browser, REPS.sam);
+
+	// The attestation is checked on the server too, in our words.
+	const refused = await tablet.request.post(`${appPath(app.id)}?/handOver`, {
+		form: { idType: 'Passport', idLast4: '12-4' },
+		headers: { origin: E2E.origin, accept: 'text/html' },
+		maxRedirects: 0
+	});
+	expect(refused.status()).toBe(400);
+	const body = await refused.text();
+	expect(body).toContain('Tick “I have checked the signer’s photo ID”');
+	expect(body).toContain('letters and digits only');
+
+	await handOver(tablet, app.id, { type: 'Driver’s license', last4: 'K7Q2' });
+	await expect(tablet).toHaveURL(/\/sign\/terms$/);
+	await expect(tablet.getByText(app.business).first()).toBeVisible();
+
+	// Any rep address, another application, Back and reload: only the signing step.
+	for (const path of ['/rep', appPath(other.id), appPath(app.id), '/rep/login', '/rep/lock']) {
+		await tablet.goto(path);
+		await expect(tablet, path).toHaveURL(/\/sign\/terms$/);
+	}
+	await tablet.goBack();
+	await expect(tablet).toHaveURL(/\/sign\/terms$/);
+	await tablet.reload();
+	await expect(tablet).toHaveURL(/\/sign\/terms$/);
+	// Sign-out is a rep address too.
+	const out = await tablet.request.post('/rep/logout', {
+		headers: { origin: E2E.origin, accept: 'text/html' },
+		maxRedirects: 0
+	});
+	expect(out.headers()['location']).toBe('/sign/terms');
+
+	// Clearing one cookie changes nothing: each of the others still leads to the hand-over.
+	const context = tablet.context();
+	for (const name of ['rep_session', 'signing_session', 'tablet']) {
+		const saved = (await context.cookies()).filter((c) => c.name === name);
+		expect(saved, name).toHaveLength(1);
+		await context.clearCookies({ name });
+		await tablet.goto('/rep');
+		await expect(tablet, `without ${name}`).toHaveURL(/\/sign\/terms$/);
+		await expect(tablet.getByLabel(TEXT.consent)).toBeVisible();
+		await context.addCookies(saved);
+	}
+
+	// The merchant walks the same steps as with a link.
+	await agreeToTerms(tablet);
+	await passIdentity(tablet, app.id);
+	await fillSignForm(tablet, { ssn: freshSsn() });
+	await tablet.getByRole('button', { name: 'Accept and sign' }).click();
+	await expect(tablet).toHaveURL(/\/sign\/done$/);
+	await expect(tablet.getByRole('heading', { level: 1, name: TEXT.signedTitle })).toBeVisible();
+	await expect(tablet.getByText(LOCK_TITLE + '.')).toBeVisible();
+	await expect(tablet.getByRole('link', { name: /Download/ })).toHaveCount(0);
+
+	// Finished: from now on only the lock screen, whatever is typed or pressed.
+	for (const path of ['/rep', appPath(app.id), '/sign/done', '/sign/done/certificate.pdf']) {
+		await tablet.goto(path).catch(() => undefined);
+		await expectLocked(tablet);
+	}
+	await tablet.goBack();
+	await expectLocked(tablet);
+	expect(await tablet.content()).not.toContain(app.business);
+
+	await unlock(tablet, 'not the password at all');
+	await expect(tablet.getByRole('alert')).toContainText('That password is not right');
+	await expectLocked(tablet);
+	await unlock(tablet, REPS.sam.password());
+	await expect(tablet).toHaveURL(new RegExp(`${appPath(app.id)}\\?done=unlocked$`));
+	await expect(tablet.getByText('The tablet is yours again.')).toBeVisible();
+	await tablet.goto('/rep');
+	await expect(tablet).toHaveURL(/\/rep$/);
+
+	// The certificate names the channel, the rep and the attestation.
+	await tablet.goto(appPath(app.id));
+	const download = tablet.waitForEvent('download');
+	await tablet.getByRole('link', { name: /certificate of completion/ }).click();
+	const file = resolve(E2E.dir, `in-person-${app.id}.pdf`);
+	await (await download).saveAs(file);
+	const text = spawnSync('pdftotext', [file, '-'], { encoding: 'utf8' }).stdout.replace(
+		/\s+/g,
+		' '
+	);
+	expect(text).toContain('In person, on the rep’s device, with Sam Ortiz, rep no. 31');
+	expect(text).toContain('Checked by the rep: Driver’s license ending K7Q2');
+	expect(text).toContain(
+		'Sam Ortiz (rep 31) started an in-person signing on their device after checking the signer’s photo ID'
+	);
+});
+
+test('"Return to rep" mid-way keeps the merchant’s progress for a later hand-over', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'In person paused');
+	const tablet = await repPage(browser, REPS.sam);
+	await handOver(tablet, app.id);
+	await agreeToTerms(tablet);
+	await tablet.getByRole('button', { name: 'Return to rep' }).click();
+	await expectLocked(tablet);
+	expect(await tablet.content()).not.toContain(app.business);
+	await tablet.goto('/sign/identity');
+	await expectLocked(tablet);
+
+	await unlock(tablet, REPS.sam.password());
+	await expect(tablet).toHaveURL(new RegExp(`${appPath(app.id)}\\?done=unlocked$`));
+	await expect(tablet.getByText('Paused in person').first()).toBeVisible();
+	await expect(
+		tablet.getByText(/Taken back from the merchant at identity questions/)
+	).toBeVisible();
+	await expect(tablet.getByText('The merchant picks up where they left off.')).toBeVisible();
+
+	// Later: the same session goes on at the identity step, not back at the terms.
+	await handOver(tablet, app.id);
+	await expect(tablet).toHaveURL(/\/sign\/identity$/);
+	// The console elsewhere (the rep's own phone, say) sees the merchant on it.
+	const desk = await repPage(browser, REPS.riley);
+	await desk.goto(appPath(app.id));
+	await expect(desk.getByText('In progress in person: identity questions').first()).toBeVisible();
+	await tablet.getByRole('button', { name: 'Return to rep' }).click();
+	await expectLocked(tablet);
+});
+
+test('a rep of another office gets 404 for the hand-over; no hand-over, no lock screen', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'In person office');
+	const alex = await repPage(browser, REPS.alex);
+	const res = await alex.request.post(`${appPath(app.id)}?/handOver`, {
+		form: { photoIdChecked: 'on' },
+		headers: { origin: E2E.origin, accept: 'text/html' },
+		maxRedirects: 0
+	});
+	expect(res.status()).toBe(404);
+	expect(await res.text()).not.toContain(app.business);
+	await alex.goto('/rep/lock');
+	await expect(alex).toHaveURL(/\/rep$/);
+	await expect(alex.getByRole('heading', { level: 1, name: 'Applications' })).toBeVisible();
+});
+
+test('the hand-over form and the lock screen: axe, at phone and tablet size', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'In person axe');
+	const tablet = await repPage(browser, REPS.sam);
+	const problems: string[] = [];
+	await tablet.goto(appPath(app.id));
+	await ready(tablet);
+	await tablet.getByRole('heading', { name: 'Start in person' }).scrollIntoViewIfNeeded();
+	await check(tablet, 'rep-hand-over', problems);
+	await tablet.setViewportSize(TABLET);
+	await handOver(tablet, app.id);
+	await check(tablet, 'in-person-terms', problems);
+	await tablet.setViewportSize(TABLET);
+	await tablet.getByRole('button', { name: 'Return to rep' }).click();
+	await expectLocked(tablet);
+	await unlock(tablet, 'wrong again');
+	await expect(tablet.getByRole('alert')).toBeVisible();
+	await check(tablet, 'rep-lock', problems);
+	expect(problems).toEqual([]);
+});
+
+test('idle: the screen clears and the tablet locks, with script and without', async ({
+	browser
+}) => {
+	const server = await startSecondServer('in-person-idle', { IN_PERSON_IDLE_SECONDS: '5' });
+	try {
+		const rep = REPS.riley;
+		const at = (path: string) => `${server.origin}${path}`;
+		// With script: the page's timer clears the screen and opens the lock screen.
+		const context = await browser.newContext({ viewport: TABLET, baseURL: server.origin });
+		const tablet = await context.newPage();
+		await signIn(tablet, rep);
+		await tablet.goto(at(appPath(DEMO.ordinary)));
+		await ready(tablet);
+		await tablet.getByLabel('I have checked the signer’s photo ID').check();
+		await tablet.getByRole('button', { name: 'Hand to merchant' }).click();
+		await expect(tablet).toHaveURL(/\/sign\/terms$/);
+		await expectLocked(tablet);
+		await expect(tablet.getByText('The screen was cleared after a while')).toBeVisible();
+		expect(await tablet.content()).not.toContain('Testwell');
+		await unlock(tablet, rep.password());
+		await expect(tablet).toHaveURL(/\?done=unlocked$/);
+
+		// Without script: the server counts the idle time itself.
+		const plain = await noScriptContext(browser, { viewport: TABLET, baseURL: server.origin });
+		const page = await plain.newPage();
+		await page.goto(at('/rep/login'));
+		await page.getByLabel('Email').fill(rep.email);
+		await page.getByLabel('Password').fill(rep.password());
+		await page.getByRole('button', { name: 'Sign in' }).click();
+		await page.goto(at(appPath(DEMO.ordinary)));
+		await page.getByLabel('I have checked the signer’s photo ID').check();
+		await page.getByRole('button', { name: 'Hand to merchant' }).click();
+		await expect(page).toHaveURL(/\/sign\/(terms|identity)$/);
+		await page.waitForTimeout(6_000);
+		await page.reload();
+		await expectLocked(page);
+		await page.goto(at('/rep'));
+		await expectLocked(page);
+	} finally {
+		await server.stop();
+	}
+});
