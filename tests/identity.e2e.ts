@@ -196,7 +196,7 @@ test('a new link after identity passed elsewhere does not let a new session skip
 		await p2.goto(second.path);
 		await expect(p2.getByRole('alert')).toContainText('Your identity was already confirmed');
 		await expect(p2.getByRole('button', { name: 'Start' })).toHaveCount(0);
-		const start = await replayPost(p2, second.path, {});
+		const start = await replayPost(p2, `${second.path}?/start`, {});
 		expect(start.status()).toBe(409);
 		expect(start.headers()['set-cookie'] ?? '').not.toContain('signing_session');
 		const r = await p2.goto('/sign/sign');

@@ -198,11 +198,17 @@ for (const size of SIZES) {
 
 				const expectKept = async () => {
 					await expect(page).toHaveURL(/\/sign\/sign$/);
-					const now = await page.getByRole('group', { name: 'Confirm each document' });
-					const ticks = await now
-						.getByRole('checkbox')
-						.evaluateAll((els) => els.map((e) => (e as HTMLInputElement).checked));
-					expect(ticks.slice(0, 3)).toEqual([true, false, true]);
+					// Polled: the address is /sign/sign both before the round trip and after it.
+					const now = page.getByRole('group', { name: 'Confirm each document' });
+					await expect
+						.poll(async () =>
+							(
+								await now
+									.getByRole('checkbox')
+									.evaluateAll((els) => els.map((e) => (e as HTMLInputElement).checked))
+							).slice(0, 3)
+						)
+						.toEqual([true, false, true]);
 					await expect(page.getByLabel('First name')).toHaveValue(typed.first);
 					await expect(page.getByLabel('Last name')).toHaveValue(typed.last);
 					await expect(page.getByLabel('Email', { exact: true })).toHaveValue(typed.email);
