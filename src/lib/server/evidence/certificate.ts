@@ -1,7 +1,7 @@
 import type { PDFDocument } from 'pdf-lib';
 import { channelLabel } from '$lib/server/audit/labels';
 import type { EvidenceFacts } from './facts';
-import { CONTENT_WIDTH, COLOR, MARGIN, PAGE, Sheet } from './layout';
+import { CONTENT_WIDTH, COLOR, MARGIN, Sheet } from './layout';
 import { eventSentence, officeTime, utcTime } from './words';
 
 export interface CertificateOptions {
@@ -76,16 +76,7 @@ function summary(s: Sheet, f: EvidenceFacts, o: CertificateOptions): void {
 		size: 9.5,
 		color: COLOR.muted
 	});
-	const qrTop = PAGE.height - MARGIN.top + 2;
-	s.qr(o.verifyUrl, PAGE.width - MARGIN.x - qrSize, qrTop, qrSize);
-	s.textAt(
-		'Scan to verify',
-		PAGE.width - MARGIN.x - qrSize,
-		qrSize,
-		{ size: 6.5, color: COLOR.muted },
-		qrTop - qrSize - 2
-	);
-	s.y = Math.min(s.y, qrTop - qrSize - 12) - 8;
+	s.y = Math.min(s.y, s.verifyQr(o.verifyUrl, qrSize)) - 8;
 
 	// The outcome band.
 	const { word, text } = outcomeLine(f);

@@ -226,6 +226,18 @@ export class Sheet {
 		}
 	}
 
+	/**
+	 * The verify QR code in the page's top-right corner with its caption; returns the lowest point
+	 * it reaches, for the text beside it to clear.
+	 */
+	verifyQr(url: string, size: number): number {
+		const top = PAGE.height - MARGIN.top + 2;
+		const x = PAGE.width - MARGIN.x - size;
+		this.qr(url, x, top, size);
+		this.textAt('Scan to verify', x, size, { size: 6.5, color: COLOR.muted }, top - size - 2);
+		return top - size - 12;
+	}
+
 	/** A QR code of `text`, `size` points square, its top-left corner at (x, top). */
 	qr(text: string, x: number, top: number, size: number): void {
 		const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });

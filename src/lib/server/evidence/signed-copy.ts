@@ -1,7 +1,7 @@
 import { PDFDocument } from 'pdf-lib';
 import { ACCEPTANCE_SECTIONS } from '$lib/server/onboarding';
 import type { EvidenceFacts } from './facts';
-import { CONTENT_WIDTH, COLOR, MARGIN, PAGE, Sheet } from './layout';
+import { CONTENT_WIDTH, COLOR, MARGIN, Sheet } from './layout';
 import { officeTime, utcTime } from './words';
 
 export interface SignedCopyOptions {
@@ -51,16 +51,7 @@ export async function renderSignedCopy(
 		CONTENT_WIDTH - qrSize - 20,
 		{ size: 10 }
 	);
-	const qrTop = PAGE.height - MARGIN.top + 2;
-	s.qr(o.verifyUrl, PAGE.width - MARGIN.x - qrSize, qrTop, qrSize);
-	s.textAt(
-		'Scan to verify',
-		PAGE.width - MARGIN.x - qrSize,
-		qrSize,
-		{ size: 6.5, color: COLOR.muted },
-		qrTop - qrSize - 2
-	);
-	s.y = Math.min(s.y, qrTop - qrSize - 12) - 6;
+	s.y = Math.min(s.y, s.verifyQr(o.verifyUrl, qrSize)) - 6;
 
 	const matches = o.source.sha256 === f.applicationPdf?.sha256;
 	s.paragraph(
