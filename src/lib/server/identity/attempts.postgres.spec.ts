@@ -70,9 +70,13 @@ describe.runIf(TEST_DATABASE_URL)('identity attempts on a PostgreSQL server, two
 		for (let round = 0; round < 4; round++) {
 			rounds.push(await Promise.all(sessions.map((s, i) => tryOnce(instances[i % 2]!, s))));
 		}
-		// The first round: one session got questions, every other one was told to wait.
-		expect(rounds[0]!.filter((r) => r === 'started')).toHaveLength(1);
-		expect(rounds[0]!.filter((r) => r === 'busy')).toHaveLength(7);
+		// Every try was used, once: the sessions that did not get questions were told to wait or
+		// that the application is locked. (How the tries fall into rounds depends on timing: on a
+		// busy machine the first try can be judged before a slower session's Start arrives, and
+		// that session then rightly gets the second try in the same round.)
+		expect(rounds[0]).toContain('started');
+		expect(rounds.flat().filter((r) => r === 'started')).toHaveLength(MAX);
+		for (const r of rounds.flat()) expect(['started', 'busy', 'locked']).toContain(r);
 		const forwarded = (await control('requests?operation=answerset')) as unknown[];
 		expect(forwarded).toHaveLength(MAX);
 		// And now the application is locked for everyone, on either instance.
