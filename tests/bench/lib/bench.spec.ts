@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { BUDGETS, evaluate, missed } from './budgets.js';
 import { parseForms } from './flow.js';
-import { floorPath, measuredPages, PAGES } from './pages.js';
+import { floorPath, PAGES } from './pages.js';
 import { owner } from './profile.js';
 import { anyOverlap, compareRuns, median } from './stats.js';
 import { assetsOf } from './wire.js';
@@ -129,19 +129,21 @@ describe('budgets', () => {
 });
 
 describe('pages', () => {
-	it('keeps a slot for the rep console’s list that the run skips until it is filled', () => {
-		const rep = PAGES.find((p) => p.key === 'rep-list');
-		expect(rep?.pending).toMatch(/rep console/);
-		expect(measuredPages().map((p) => p.key)).not.toContain('rep-list');
-		expect(measuredPages().map((p) => p.key)).toEqual([
+	it('loads every merchant page and the rep console’s list, each from sessions of its kind', () => {
+		expect(PAGES.map((p) => p.key)).toEqual([
 			'link',
 			'terms',
 			'identity',
 			'sign',
 			'done',
 			'signed-copy-pdf',
-			'certificate-pdf'
+			'certificate-pdf',
+			'rep-list'
 		]);
+		const rep = PAGES.find((p) => p.key === 'rep-list')!;
+		expect(rep).toMatchObject({ signers: 'rep', cookie: true, kind: 'html' });
+		expect(rep.path?.({ applicationId: 0, linkPath: '', cookie: null })).toBe('/rep');
+		for (const p of PAGES) expect(p.signers && p.path, p.key).toBeTruthy();
 	});
 
 	it('puts a page’s floor at its key, and a PDF’s at its file route', () => {

@@ -4,6 +4,7 @@
 
 export const OFFICE = 1207;
 export const SESSION_COOKIE = 'signing_session';
+export const REP_COOKIE = 'rep_session';
 
 /** @typedef {{ status: number, location: string | null, text: string, setCookies: string[] }} Answer */
 /** @typedef {{ action: string, fields: Record<string, string>, names: string[] }} Form */
@@ -151,7 +152,7 @@ function someSsn() {
 
 /**
  * @typedef {{ origin: string, operatorKey: string, createRequest: Record<string, any> }} FlowContext
- * @typedef {'link' | 'terms' | 'identity' | 'sign' | 'done'} Step
+ * @typedef {'link' | 'terms' | 'identity' | 'sign' | 'done' | 'rep'} Step
  * @typedef {{ applicationId: number, linkPath: string, cookie: string | null }} Signer
  */
 
@@ -277,6 +278,30 @@ export async function walkTo(ctx, step, n) {
 	expectAnswer(await c.post('/sign/sign?/accept', fields), 303, 'accept', '/sign/done');
 	expectAnswer(await c.get('/sign/done'), 200, 'done page');
 	return done();
+}
+
+/**
+ * A rep signed in through the sign-in form, as a browser without script would: a session of
+ * their own, on the console's list.
+ * @param {string} origin
+ * @param {{ email: string, password: string }} rep
+ * @returns {Promise<Signer>}
+ */
+export async function signInRep(origin, rep) {
+	const c = new Client(origin);
+	const page = await c.get('/rep/login');
+	expectAnswer(page, 200, 'sign-in page');
+	const signIn = form(page.text, (f) => f.names.includes('password'), 'sign in');
+	expectAnswer(
+		await c.post('/rep/login', { ...signIn.fields, email: rep.email, password: rep.password }),
+		303,
+		'sign in',
+		'/rep'
+	);
+	const cookie = c.cookies.get(REP_COOKIE);
+	if (!cookie) throw new Error('sign in: no rep session cookie');
+	expectAnswer(await c.get('/rep'), 200, 'console');
+	return { applicationId: 0, linkPath: '/rep', cookie: `${REP_COOKIE}=${cookie}` };
 }
 
 /**

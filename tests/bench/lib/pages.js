@@ -9,7 +9,6 @@
  *   signers?: Step,
  *   path?: (s: import('./flow.js').Signer) => string,
  *   cookie?: boolean,
- *   pending?: string,
  *   upstreamBudget?: boolean,
  *   note?: string
  * }} Page
@@ -74,18 +73,17 @@ export const PAGES = [
 		cookie: true
 	},
 	{
-		// SLOT for the rep console's list (`/rep`), built on another branch. To fill it after the
-		// merge: sign a rep in, give `signers`/`path`/`cookie` here (a rep's session cookie instead
-		// of a signer's), and remove `pending`. Until then the run reports it as skipped.
+		// A rep's own page: each request takes the next of the signed-in reps' sessions. The list
+		// comes from the office's shared copy, so a reload costs the service nothing.
 		key: 'rep-list',
 		label: 'rep console list /rep',
 		kind: 'html',
-		pending: 'the rep console is not merged yet: slot left for the lead to fill'
+		signers: 'rep',
+		path: () => '/rep',
+		cookie: true
 	}
 ];
 
 /** The floor page that stands for a portal page: the same HTML, or for a PDF the same bytes. */
 export const floorPath = (/** @type {Page} */ page) =>
 	page.kind === 'pdf' ? `/${page.key}/file` : `/${page.key}`;
-
-export const measuredPages = () => PAGES.filter((p) => !p.pending);

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '$lib/server/db';
 import {
@@ -36,9 +36,37 @@ export async function loadFacts(
 	if (applicationIds.length === 0) return out;
 	const of = (t: { officeId: PgColumn; applicationId: PgColumn }) =>
 		and(eq(t.officeId, officeId), inArray(t.applicationId, applicationIds));
+	// Only the columns the state is derived from: decoding a row is most of a query's cost on the
+	// embedded database (what a session was shown, a decision's sealed fields are left out).
 	const [links, sessions, attempts, decided, declined, events, tablets] = await Promise.all([
-		db.select().from(signingLinks).where(of(signingLinks)),
-		db.select().from(signingSessions).where(of(signingSessions)),
+		db
+			.select({
+				applicationId: signingLinks.applicationId,
+				id: signingLinks.id,
+				email: signingLinks.email,
+				createdAt: signingLinks.createdAt,
+				expiresAt: signingLinks.expiresAt,
+				revokedAt: signingLinks.revokedAt,
+				usedAt: signingLinks.usedAt
+			})
+			.from(signingLinks)
+			.where(of(signingLinks)),
+		db
+			.select({
+				applicationId: signingSessions.applicationId,
+				id: signingSessions.id,
+				linkId: signingSessions.linkId,
+				channel: signingSessions.channel,
+				createdAt: signingSessions.createdAt,
+				lastSeenAt: signingSessions.lastSeenAt,
+				closedAt: signingSessions.closedAt,
+				consentAt: signingSessions.consentAt,
+				identityPassedAt: signingSessions.identityPassedAt,
+				decisionId: signingSessions.decisionId,
+				declineId: signingSessions.declineId
+			})
+			.from(signingSessions)
+			.where(of(signingSessions)),
 		db
 			.select({
 				applicationId: identityAttempts.applicationId,
@@ -47,7 +75,20 @@ export async function loadFacts(
 			})
 			.from(identityAttempts)
 			.where(of(identityAttempts)),
-		db.select().from(decisions).where(of(decisions)),
+		db
+			.select({
+				applicationId: decisions.applicationId,
+				isAccepted: decisions.isAccepted,
+				status: decisions.status,
+				declineReason: decisions.declineReason,
+				attempts: decisions.attempts,
+				lastError: decisions.lastError,
+				createdAt: decisions.createdAt,
+				deliveredAt: decisions.deliveredAt,
+				nextAttemptAt: decisions.nextAttemptAt
+			})
+			.from(decisions)
+			.where(of(decisions)),
 		db
 			.select({
 				applicationId: declines.applicationId,
@@ -61,7 +102,7 @@ export async function loadFacts(
 				applicationId: auditEvents.applicationId,
 				type: auditEvents.type,
 				at: auditEvents.at,
-				data: auditEvents.data
+				by: sql<string | null>`${auditEvents.data}->>'by'`
 			})
 			.from(auditEvents)
 			.where(
@@ -85,7 +126,7 @@ export async function loadFacts(
 		at(e.applicationId).events.push({
 			type: e.type as 'identity.refused' | 'identity.locked',
 			at: e.at,
-			byService: e.data?.by === 'service'
+			byService: e.by === 'service'
 		});
 	}
 	return out;

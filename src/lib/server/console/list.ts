@@ -1,6 +1,6 @@
 import type { AppContext } from '$lib/server/app';
 import type { ApplicationListItem } from '$lib/server/onboarding';
-import { businessName } from '$lib/server/signing/application';
+import { businessName, officeApplications } from '$lib/server/signing/application';
 import { loadFacts } from './facts';
 import { deriveState, type ConsoleState, type StateRules } from './state';
 
@@ -46,13 +46,22 @@ export function newestFirst(a: ConsoleRow, b: ConsoleRow): number {
 	return createdKey(b.created) - createdKey(a.created) || b.applicationId - a.applicationId;
 }
 
-/** The office's applications from the service, each with its state from the portal's records. */
+/**
+ * The office's applications from the service, each with its state from the portal's records. The
+ * service's list may be a copy up to one console refresh old (shared by the office's reps); the
+ * portal's own records are always read anew.
+ */
 export async function officeConsole(
 	ctx: AppContext,
 	officeId: number,
 	now = new Date()
 ): Promise<ConsoleRow[]> {
-	const items = await ctx.onboarding.listApplications(officeId);
+	const items = await officeApplications(
+		ctx,
+		officeId,
+		ctx.config.CONSOLE_REFRESH_SECONDS,
+		now.getTime()
+	);
 	const mine = items.filter((i) => Number(i.OfficeNo) === officeId);
 	const facts = await loadFacts(
 		ctx.db,

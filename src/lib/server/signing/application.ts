@@ -23,6 +23,26 @@ async function officeEntries(ctx: AppContext, officeId: number): Promise<Entries
  * a copy (whether the application exists and is still open). An application missing from the
  * copy may be newer than it, so the service is asked again before it is called missing.
  */
+/**
+ * The office's applications as the console lists them: the shared copy while it is younger than
+ * `maxAgeSeconds` (and than the cache's own limit), else the service's list anew. A rep's reload
+ * then costs the service nothing, and what they see is never older than that.
+ */
+export async function officeApplications(
+	ctx: AppContext,
+	officeId: number,
+	maxAgeSeconds: number,
+	now = Date.now()
+): Promise<ApplicationListItem[]> {
+	const key = `applications:${officeId}`;
+	const load = () => officeEntries(ctx, officeId);
+	let cached = await ctx.upstreamCache.get(key, load);
+	if (now - cached.fetchedAt.getTime() > maxAgeSeconds * 1000) {
+		cached = await ctx.upstreamCache.get(key, load, { fresh: true });
+	}
+	return Object.values(cached.value);
+}
+
 export async function findApplication(
 	ctx: AppContext,
 	officeId: number,

@@ -4,7 +4,7 @@ import type { AppContext } from '$lib/server/app';
 import { signingSessions } from '$lib/server/db/schema';
 import { createUpstreamCache } from '$lib/server/onboarding/cache';
 import { startTestApp } from '$lib/server/testing/app';
-import { findApplication } from './application';
+import { findApplication, officeApplications } from './application';
 import type { SigningSession } from './session';
 import { showTerms } from './terms';
 
@@ -87,6 +87,23 @@ describe('upstream reference data, kept for a short time', () => {
 		expect((await findApplication(portal, 1207, 50002))?.DBA_Name).toBe('Two Rivers Hardware');
 		expect(await calls('listapplications')).toBe(1);
 		await findApplication(portal, 1207, 50001, { fresh: true });
+		expect(await calls('listapplications')).toBe(2);
+	});
+
+	it('lists the office for the console from the shared copy while it is young enough', async () => {
+		const portal = instance();
+		const list = () => officeApplications(portal, 1207, 10, Date.now() + ahead);
+		const ids = async () => (await list()).map((a) => Number(a.ApplicationID));
+		expect(await ids()).toContain(50001);
+		await findApplication(portal, 1207, 50002);
+		ahead += 9_000;
+		await list();
+		expect(await calls('listapplications')).toBe(1);
+		ahead += 2_000;
+		expect(await ids()).toContain(50001);
+		expect(await calls('listapplications')).toBe(2);
+		// The refreshed copy serves the merchant pages' look-ups too.
+		await findApplication(portal, 1207, 50002);
 		expect(await calls('listapplications')).toBe(2);
 	});
 
