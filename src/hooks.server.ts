@@ -138,12 +138,18 @@ const tablet: Handle = async ({ event, resolve }) => {
 	const onSign = path === '/sign' || path.startsWith('/sign/');
 	event.locals.handover = undefined;
 	if (!onSign && !isRepPath(path)) return resolve(event);
-	const ctx = app();
 	const { locals } = event;
+	const tabletSecret = event.cookies.get(TABLET_COOKIE);
+	// A hand-over is only ever made with an in-person signing session and a rep's session: a
+	// merchant on their own device (an emailed link, neither cookie) costs no look-up.
+	if (!tabletSecret && !locals.rep && locals.signing?.channel !== 'in_person') {
+		return resolve(event);
+	}
+	const ctx = app();
 	let h = await findHandover(
 		ctx.db,
 		{
-			tabletSecret: event.cookies.get(TABLET_COOKIE),
+			tabletSecret,
 			repSessionId: locals.rep?.sessionId,
 			signingSessionId: locals.signing?.id
 		},

@@ -1,5 +1,5 @@
 import { app } from '$lib/server/app';
-import { repContact } from '$lib/server/reps/contact';
+import { merchantRepContact } from '$lib/server/reps/contact';
 import { currentStep } from '$lib/server/signing/session';
 import type { LayoutServerLoad } from './$types';
 
@@ -15,6 +15,6 @@ export const load: LayoutServerLoad = async ({ locals }) => {
 		channel: s?.channel ?? null,
 		// Times are shown in the office's zone until the page's script knows the merchant's.
 		officeTimeZone: app().config.OFFICE_TIME_ZONE,
-		rep: s ? await repContact(app().db, s.officeId, s.repNo) : null
+		rep: s ? await merchantRepContact(app(), s.officeId, s.repNo) : null
 	};
 };

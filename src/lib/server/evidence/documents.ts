@@ -6,7 +6,7 @@ import { auditEvents } from '$lib/server/db/schema';
 import type { SigningSession } from '$lib/server/signing/session';
 import { renderCertificate } from './certificate';
 import { gatherFacts, type Audience, type EvidenceFacts } from './facts';
-import { offerApplicationPdf } from './presented';
+import { offerApplicationPdf, offeredPdf } from './presented';
 import { sealPdf } from './seal';
 import { renderSignedCopy } from './signed-copy';
 
@@ -210,7 +210,7 @@ export async function applicationPdfForDecision(
 	session: Pick<SigningSession, 'id' | 'officeId' | 'applicationId'>
 ): Promise<{ sha256: string; pages: number } | null> {
 	try {
-		const { sha256, pages } = await offerApplicationPdf(ctx, session);
+		const { sha256, pages } = await offeredPdf(ctx, session);
 		return { sha256, pages };
 	} catch (err) {
 		console.error(

@@ -11,6 +11,6 @@ export {
 	type DocumentRequest
 } from './documents';
 export { verifyDocument, verifyReference, type DocumentCheck, type ReferenceCheck } from './verify';
-export { offerApplicationPdf, type PresentedPdf } from './presented';
+export { offerApplicationPdf, offeredPdf, type PresentedPdf } from './presented';
 export { EvidenceNotFoundError, type Audience } from './facts';
 export { loadSealKey, registerSealCertificate, type SealKey } from './seal-key';

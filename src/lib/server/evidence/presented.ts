@@ -34,6 +34,28 @@ export async function presentedPdfOf(
 }
 
 /**
+ * The PDF on offer to a session, without its bytes (what the sign step shows, what a decision
+ * records): fetched and kept first when the session has none yet. A page view then costs one
+ * narrow SELECT, not reading back and decrypting the whole document.
+ */
+export async function offeredPdf(
+	ctx: AppContext,
+	session: Pick<SigningSession, 'id' | 'officeId' | 'applicationId'>
+): Promise<PresentedPdf> {
+	const [row] = await ctx.db
+		.select({
+			sha256: presentedPdfs.sha256,
+			pages: presentedPdfs.pages,
+			offeredAt: presentedPdfs.offeredAt
+		})
+		.from(presentedPdfs)
+		.where(eq(presentedPdfs.sessionId, session.id));
+	if (row) return row;
+	const { sha256, pages, offeredAt } = await offerApplicationPdf(ctx, session);
+	return { sha256, pages, offeredAt };
+}
+
+/**
  * The service's application PDF for this session: the copy it was first offered, or else fetched
  * now and kept (encrypted) as the copy offered. Every later view, the decision's audit event and
  * the signed copy use those same bytes, so the hash on the certificate is of what was shown, even

@@ -22,6 +22,24 @@ export async function repContact(
 }
 
 /**
+ * The rep as the merchant's pages name them on every view: kept with the instance's upstream
+ * reference data (ONBOARDING_CACHE_SECONDS), so a page view does not read the rep's account each
+ * time. A rep's contact changes rarely; a disabled rep may still be named until the copy ages.
+ * The rep's own pages and the operator API read the account itself (`repContact`).
+ */
+export async function merchantRepContact(
+	ctx: AppContext,
+	officeId: number,
+	repNo: number | null | undefined
+): Promise<RepContact | null> {
+	if (repNo == null) return null;
+	const { value } = await ctx.upstreamCache.get(`rep:${officeId}:${repNo}`, async () => ({
+		contact: await repContact(ctx.db, officeId, repNo)
+	}));
+	return value.contact;
+}
+
+/**
  * The rep of an application known only by its ids (a link's error page): the service's list
  * gives the `RepNo`. Never fails: a page that cannot name the rep still names the way forward.
  */
@@ -32,7 +50,7 @@ export async function repContactOf(
 ): Promise<RepContact | null> {
 	try {
 		const item = await findApplication(ctx, officeId, applicationId);
-		return item ? await repContact(ctx.db, officeId, Number(item.RepNo)) : null;
+		return item ? await merchantRepContact(ctx, officeId, Number(item.RepNo)) : null;
 	} catch {
 		return null;
 	}

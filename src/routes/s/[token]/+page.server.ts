@@ -5,7 +5,7 @@ import { requestMeta } from '$lib/server/http/meta';
 import { earlierPass } from '$lib/server/identity/attempts';
 import { openLink } from '$lib/server/links/open';
 import { isDecided, type ApplicationListItem } from '$lib/server/onboarding';
-import { repContact } from '$lib/server/reps/contact';
+import { merchantRepContact } from '$lib/server/reps/contact';
 import { businessName, findApplication } from '$lib/server/signing/application';
 import { declineBeforeIdentity } from '$lib/server/signing/decline';
 import { readDecline, toDone } from '$lib/server/signing/decline-form';
@@ -33,7 +33,7 @@ const REFUSALS: Record<StartRefusal, [number, string]> = {
 };
 
 const repOf = (officeId: number, item: ApplicationListItem | undefined) =>
-	item ? repContact(app().db, officeId, Number(item.RepNo)) : Promise.resolve(null);
+	item ? merchantRepContact(app(), officeId, Number(item.RepNo)) : Promise.resolve(null);
 
 // Mail scanners open links too: this load reads and never writes (but for the rate-limit count).
 export const load: PageServerLoad = async (event) => {

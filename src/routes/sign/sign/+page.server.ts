@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { app } from '$lib/server/app';
 import { AlreadyDecidedError, recordDecision } from '$lib/server/decisions/decisions';
 import { deliverDecision } from '$lib/server/decisions/delivery';
-import { applicationPdfForDecision, offerApplicationPdf } from '$lib/server/evidence';
+import { applicationPdfForDecision, offeredPdf } from '$lib/server/evidence';
 import { requestMeta } from '$lib/server/http/meta';
 import { logError } from '$lib/server/log/log';
 import { hit } from '$lib/server/ratelimit/ratelimit';
@@ -27,7 +27,7 @@ export const load: PageServerLoad = async (event) => {
 	let pdf: { pages: number } | null = null;
 	try {
 		// Offered here, so the copy the merchant opens is the one the decision records.
-		pdf = { pages: (await offerApplicationPdf(app(), s)).pages };
+		pdf = { pages: (await offeredPdf(app(), s)).pages };
 	} catch (err) {
 		logError('evidence', 'the application PDF could not be offered', err);
 	}
