@@ -139,7 +139,10 @@ async function wipePostgres() {
 	}
 }
 
-const BENCH_REP = { email: 'bench.rep@office1207.example', password: randomBytes(18).toString('hex') };
+const BENCH_REP = {
+	email: 'bench.rep@office1207.example',
+	password: randomBytes(18).toString('hex')
+};
 
 /**
  * The rep whose sessions load the console. On PGlite, the demo rep the portal seeds (its password
