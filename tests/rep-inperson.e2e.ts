@@ -16,6 +16,7 @@ import {
 	passIdentity,
 	ready,
 	resetSandbox,
+	startQuestions,
 	TEXT
 } from './support/flow';
 import { REPS, TABLET, appPath, repPage, signIn } from './support/reps';
@@ -156,9 +157,18 @@ test('"Return to rep" mid-way keeps the merchant’s progress for a later hand-o
 	const tablet = await repPage(browser, REPS.sam);
 	await handOver(tablet, app.id);
 	await agreeToTerms(tablet);
+	// An answer chosen, kept in the tab for a reload, then the tablet goes back: it is forgotten.
+	await startQuestions(tablet);
+	await tablet.locator('fieldset').first().getByRole('radio').first().check();
+	const keptAnswers = () =>
+		tablet.evaluate(
+			() => Object.keys(sessionStorage).filter((k) => k.startsWith('identity-answers:')).length
+		);
+	expect(await keptAnswers()).toBe(1);
 	await tablet.getByRole('button', { name: 'Return to rep' }).click();
 	await expectLocked(tablet);
 	expect(await tablet.content()).not.toContain(app.business);
+	await expect.poll(keptAnswers).toBe(0);
 	await tablet.goto('/sign/identity');
 	await expectLocked(tablet);
 

@@ -1,3 +1,16 @@
+const PREFIX = 'identity-answers:';
+
+/**
+ * Removes every kept answer from this tab: when the answers are sent, and on the tablet's lock
+ * screen, so nothing a merchant chose stays in a tablet that goes back to the rep.
+ */
+export function forgetKeptAnswers(): void {
+	for (let i = sessionStorage.length - 1; i >= 0; i--) {
+		const k = sessionStorage.key(i);
+		if (k?.startsWith(PREFIX)) sessionStorage.removeItem(k);
+	}
+}
+
 /**
  * The answers chosen so far in this tab, so reloading the questions (same set, same clock) keeps
  * them. They stay in the browser's session storage, which the tab alone sees and which ends with
@@ -11,7 +24,7 @@ export class KeptAnswers {
 	constructor(attempt: () => string | null) {
 		this.#key = () => {
 			const a = attempt();
-			return a ? `identity-answers:${a}` : null;
+			return a ? `${PREFIX}${a}` : null;
 		};
 		$effect(() => {
 			const key = this.#key();
@@ -31,10 +44,7 @@ export class KeptAnswers {
 	}
 
 	clear() {
-		for (let i = sessionStorage.length - 1; i >= 0; i--) {
-			const k = sessionStorage.key(i);
-			if (k?.startsWith('identity-answers:')) sessionStorage.removeItem(k);
-		}
+		forgetKeptAnswers();
 		this.answers = {};
 	}
 }
