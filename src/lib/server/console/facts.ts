@@ -23,23 +23,25 @@ const empty = (): StoredFacts => ({
 	events: []
 });
 
+type Scope = 'office' | 'application';
+
 /**
- * What the portal has recorded for some applications of one office: six queries whatever their
- * number, run together. Every query is bound to the office.
+ * The console's seven statements, built once per database and scope (on PostgreSQL also prepared
+ * once per connection): the whole office for its list, one application for its page. Every one is
+ * bound to the office. Only the columns the state is derived from are read: decoding rows is most
+ * of a query's cost (what a session was shown, a decision's sealed fields are left out).
  */
-export async function loadFacts(
-	db: Db,
-	officeId: number,
-	applicationIds: number[]
-): Promise<Map<number, StoredFacts>> {
-	const out = new Map<number, StoredFacts>(applicationIds.map((id) => [id, empty()]));
-	if (applicationIds.length === 0) return out;
+function factQueries(db: Db, scope: Scope) {
 	const of = (t: { officeId: PgColumn; applicationId: PgColumn }) =>
-		and(eq(t.officeId, officeId), inArray(t.applicationId, applicationIds));
-	// Only the columns the state is derived from: decoding a row is most of a query's cost on the
-	// embedded database (what a session was shown, a decision's sealed fields are left out).
-	const [links, sessions, attempts, decided, declined, events, tablets] = await Promise.all([
-		db
+		scope === 'office'
+			? eq(t.officeId, sql.placeholder('officeId'))
+			: and(
+					eq(t.officeId, sql.placeholder('officeId')),
+					eq(t.applicationId, sql.placeholder('applicationId'))
+				);
+	const name = (what: string) => `console_${what}_${scope}`;
+	return {
+		links: db
 			.select({
 				applicationId: signingLinks.applicationId,
 				id: signingLinks.id,
@@ -50,8 +52,9 @@ export async function loadFacts(
 				usedAt: signingLinks.usedAt
 			})
 			.from(signingLinks)
-			.where(of(signingLinks)),
-		db
+			.where(of(signingLinks))
+			.prepare(name('links')),
+		sessions: db
 			.select({
 				applicationId: signingSessions.applicationId,
 				id: signingSessions.id,
@@ -66,16 +69,18 @@ export async function loadFacts(
 				declineId: signingSessions.declineId
 			})
 			.from(signingSessions)
-			.where(of(signingSessions)),
-		db
+			.where(of(signingSessions))
+			.prepare(name('sessions')),
+		attempts: db
 			.select({
 				applicationId: identityAttempts.applicationId,
 				startedAt: identityAttempts.startedAt,
 				outcome: identityAttempts.outcome
 			})
 			.from(identityAttempts)
-			.where(of(identityAttempts)),
-		db
+			.where(of(identityAttempts))
+			.prepare(name('attempts')),
+		decided: db
 			.select({
 				applicationId: decisions.applicationId,
 				isAccepted: decisions.isAccepted,
@@ -88,16 +93,18 @@ export async function loadFacts(
 				nextAttemptAt: decisions.nextAttemptAt
 			})
 			.from(decisions)
-			.where(of(decisions)),
-		db
+			.where(of(decisions))
+			.prepare(name('decisions')),
+		declined: db
 			.select({
 				applicationId: declines.applicationId,
 				at: declines.createdAt,
 				reason: declines.reason
 			})
 			.from(declines)
-			.where(of(declines)),
-		db
+			.where(of(declines))
+			.prepare(name('declines')),
+		events: db
 			.select({
 				applicationId: auditEvents.applicationId,
 				type: auditEvents.type,
@@ -107,23 +114,62 @@ export async function loadFacts(
 			.from(auditEvents)
 			.where(
 				and(of(auditEvents), inArray(auditEvents.type, ['identity.refused', 'identity.locked']))
-			),
+			)
+			.prepare(name('events')),
 		// Tablets in a merchant's hands now (handed over, not locked).
-		db
-			.select({ signingSessionId: handovers.signingSessionId })
+		tablets: db
+			.select({ sessionId: handovers.signingSessionId })
 			.from(handovers)
 			.where(and(of(handovers), isNull(handovers.lockedAt), isNull(handovers.endedAt)))
+			.prepare(name('tablets'))
+	};
+}
+
+const prepared = new WeakMap<Db, Partial<Record<Scope, ReturnType<typeof factQueries>>>>();
+
+function queriesFor(db: Db, scope: Scope) {
+	let forDb = prepared.get(db);
+	if (!forDb) prepared.set(db, (forDb = {}));
+	return (forDb[scope] ??= factQueries(db, scope));
+}
+
+/**
+ * What the portal has recorded for some applications of one office: seven statements whatever
+ * their number, run together (one application's own, or the whole office's, of which only the
+ * applications asked for are kept).
+ */
+export async function loadFacts(
+	db: Db,
+	officeId: number,
+	applicationIds: number[]
+): Promise<Map<number, StoredFacts>> {
+	const out = new Map<number, StoredFacts>(applicationIds.map((id) => [id, empty()]));
+	if (applicationIds.length === 0) return out;
+	const q = queriesFor(db, applicationIds.length === 1 ? 'application' : 'office');
+	const params = { officeId, applicationId: applicationIds[0] };
+	const [links, sessions, attempts, decided, declined, events, tablets] = await Promise.all([
+		q.links.execute(params),
+		q.sessions.execute(params),
+		q.attempts.execute(params),
+		q.decided.execute(params),
+		q.declined.execute(params),
+		q.events.execute(params),
+		q.tablets.execute(params)
 	]);
-	const onTablet = new Set(tablets.map((t) => t.signingSessionId));
-	const at = (id: number) => out.get(id) ?? out.set(id, empty()).get(id)!;
-	for (const l of links) at(l.applicationId).links.push(l);
+	const onTablet = new Set(tablets.map((t) => t.sessionId));
+	for (const l of links) out.get(l.applicationId)?.links.push(l);
 	for (const s of sessions)
-		at(s.applicationId).sessions.push({ ...s, onTablet: onTablet.has(s.id) });
-	for (const a of attempts) at(a.applicationId).attempts.push(a);
-	for (const d of decided) at(d.applicationId).decision = d;
-	for (const d of declined) at(d.applicationId).declines.push({ at: d.at, reason: d.reason });
+		out.get(s.applicationId)?.sessions.push({ ...s, onTablet: onTablet.has(s.id) });
+	for (const a of attempts) out.get(a.applicationId)?.attempts.push(a);
+	for (const d of decided) {
+		const facts = out.get(d.applicationId);
+		if (facts) facts.decision = d;
+	}
+	for (const d of declined) {
+		out.get(d.applicationId)?.declines.push({ at: d.at, reason: d.reason });
+	}
 	for (const e of events) {
-		at(e.applicationId).events.push({
+		out.get(e.applicationId)?.events.push({
 			type: e.type as 'identity.refused' | 'identity.locked',
 			at: e.at,
 			byService: e.by === 'service'
