@@ -204,15 +204,23 @@ export async function identityState(
  * this office, falling back on the configured one.
  */
 export async function announcedLimitSeconds(ctx: AppContext, s: SigningSession): Promise<number> {
-	const [last] = await ctx.db
-		.select({ startedAt: identityAttempts.startedAt, deadlineAt: identityAttempts.deadlineAt })
-		.from(identityAttempts)
-		// Reservations that never received a set (no id) say nothing about the bureau's limit.
-		.where(and(eq(identityAttempts.officeId, s.officeId), ne(identityAttempts.questionSetId, '')))
-		.orderBy(desc(identityAttempts.startedAt))
-		.limit(1);
-	if (!last) return ctx.config.IDENTITY_TIME_LIMIT_SECONDS;
-	return Math.round((last.deadlineAt.getTime() - last.startedAt.getTime()) / 1000);
+	// Reference data about the bureau, like the upstream copies: kept with them, so a view of the
+	// identity step does not sort the office's attempts each time.
+	const { value } = await ctx.upstreamCache.get(`identity-limit:${s.officeId}`, async () => {
+		const [last] = await ctx.db
+			.select({ startedAt: identityAttempts.startedAt, deadlineAt: identityAttempts.deadlineAt })
+			.from(identityAttempts)
+			// Reservations that never received a set (no id) say nothing about the bureau's limit.
+			.where(and(eq(identityAttempts.officeId, s.officeId), ne(identityAttempts.questionSetId, '')))
+			.orderBy(desc(identityAttempts.startedAt))
+			.limit(1);
+		return {
+			seconds: last
+				? Math.round((last.deadlineAt.getTime() - last.startedAt.getTime()) / 1000)
+				: ctx.config.IDENTITY_TIME_LIMIT_SECONDS
+		};
+	});
+	return value.seconds;
 }
 
 export type StartResult =
