@@ -66,6 +66,8 @@ async function expectDeclinedEarly(
 	await expect(page.getByRole('heading', { level: 1, name: TEXT.declinedTitle })).toBeVisible();
 	await expect(page.getByText('You declined the application.')).toBeVisible();
 	await expect(page.getByText('This link no longer works')).toBeVisible();
+	// No list of steps marking identity and signing as completed: they never were.
+	await expect(page.getByRole('navigation', { name: 'Signing steps' })).toHaveCount(0);
 	// In the merchant's zone with script, else the office's; named, never bare UTC.
 	await expect(page.locator('time')).toContainText(
 		js ? /Eastern (Standard|Daylight) Time/ : /Central (Standard|Daylight) Time/
