@@ -103,6 +103,10 @@ for (const size of SIZES) {
 				const a = await newApplication(page.request, 'Decline link');
 				const { path: linkA } = await createLink(page.request, a.id);
 				await page.goto(linkA);
+				// How long the link works, in the merchant's zone with script, else the office's.
+				await expect(page.getByText('This link works until')).toContainText(
+					js ? /Eastern (Standard|Daylight) Time/ : /Central (Standard|Daylight) Time/
+				);
 				await shot(page, `${tag}-1-link`);
 				await declineHere(page, 'my number is 123-45-6789');
 				await expect(page.getByText('leave your Social Security Number out')).toBeVisible();

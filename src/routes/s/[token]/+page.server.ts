@@ -52,6 +52,8 @@ export const load: PageServerLoad = async (event) => {
 	return {
 		business: item ? businessName(item) : null,
 		expiresAt: link.expiresAt.toISOString(),
+		// Times are shown in the office's zone until the page's script knows the merchant's.
+		officeTimeZone: ctx.config.OFFICE_TIME_ZONE,
 		blocked: blocked ? REFUSALS[blocked][1] : null,
 		rep: await repOf(link.officeId, item)
 	};
