@@ -18,9 +18,6 @@ const config = {
 	preprocess: vitePreprocess(),
 	kit: {
 		adapter: adapter(),
-		// The server resolves a navigation's route: a merchant's phone does not download the map of
-		// every route (the rep console's among them) to sign one application.
-		router: { resolution: 'server' },
 		// Replaced by src/lib/server/http/csrf.ts, which understands the `Origin: null` that the
 		// required `Referrer-Policy: no-referrer` makes browsers send on our own form posts.
 		csrf: { trustedOrigins: ['*'] },
