@@ -5,7 +5,7 @@ import { parseForms } from './flow.js';
 import { floorPath, PAGES } from './pages.js';
 import { owner } from './profile.js';
 import { anyOverlap, compareRuns, median } from './stats.js';
-import { assetsOf } from './wire.js';
+import { assetsOf, linkedAssets } from './wire.js';
 
 const run = (rps: number, p50Ms: number, p99Ms: number) => ({
 	rps,
@@ -170,17 +170,27 @@ describe('parsing', () => {
 	it('finds the scripts and stylesheets a page and a script pull in', () => {
 		const html = `<link href="/_app/immutable/assets/0.css" rel="stylesheet">
 			<link rel="modulepreload" href="/_app/immutable/entry/start.js">
-			<script>import("/_app/immutable/entry/app.js")</script>`;
+			<script>import("/_app/immutable/entry/app.js"); import('../_app/immutable/nodes/7.js')</script>`;
 		expect(assetsOf(html, 'http://x/sign/terms', 'html')).toEqual([
 			'http://x/_app/immutable/assets/0.css',
 			'http://x/_app/immutable/entry/start.js',
-			'http://x/_app/immutable/entry/app.js'
+			'http://x/_app/immutable/entry/app.js',
+			// A page node, imported with single quotes when the server resolves routes.
+			'http://x/_app/immutable/nodes/7.js'
 		]);
+		// Of a script, its static imports only: the nodes it imports on demand are other routes'.
 		const js = `import{a as b}from"../chunks/A.js";import"./B.js";const c=()=>import("../nodes/3.js")`;
 		expect(assetsOf(js, 'http://x/_app/immutable/entry/app.js', 'js')).toEqual([
 			'http://x/_app/immutable/chunks/A.js',
-			'http://x/_app/immutable/entry/B.js',
-			'http://x/_app/immutable/nodes/3.js'
+			'http://x/_app/immutable/entry/B.js'
+		]);
+		// The page's own modules and styles, as SvelteKit's Link header preloads them.
+		const link =
+			'<../_app/immutable/assets/0.css>; rel="preload"; as="style"; nopush, ' +
+			'<../_app/immutable/nodes/11.js>; rel="modulepreload"; nopush, <https://other/x>; rel="preconnect"';
+		expect(linkedAssets(link, 'http://x/rep/login')).toEqual([
+			'http://x/_app/immutable/assets/0.css',
+			'http://x/_app/immutable/nodes/11.js'
 		]);
 	});
 

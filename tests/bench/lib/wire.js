@@ -7,7 +7,7 @@ import { BROWSER_HEADERS } from './wrk.js';
 /**
  * @param {string} url
  * @param {Record<string, string>} headers
- * @returns {Promise<{ status: number, bodyBytes: number, headerBytes: number, encoding: string | null, body: Buffer }>}
+ * @returns {Promise<{ status: number, bodyBytes: number, headerBytes: number, encoding: string | null, link: string | null, body: Buffer }>}
  */
 export function rawGet(url, headers) {
 	return new Promise((resolve, reject) => {
@@ -26,11 +26,13 @@ export function rawGet(url, headers) {
 						headerBytes += `${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}\r\n`.length;
 					}
 					const encoding = res.headers['content-encoding'] ?? null;
+					const link = res.headers.link;
 					resolve({
 						status: res.statusCode ?? 0,
 						bodyBytes: body.length,
 						headerBytes,
 						encoding,
+						link: Array.isArray(link) ? link.join(', ') : (link ?? null),
 						body
 					});
 				});
@@ -52,7 +54,27 @@ async function inflate(body, encoding) {
 }
 
 /**
- * The scripts and stylesheets an HTML page or a script asks for (relative to `base`).
+ * The scripts and stylesheets a `Link` header preloads (SvelteKit names a page's modules there:
+ * its route's nodes and their chunks).
+ * @param {string | null} header
+ * @param {string} base
+ */
+export function linkedAssets(header, base) {
+	/** @type {string[]} */
+	const found = [];
+	for (const m of (header ?? '').matchAll(/<([^>]+)>([^,]*)/g)) {
+		const params = m[2] ?? '';
+		const script = /\brel="?modulepreload"?/.test(params);
+		const style = /\brel="?preload"?/.test(params) && /\bas="?style"?/.test(params);
+		if (script || style) found.push(new URL(/** @type {string} */ (m[1]), base).href);
+	}
+	return found;
+}
+
+/**
+ * The scripts and stylesheets an HTML page or a script asks for (relative to `base`). Of a
+ * script, only its static imports: what it imports on demand (another route's page) a cold load
+ * of this page does not fetch.
  * @param {string} text
  * @param {string} base
  * @param {'html' | 'js'} kind
@@ -67,13 +89,15 @@ export function assetsOf(text, base, kind) {
 			const href = /\bhref="([^"]+)"/.exec(m[0])?.[1];
 			if (href && (rel === 'stylesheet' || rel === 'modulepreload')) add(href);
 		}
-		for (const m of text.matchAll(/\bimport\(\s*"([^"]+\.js)"\s*\)/g))
+		// Both quotes: the start script is imported with double quotes, and (with server-side route
+		// resolution) the page's own nodes with single ones, with no modulepreload link for them.
+		for (const m of text.matchAll(/\bimport\(\s*["']([^"']+\.js)["']\s*\)/g))
 			add(/** @type {string} */ (m[1]));
 		for (const m of text.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/gi))
 			add(/** @type {string} */ (m[1]));
 	} else {
 		for (const m of text.matchAll(
-			/(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.{1,2}\/[^"']+\.(?:js|css))["']/g
+			/(?:\bfrom\s*|\bimport\s*)["'](\.{1,2}\/[^"']+\.(?:js|css))["']/g
 		)) {
 			add(/** @type {string} */ (m[1]));
 		}
@@ -105,7 +129,10 @@ export async function coldLoad(origin, path, cookie) {
 		htmlEncoding: page.encoding
 	};
 	const seen = new Set();
-	const queue = assetsOf(await inflate(page.body, page.encoding), origin + path, 'html');
+	const queue = [
+		...linkedAssets(page.link, origin + path),
+		...assetsOf(await inflate(page.body, page.encoding), origin + path, 'html')
+	];
 	while (queue.length > 0) {
 		const url = /** @type {string} */ (queue.shift());
 		if (seen.has(url) || !url.startsWith(origin)) continue;
