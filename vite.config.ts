@@ -3,6 +3,23 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
 	plugins: [sveltekit()],
+	build: {
+		// The merchant pages' shared components and helpers in one chunk: a phone's cold load of a
+		// signing step fetched a dozen files of a few hundred bytes each, each with its own headers
+		// and its own compression (tests/bench/NOTES.md, section 5).
+		rolldownOptions: {
+			output: {
+				codeSplitting: {
+					groups: [
+						{
+							name: 'merchant',
+							test: /src[\\/](lib[\\/](components|forms|time)|routes[\\/]sign[\\/][^\\/]+\.svelte)/
+						}
+					]
+				}
+			}
+		}
+	},
 	// The portal's client reaches the embedded sandbox over HTTP on 127.0.0.1:<port>
 	// (src/lib/server/config): the dev server must listen exactly there.
 	server: { host: '127.0.0.1', port: 5173, strictPort: true },
