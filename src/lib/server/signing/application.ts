@@ -16,6 +16,10 @@ async function officeEntries(ctx: AppContext, officeId: number): Promise<Entries
 	);
 }
 
+/** The office's entries: the instance's shared copy, or (`fresh`) the service's list anew. */
+const officeCopy = (ctx: AppContext, officeId: number, fresh = false) =>
+	ctx.upstreamCache.get(`applications:${officeId}`, () => officeEntries(ctx, officeId), { fresh });
+
 /**
  * The service has no "get one application" operation: the office's list is the only place an
  * application's names and emails can be read. One call serves the office's entries for a short
@@ -23,6 +27,18 @@ async function officeEntries(ctx: AppContext, officeId: number): Promise<Entries
  * a copy (whether the application exists and is still open). An application missing from the
  * copy may be newer than it, so the service is asked again before it is called missing.
  */
+export async function findApplication(
+	ctx: AppContext,
+	officeId: number,
+	applicationId: number,
+	options: { fresh?: boolean } = {}
+): Promise<ApplicationListItem | undefined> {
+	const fresh = options.fresh === true;
+	const found = (await officeCopy(ctx, officeId, fresh)).value[String(applicationId)];
+	if (found || fresh) return found;
+	return (await officeCopy(ctx, officeId, true)).value[String(applicationId)];
+}
+
 /**
  * The office's applications as the console lists them: the shared copy while it is younger than
  * `maxAgeSeconds` (and than the cache's own limit), else the service's list anew. A rep's reload
@@ -34,29 +50,11 @@ export async function officeApplications(
 	maxAgeSeconds: number,
 	now = Date.now()
 ): Promise<ApplicationListItem[]> {
-	const key = `applications:${officeId}`;
-	const load = () => officeEntries(ctx, officeId);
-	let cached = await ctx.upstreamCache.get(key, load);
-	if (now - cached.fetchedAt.getTime() > maxAgeSeconds * 1000) {
-		cached = await ctx.upstreamCache.get(key, load, { fresh: true });
+	let copy = await officeCopy(ctx, officeId);
+	if (now - copy.fetchedAt.getTime() > maxAgeSeconds * 1000) {
+		copy = await officeCopy(ctx, officeId, true);
 	}
-	return Object.values(cached.value);
-}
-
-export async function findApplication(
-	ctx: AppContext,
-	officeId: number,
-	applicationId: number,
-	options: { fresh?: boolean } = {}
-): Promise<ApplicationListItem | undefined> {
-	const entries = (fresh: boolean) =>
-		ctx.upstreamCache.get(`applications:${officeId}`, () => officeEntries(ctx, officeId), {
-			fresh
-		});
-	const fresh = options.fresh === true;
-	const found = (await entries(fresh)).value[String(applicationId)];
-	if (found || fresh) return found;
-	return (await entries(true)).value[String(applicationId)];
+	return Object.values(copy.value);
 }
 
 export function businessName(item: ApplicationListItem): string {
