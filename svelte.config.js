@@ -16,6 +16,11 @@ const announcerHash = /** @type {`sha256-${string}`} */ (
 /** @type {import('@sveltejs/kit').Config} */
 const config = {
 	preprocess: vitePreprocess(),
+	// Runes mode for every component of ours (libraries decide their own): a component left in
+	// legacy mode pulls Svelte's legacy lifecycle into every page's JavaScript.
+	compilerOptions: {
+		runes: ({ filename }) => (filename.split(/[/\\]/).includes('node_modules') ? undefined : true)
+	},
 	kit: {
 		adapter: adapter(),
 		// Replaced by src/lib/server/http/csrf.ts, which understands the `Origin: null` that the

@@ -6,14 +6,16 @@ export default defineConfig({
 	build: {
 		// The merchant pages' shared components and helpers in one chunk: a phone's cold load of a
 		// signing step fetched a dozen files of a few hundred bytes each, each with its own headers
-		// and its own compression (tests/bench/NOTES.md, section 5).
+		// and its own compression (tests/bench/NOTES.md, section 5). The error page stays out: no
+		// page loads it until something fails. Kit's own default layout (the signing steps' layout
+		// has data but no component) goes in with them, where it was a file of 110 bytes.
 		rolldownOptions: {
 			output: {
 				codeSplitting: {
 					groups: [
 						{
 							name: 'merchant',
-							test: /src[\\/](lib[\\/](components|forms|time)|routes[\\/]sign[\\/][^\\/]+\.svelte)/
+							test: /src[\\/](lib[\\/](components[\\/](?!ErrorPage)|forms|time)|routes[\\/]sign[\\/][^\\/]+\.svelte|runtime[\\/]components[\\/]svelte-5[\\/]layout\.svelte)/
 						}
 					]
 				}
