@@ -75,6 +75,14 @@ async function officeTerms(ctx: AppContext, session: SigningSession): Promise<Of
 }
 
 /**
+ * What a page sends the browser of each section. The digests are for the server's records only;
+ * each is 64 characters that do not compress, in the data of every terms and review page.
+ */
+export function sectionsForPage(sections: ShownSection[]) {
+	return sections.map(({ key, title, html }) => ({ key, title, html }));
+}
+
+/**
  * The office's acceptance language, sanitized, and records in the session and the audit trail
  * which exact version is on the merchant's screen (once per version, not per reload). Consent
  * is checked against what is recorded here, so it always refers to what the merchant last saw,

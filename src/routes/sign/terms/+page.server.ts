@@ -6,7 +6,12 @@ import { appendAudit } from '$lib/server/audit/audit';
 import { signingSessions } from '$lib/server/db/schema';
 import { requestMeta } from '$lib/server/http/meta';
 import { requireStep } from '$lib/server/signing/guard';
-import { CONSENT_SHA256, CONSENT_TEXT, showTerms } from '$lib/server/signing/terms';
+import {
+	CONSENT_SHA256,
+	CONSENT_TEXT,
+	sectionsForPage,
+	showTerms
+} from '$lib/server/signing/terms';
 import { ConsentSchema } from './schema';
 import { declineBeforeIdentity } from '$lib/server/signing/decline';
 import { readDecline, toDone } from '$lib/server/signing/decline-form';
@@ -17,8 +22,8 @@ export const load: PageServerLoad = async (event) => {
 	const session = requireStep(event, 'terms');
 	const ctx = app();
 	try {
-		const terms = await showTerms(ctx, session, requestMeta(event));
-		return { ...terms, consent: CONSENT_TEXT };
+		const { sections, version } = await showTerms(ctx, session, requestMeta(event));
+		return { sections: sectionsForPage(sections), version, consent: CONSENT_TEXT };
 	} catch {
 		error(503, {
 			message: 'We can’t load the agreement right now. Wait a minute, then reload this page.'
