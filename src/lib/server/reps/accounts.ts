@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '$lib/server/db';
 import { repSessions, reps } from '$lib/server/db/schema';
-import { hashPassword } from './password';
+import { hashPassword, isCurrentCost } from './password';
 import type { NewRep } from './schemas';
 
 export type Rep = typeof reps.$inferSelect;
@@ -111,6 +111,19 @@ export async function setRepPassword(db: Db, email: string, password: string, no
 		if (row) await closeSessionsOf(tx, row.id, now);
 		return row;
 	});
+}
+
+/**
+ * Replaces a hash made at an older cost with one at today's, after the password was checked
+ * against it. Only if the row still holds that hash: a password set meanwhile stands.
+ */
+export async function upgradePasswordHash(db: Db, rep: Rep, password: string) {
+	if (isCurrentCost(rep.passwordHash)) return;
+	const passwordHash = await hashPassword(password);
+	await db
+		.update(reps)
+		.set({ passwordHash })
+		.where(and(eq(reps.id, rep.id), eq(reps.passwordHash, rep.passwordHash)));
 }
 
 /** The active account of an office's rep number: whom an application's pages name. */

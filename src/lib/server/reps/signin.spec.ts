@@ -1,8 +1,10 @@
+import { randomBytes, scryptSync } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMemoryDatabase, schema, type Database } from '$lib/server/db';
 import { addRep, disableRep, setRepPassword } from './accounts';
 import { endRepSession, resumeRepSession } from './session';
+import { isCurrentCost } from './password';
 import { signIn, type SignInRules } from './signin';
 
 const PASSWORD = 'correct horse battery staple';
@@ -104,6 +106,36 @@ describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 		expect((await attempt('lee@example.com', PASSWORD, '198.51.100.9', at(31))).ok).toBe(true);
 		await attempt('lee@example.com', 'wrong password here', '198.51.100.9', at(32));
 		expect((await attempt('lee@example.com', PASSWORD, '198.51.100.9', at(32))).ok).toBe(true);
+	});
+
+	it('makes a hash of an older cost again at the next sign-in, and the password still works', async () => {
+		// kim's hash as the portal made it before its cost changed: scrypt N=2^17, r=8, p=1.
+		const salt = randomBytes(16);
+		const N = 2 ** 17;
+		const key = scryptSync(PASSWORD, salt, 32, { N, r: 8, p: 1, maxmem: 256 * 1024 * 1024 });
+		const old = ['scrypt', 17, 8, 1, salt.toString('base64'), key.toString('base64')].join('$');
+		await database.db
+			.update(schema.reps)
+			.set({ passwordHash: old })
+			.where(eq(schema.reps.email, 'kim@example.com'));
+		const stored = async () =>
+			(
+				await database.db
+					.select({ hash: schema.reps.passwordHash })
+					.from(schema.reps)
+					.where(eq(schema.reps.email, 'kim@example.com'))
+			)[0]!.hash;
+
+		expect((await attempt('kim@example.com', 'not the password at all', '198.51.100.60')).ok).toBe(
+			false
+		);
+		expect(await stored()).toBe(old);
+		expect((await attempt('kim@example.com', PASSWORD, '198.51.100.60', at(40))).ok).toBe(true);
+		const upgraded = await stored();
+		expect(upgraded).not.toBe(old);
+		expect(isCurrentCost(upgraded)).toBe(true);
+		expect((await attempt('kim@example.com', PASSWORD, '198.51.100.60', at(41))).ok).toBe(true);
+		expect(await stored()).toBe(upgraded);
 	});
 
 	describe('sessions', () => {

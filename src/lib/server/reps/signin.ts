@@ -1,7 +1,7 @@
 import type { Db } from '$lib/server/db';
 import type { RequestMeta } from '$lib/server/http/meta';
 import { clearLimit, hit, undoHit, type Limit } from '$lib/server/ratelimit/ratelimit';
-import { findRepByEmail, type Rep } from './accounts';
+import { findRepByEmail, upgradePasswordHash, type Rep } from './accounts';
 import { DUMMY_HASH, verifyPassword } from './password';
 import { createRepSession, endRepSession } from './session';
 
@@ -60,6 +60,7 @@ export async function checkRepPassword(
 	if (!rep || rep.disabledAt || !matches) return { ok: false, reason: 'invalid' };
 	await clearLimit(db, account.key);
 	await undoHit(db, address, now);
+	await upgradePasswordHash(db, rep, input.password);
 	return { ok: true, rep };
 }
 
