@@ -1,6 +1,7 @@
 import Bowser from 'bowser';
 import type { AuditEvent } from '$lib/server/audit/audit';
 import { typeLabel } from '$lib/server/audit/labels';
+import { formatTime } from '$lib/time';
 
 /** "Safari 17.0 on iOS 17.0 (Apple iPhone)": the user agent as a person names a device. */
 export function describeDevice(userAgent: string | null): string {
@@ -21,16 +22,7 @@ export function utcTime(at: Date): string {
 
 /** `Nov 3, 2026, 10:42:05 AM CST`, in the office's zone with the zone's short name. */
 export function officeTime(at: Date, timeZone: string): string {
-	return new Intl.DateTimeFormat('en-US', {
-		timeZone,
-		year: 'numeric',
-		month: 'short',
-		day: 'numeric',
-		hour: 'numeric',
-		minute: '2-digit',
-		second: '2-digit',
-		timeZoneName: 'short'
-	}).format(at);
+	return formatTime(at, timeZone, 'short', { seconds: true });
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

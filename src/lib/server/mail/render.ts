@@ -1,4 +1,4 @@
-import { zonedTime } from '$lib/time';
+import { formatTime } from '$lib/time';
 /**
  * One email, written once as blocks and rendered twice: as plain text and as simple HTML that
  * reads well on a phone and in mail clients that ignore `<style>` (so styles are inline, and the
@@ -143,7 +143,7 @@ export function renderEmail(email: Email): Rendered {
 	return { text, html };
 }
 
-/** A moment in the office's time zone, with the zone named (see zonedTime). */
+/** A moment in the office's time zone, in the long style, with the zone named (see formatTime). */
 export function officeTime(date: Date, timeZone: string): string {
-	return zonedTime(date.toISOString(), timeZone);
+	return formatTime(date, timeZone, 'long');
 }
