@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { Db } from '$lib/server/db';
+import type { Db, Tx } from '$lib/server/db';
+import { preparedPer } from '$lib/server/db/prepared';
 import {
 	auditEvents,
 	decisions,
@@ -31,7 +32,7 @@ type Scope = 'office' | 'application';
  * bound to the office. Only the columns the state is derived from are read: decoding rows is most
  * of a query's cost (what a session was shown, a decision's sealed fields are left out).
  */
-function factQueries(db: Db, scope: Scope) {
+function factQueries(db: Tx, scope: Scope) {
 	const of = (t: { officeId: PgColumn; applicationId: PgColumn }) =>
 		scope === 'office'
 			? eq(t.officeId, sql.placeholder('officeId'))
@@ -125,13 +126,8 @@ function factQueries(db: Db, scope: Scope) {
 	};
 }
 
-const prepared = new WeakMap<Db, Partial<Record<Scope, ReturnType<typeof factQueries>>>>();
-
-function queriesFor(db: Db, scope: Scope) {
-	let forDb = prepared.get(db);
-	if (!forDb) prepared.set(db, (forDb = {}));
-	return (forDb[scope] ??= factQueries(db, scope));
-}
+const officeQueries = preparedPer((db) => factQueries(db, 'office'));
+const applicationQueries = preparedPer((db) => factQueries(db, 'application'));
 
 /**
  * What the portal has recorded for some applications of one office: seven statements whatever
@@ -145,7 +141,7 @@ export async function loadFacts(
 ): Promise<Map<number, StoredFacts>> {
 	const out = new Map<number, StoredFacts>(applicationIds.map((id) => [id, empty()]));
 	if (applicationIds.length === 0) return out;
-	const q = queriesFor(db, applicationIds.length === 1 ? 'application' : 'office');
+	const q = applicationIds.length === 1 ? applicationQueries(db) : officeQueries(db);
 	const params = { officeId, applicationId: applicationIds[0] };
 	const [links, sessions, attempts, decided, declined, events, tablets] = await Promise.all([
 		q.links.execute(params),

@@ -3,6 +3,7 @@ import { appendAudit } from '$lib/server/audit/audit';
 import { encrypt } from '$lib/server/crypto/secretbox';
 import { notifyRep } from '$lib/server/mail/notes';
 import type { Db, Tx } from '$lib/server/db';
+import { preparedPer } from '$lib/server/db/prepared';
 import { decisions } from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
 import { finishSession, type SigningSession } from '$lib/server/signing/session';
@@ -41,8 +42,16 @@ export async function decisionFor(db: Tx, officeId: number, applicationId: numbe
 	return row;
 }
 
+const decisionQuery = preparedPer((db) =>
+	db
+		.select()
+		.from(decisions)
+		.where(eq(decisions.id, sql.placeholder('id')))
+		.prepare('decision_by_id')
+);
+
 export async function decisionById(db: Tx, id: string) {
-	const [row] = await db.select().from(decisions).where(eq(decisions.id, id));
+	const [row] = await decisionQuery(db).execute({ id });
 	return row;
 }
 

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import type { AppContext } from '$lib/server/app';
 import { decrypt, encrypt } from '$lib/server/crypto/secretbox';
 import type { Tx } from '$lib/server/db';
+import { preparedPer } from '$lib/server/db/prepared';
 import { presentedPdfs } from '$lib/server/db/schema';
 import type { SigningSession } from '$lib/server/signing/session';
 
@@ -33,6 +34,18 @@ export async function presentedPdfOf(
 	};
 }
 
+const offeredQuery = preparedPer((db) =>
+	db
+		.select({
+			sha256: presentedPdfs.sha256,
+			pages: presentedPdfs.pages,
+			offeredAt: presentedPdfs.offeredAt
+		})
+		.from(presentedPdfs)
+		.where(eq(presentedPdfs.sessionId, sql.placeholder('sessionId')))
+		.prepare('offered_pdf')
+);
+
 /**
  * The PDF on offer to a session, without its bytes (what the sign step shows, what a decision
  * records): fetched and kept first when the session has none yet. A page view then costs one
@@ -42,14 +55,7 @@ export async function offeredPdf(
 	ctx: AppContext,
 	session: Pick<SigningSession, 'id' | 'officeId' | 'applicationId'>
 ): Promise<PresentedPdf> {
-	const [row] = await ctx.db
-		.select({
-			sha256: presentedPdfs.sha256,
-			pages: presentedPdfs.pages,
-			offeredAt: presentedPdfs.offeredAt
-		})
-		.from(presentedPdfs)
-		.where(eq(presentedPdfs.sessionId, session.id));
+	const [row] = await offeredQuery(ctx.db).execute({ sessionId: session.id });
 	if (row) return row;
 	const { sha256, pages, offeredAt } = await offerApplicationPdf(ctx, session);
 	return { sha256, pages, offeredAt };

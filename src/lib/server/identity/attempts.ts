@@ -1,8 +1,21 @@
-import { and, desc, eq, gt, inArray, isNotNull, lt, ne, or, sql } from 'drizzle-orm';
+import {
+	and,
+	desc,
+	eq,
+	gt,
+	inArray,
+	isNotNull,
+	lt,
+	ne,
+	or,
+	sql,
+	type Placeholder
+} from 'drizzle-orm';
 import type { AppContext } from '$lib/server/app';
 import { appendAudit } from '$lib/server/audit/audit';
 import { decrypt, encrypt } from '$lib/server/crypto/secretbox';
 import type { Tx } from '$lib/server/db';
+import { preparedPer } from '$lib/server/db/prepared';
 import {
 	identityAttempts,
 	type Channel,
@@ -61,31 +74,78 @@ async function finishAttempt(ctx: AppContext, id: string, outcome: AttemptOutcom
 		);
 }
 
-function usedInWindow(ctx: AppContext, s: SigningSession, now: Date) {
+type Value<T> = T | Placeholder;
+
+/** The condition of triesUsed, on values or on a prepared statement's placeholders. */
+function triesCounted(w: {
+	officeId: Value<number>;
+	applicationId: Value<number>;
+	since: Value<Date>;
+	lateBefore: Value<Date>;
+}) {
 	return and(
-		eq(identityAttempts.officeId, s.officeId),
-		eq(identityAttempts.applicationId, s.applicationId),
-		gt(identityAttempts.startedAt, windowStart(ctx, now)),
+		eq(identityAttempts.officeId, w.officeId),
+		eq(identityAttempts.applicationId, w.applicationId),
+		gt(identityAttempts.startedAt, w.since),
 		or(
 			inArray(identityAttempts.outcome, ['failed', 'late', 'answering']),
 			and(
 				eq(identityAttempts.outcome, 'pending'),
 				isNotNull(identityAttempts.questionsEnc),
-				lt(identityAttempts.deadlineAt, new Date(now.getTime() - GRACE_MS))
+				lt(identityAttempts.deadlineAt, w.lateBefore)
 			)
 		)
 	);
 }
+
+const windowOf = (ctx: AppContext, s: SigningSession, now: Date) => ({
+	officeId: s.officeId,
+	applicationId: s.applicationId,
+	since: windowStart(ctx, now),
+	lateBefore: new Date(now.getTime() - GRACE_MS)
+});
+
+const usedInWindow = (ctx: AppContext, s: SigningSession, now: Date) =>
+	triesCounted(windowOf(ctx, s, now));
+
+/** Every view of the identity step counts the tries used (see preparedPer). */
+const triesQuery = preparedPer((db) =>
+	db
+		.select({ n: sql<number>`count(*)::int` })
+		.from(identityAttempts)
+		.where(
+			triesCounted({
+				officeId: sql.placeholder('officeId'),
+				applicationId: sql.placeholder('applicationId'),
+				since: sql.placeholder('since'),
+				lateBefore: sql.placeholder('lateBefore')
+			})
+		)
+		.prepare('identity_tries_used')
+);
+
+/** A session's latest attempt, which every view of the identity step reads. */
+const latestAttemptQuery = preparedPer((db) =>
+	db
+		.select()
+		.from(identityAttempts)
+		.where(eq(identityAttempts.sessionId, sql.placeholder('sessionId')))
+		.orderBy(desc(identityAttempts.startedAt))
+		.limit(1)
+		.prepare('identity_latest_attempt')
+);
 
 /**
  * Tries the application has used in the window, over every link and device: judged as failed,
  * out of time (closed or not yet noticed), or sent to the bureau with no verdict recorded.
  */
 async function triesUsed(ctx: AppContext, db: Tx, s: SigningSession, now: Date) {
-	const [row] = await db
-		.select({ n: sql<number>`count(*)::int` })
-		.from(identityAttempts)
-		.where(usedInWindow(ctx, s, now));
+	const w = windowOf(ctx, s, now);
+	const [row] = await triesQuery(db).execute({
+		...w,
+		since: w.since.toISOString(),
+		lateBefore: w.lateBefore.toISOString()
+	});
 	return Number(row?.n ?? 0);
 }
 
@@ -153,12 +213,7 @@ export async function identityState(
 	meta: RequestMeta,
 	now = new Date()
 ): Promise<IdentityState> {
-	const [latest] = await ctx.db
-		.select()
-		.from(identityAttempts)
-		.where(eq(identityAttempts.sessionId, s.id))
-		.orderBy(desc(identityAttempts.startedAt))
-		.limit(1);
+	const [latest] = await latestAttemptQuery(ctx.db).execute({ sessionId: s.id });
 	let open: OpenAttempt | undefined;
 	let last: AttemptOutcome | undefined = latest?.outcome;
 	if (latest?.outcome === 'pending' && !latest.questionsEnc) {
@@ -240,6 +295,23 @@ export type EarlierPass =
 const sameEmail = (a: string | null | undefined, b: string | null | undefined) =>
 	!!a && !!b && a.trim().toLowerCase() === b.trim().toLowerCase();
 
+/** The link and the identity pages look for earlier passes on every view (see preparedPer). */
+const passesQuery = preparedPer((db) =>
+	db
+		.select({ linkId: signingSessions.linkId, email: signingLinks.email })
+		.from(identityAttempts)
+		.innerJoin(signingSessions, eq(signingSessions.id, identityAttempts.sessionId))
+		.leftJoin(signingLinks, eq(signingLinks.id, signingSessions.linkId))
+		.where(
+			and(
+				eq(identityAttempts.officeId, sql.placeholder('officeId')),
+				eq(identityAttempts.applicationId, sql.placeholder('applicationId')),
+				eq(identityAttempts.outcome, 'passed')
+			)
+		)
+		.prepare('identity_earlier_passes')
+);
+
 /**
  * Whether the application's identity check already passed, and whether that pass carries over
  * to a session on `linkId`. The service asks no more questions once an application is verified,
@@ -256,18 +328,7 @@ export async function earlierPass(
 	linkId: string | null,
 	channel: Channel = 'link'
 ): Promise<EarlierPass> {
-	const passes = await db
-		.select({ linkId: signingSessions.linkId, email: signingLinks.email })
-		.from(identityAttempts)
-		.innerJoin(signingSessions, eq(signingSessions.id, identityAttempts.sessionId))
-		.leftJoin(signingLinks, eq(signingLinks.id, signingSessions.linkId))
-		.where(
-			and(
-				eq(identityAttempts.officeId, officeId),
-				eq(identityAttempts.applicationId, applicationId),
-				eq(identityAttempts.outcome, 'passed')
-			)
-		);
+	const passes = await passesQuery(db).execute({ officeId, applicationId });
 	if (passes.length === 0) return { kind: 'none' };
 	if (channel === 'in_person') return { kind: 'carries', linkId: passes[0]!.linkId };
 	if (linkId) {

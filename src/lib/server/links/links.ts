@@ -1,7 +1,8 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { appendAudit } from '$lib/server/audit/audit';
 import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
 import type { Db, Tx } from '$lib/server/db';
+import { preparedPer } from '$lib/server/db/prepared';
 import { signingLinks } from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
 
@@ -128,12 +129,17 @@ export function linkState(link: SigningLink | undefined, now = new Date()): Link
 	return 'valid';
 }
 
+const linkByToken = preparedPer((db) =>
+	db
+		.select()
+		.from(signingLinks)
+		.where(eq(signingLinks.tokenHash, sql.placeholder('tokenHash')))
+		.prepare('link_by_token')
+);
+
 export async function findLink(db: Tx, token: string): Promise<SigningLink | undefined> {
 	// A token of the wrong shape cannot be ours; skip the lookup rather than hash garbage.
 	if (!isTokenShaped(token)) return undefined;
-	const [row] = await db
-		.select()
-		.from(signingLinks)
-		.where(eq(signingLinks.tokenHash, hashToken(token)));
+	const [row] = await linkByToken(db).execute({ tokenHash: hashToken(token) });
 	return row;
 }

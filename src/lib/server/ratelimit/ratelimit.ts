@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '$lib/server/db';
+import { preparedPer } from '$lib/server/db/prepared';
 import { rateLimits } from '$lib/server/db/schema';
 
 export interface Limit {
@@ -23,20 +24,31 @@ function window(limit: Limit, now: Date) {
 	return { windowStart, retryAfterSeconds };
 }
 
+/** Every link page view and many a form post run this upsert (see preparedPer). */
+const countHit = preparedPer((db) =>
+	db
+		.insert(rateLimits)
+		.values({
+			key: sql.placeholder('key'),
+			windowStart: sql.placeholder('windowStart'),
+			count: 1
+		})
+		.onConflictDoUpdate({
+			target: [rateLimits.key, rateLimits.windowStart],
+			set: { count: sql`${rateLimits.count} + 1` }
+		})
+		.returning({ count: rateLimits.count })
+		.prepare('count_rate_limit_hit')
+);
+
 /**
  * Counts one hit in a fixed window held in the database, so every instance shares the count.
  * One statement: the upsert is atomic, so two instances cannot both take the last slot.
  */
 export async function hit(db: Db, limit: Limit, now = new Date()): Promise<LimitResult> {
 	const { windowStart, retryAfterSeconds } = window(limit, now);
-	const [row] = await db
-		.insert(rateLimits)
-		.values({ key: limit.key, windowStart, count: 1 })
-		.onConflictDoUpdate({
-			target: [rateLimits.key, rateLimits.windowStart],
-			set: { count: sql`${rateLimits.count} + 1` }
-		})
-		.returning({ count: rateLimits.count });
+	// A Date: in an insert's values a placeholder does go through the column's mapping.
+	const [row] = await countHit(db).execute({ key: limit.key, windowStart });
 	const count = row?.count ?? 1;
 	return { ok: count <= limit.max, count, retryAfterSeconds };
 }

@@ -2,6 +2,7 @@ import type { Cookies } from '@sveltejs/kit';
 import { eq, sql } from 'drizzle-orm';
 import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
 import type { Db, Tx } from '$lib/server/db';
+import { preparedPer } from '$lib/server/db/prepared';
 import { signingLinks, signingSessions, type Channel } from '$lib/server/db/schema';
 import { activeLinksOf } from '$lib/server/links/links';
 
@@ -61,20 +62,15 @@ export function touchInterval(idleMinutes: number): number {
 	return Math.min(60_000, idleMinutes * 6_000);
 }
 
-function resumeQuery(db: Db) {
-	return db
+/** Every /sign request runs this statement (see preparedPer). */
+const resumeQuery = preparedPer((db) =>
+	db
 		.select({ session: signingSessions, linkRevokedAt: signingLinks.revokedAt })
 		.from(signingSessions)
 		.leftJoin(signingLinks, eq(signingLinks.id, signingSessions.linkId))
 		.where(eq(signingSessions.tokenHash, sql.placeholder('tokenHash')))
-		.prepare('resume_signing_session');
-}
-
-/**
- * Every /sign request runs this statement: built once per database rather than per request (on
- * PostgreSQL also prepared once per connection). Keyed weakly: it goes when the database does.
- */
-const resumeQueries = new WeakMap<Db, ReturnType<typeof resumeQuery>>();
+		.prepare('resume_signing_session')
+);
 
 /** The session behind a cookie, if it is still open; touches it so idle time restarts. */
 export async function resumeSession(
@@ -84,9 +80,7 @@ export async function resumeSession(
 	now = new Date()
 ): Promise<SigningSession | undefined> {
 	if (!secret || !isTokenShaped(secret)) return undefined;
-	let query = resumeQueries.get(db);
-	if (!query) resumeQueries.set(db, (query = resumeQuery(db)));
-	const [found] = await query.execute({ tokenHash: hashToken(secret) });
+	const [found] = await resumeQuery(db).execute({ tokenHash: hashToken(secret) });
 	const row = found?.session;
 	if (!row || !sessionIsOpen(row, found.linkRevokedAt, idleMinutes, now)) return undefined;
 	if (now.getTime() - row.lastSeenAt.getTime() < touchInterval(idleMinutes)) return row;
