@@ -31,6 +31,21 @@ export async function throwawayDatabase(url: string) {
 	own.pathname = `/${name}`;
 	return {
 		url: own.toString(),
-		drop: () => admin(url, (c) => c.query(`drop database if exists ${name} with (force)`))
+		drop: () =>
+			admin(url, async (c) => {
+				// A pool's end() resolves before its connections have finished closing. Forcing the
+				// drop then cuts them off mid-goodbye, and their clients report it as an unhandled
+				// error of the spec that closed them (seen once in CI). So wait up to five seconds for
+				// them to go; the force is for anything a spec left open.
+				for (let i = 0; i < 100; i++) {
+					const { rows } = await c.query<{ n: number }>(
+						'select count(*)::int as n from pg_stat_activity where datname = $1',
+						[name]
+					);
+					if (rows[0]?.n === 0) break;
+					await new Promise((r) => setTimeout(r, 50));
+				}
+				await c.query(`drop database if exists ${name} with (force)`);
+			})
 	};
 }
