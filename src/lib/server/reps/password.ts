@@ -14,8 +14,8 @@ const P = 3;
 const KEY_BYTES = 32;
 const SALT_BYTES = 16;
 
-/** scrypt needs 128·r·(N+p) bytes and a little; Node's default ceiling (32 MiB) is just below that. */
-const maxmem = (n: number, r: number, p: number) => 128 * n * r * p + 16 * 1024 * 1024;
+/** scrypt's working memory is 128·r·(N+p+2) bytes; Node's default ceiling (32 MiB) is just below it. */
+const maxmem = (n: number, r: number, p: number) => 128 * r * (n + p + 2) + 16 * 1024 * 1024;
 
 function derive(password: string, salt: Buffer, opts: ScryptOptions, keyLength: number) {
 	return new Promise<Buffer>((resolve, reject) =>
