@@ -1,9 +1,10 @@
 import type { Cookies } from '@sveltejs/kit';
-import { and, desc, eq, isNull, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { AppContext } from '$lib/server/app';
 import { appendAudit } from '$lib/server/audit/audit';
 import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
 import type { Db } from '$lib/server/db';
+import { preparedPer } from '$lib/server/db/prepared';
 import { handovers, signingSessions, type LockReason } from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
 import { isDecided } from '$lib/server/onboarding';
@@ -157,25 +158,41 @@ export interface HandoverKeys {
  * cookie does not free the tablet. A hand-over left untouched past the idle limit is locked here,
  * on the server, whatever the browser's timer did; `touch` (a signing page) restarts the count.
  */
+/**
+ * Every rep page and every in-person signing page runs this statement (see preparedPer). A key
+ * not given is bound as null, which `=` matches with nothing.
+ */
+const handoverQuery = preparedPer((db) =>
+	db
+		.select()
+		.from(handovers)
+		.where(
+			and(
+				isNull(handovers.endedAt),
+				or(
+					eq(handovers.tokenHash, sql.placeholder('tokenHash')),
+					eq(handovers.repSessionId, sql.placeholder('repSessionId')),
+					eq(handovers.signingSessionId, sql.placeholder('signingSessionId'))
+				)
+			)
+		)
+		.orderBy(desc(handovers.startedAt))
+		.limit(1)
+		.prepare('find_handover')
+);
+
 export async function findHandover(
 	db: Db,
 	keys: HandoverKeys,
 	rules: { idleSeconds: number; touch: boolean },
 	now = new Date()
 ): Promise<Handover | undefined> {
-	const match: SQL[] = [];
-	if (keys.tabletSecret && isTokenShaped(keys.tabletSecret)) {
-		match.push(eq(handovers.tokenHash, hashToken(keys.tabletSecret)));
-	}
-	if (keys.repSessionId) match.push(eq(handovers.repSessionId, keys.repSessionId));
-	if (keys.signingSessionId) match.push(eq(handovers.signingSessionId, keys.signingSessionId));
-	if (match.length === 0) return undefined;
-	const [row] = await db
-		.select()
-		.from(handovers)
-		.where(and(isNull(handovers.endedAt), or(...match)))
-		.orderBy(desc(handovers.startedAt))
-		.limit(1);
+	const tokenHash =
+		keys.tabletSecret && isTokenShaped(keys.tabletSecret) ? hashToken(keys.tabletSecret) : null;
+	const repSessionId = keys.repSessionId || null;
+	const signingSessionId = keys.signingSessionId || null;
+	if (!tokenHash && !repSessionId && !signingSessionId) return undefined;
+	const [row] = await handoverQuery(db).execute({ tokenHash, repSessionId, signingSessionId });
 	if (!row || row.lockedAt) return row;
 	const idleMs = rules.idleSeconds * 1000;
 	const idle = now.getTime() - row.lastSeenAt.getTime();

@@ -1,7 +1,8 @@
 import type { Cookies } from '@sveltejs/kit';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
 import type { Db } from '$lib/server/db';
+import { preparedPer } from '$lib/server/db/prepared';
 import { repSessions, reps } from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
 
@@ -37,6 +38,18 @@ export async function createRepSession(db: Db, repId: string, meta: RequestMeta,
 	return secret;
 }
 
+/** Every rep page request runs this statement (see preparedPer). */
+const resumeQuery = preparedPer((db) =>
+	db
+		.select({ session: repSessions, rep: reps })
+		.from(repSessions)
+		.innerJoin(reps, eq(reps.id, repSessions.repId))
+		.where(
+			and(eq(repSessions.tokenHash, sql.placeholder('tokenHash')), isNull(repSessions.closedAt))
+		)
+		.prepare('resume_rep_session')
+);
+
 /**
  * The signed-in rep behind a cookie, if the session is open, neither idle nor too old, and the
  * account not disabled. Activity is written at most once a minute: a page that refreshes itself
@@ -49,11 +62,7 @@ export async function resumeRepSession(
 	now = new Date()
 ): Promise<SignedInRep | undefined> {
 	if (!secret || !isTokenShaped(secret)) return undefined;
-	const [row] = await db
-		.select({ session: repSessions, rep: reps })
-		.from(repSessions)
-		.innerJoin(reps, eq(reps.id, repSessions.repId))
-		.where(and(eq(repSessions.tokenHash, hashToken(secret)), isNull(repSessions.closedAt)));
+	const [row] = await resumeQuery(db).execute({ tokenHash: hashToken(secret) });
 	if (!row || row.rep.disabledAt) return undefined;
 	const { session, rep } = row;
 	const idleMs = rules.idleMinutes * 60_000;
