@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, openMemoryDatabase, type Database } from '$lib/server/db';
+import { declines, identityAttempts } from '$lib/server/db/schema';
+import { createLink } from '$lib/server/links/links';
+import { TEST_DATABASE_URL, throwawayDatabase } from '$lib/server/testing/postgres';
+import { loadFacts } from './facts';
+
+const OFFICE = 1207;
+const meta = { ip: null, userAgent: null };
+// Milliseconds that are not zero: the one statement carries them as numbers, and must keep them.
+const first = new Date('2026-11-20T09:15:30.123Z');
+const second = new Date('2026-11-21T17:45:01.987Z');
+
+async function fill(db: Database['db']) {
+	const link = (officeId: number, applicationId: number, at: Date) =>
+		createLink(
+			db,
+			{
+				officeId,
+				applicationId,
+				email: `${applicationId}@example.com`,
+				createdBy: 'test',
+				ttlHours: 72,
+				meta
+			},
+			at
+		);
+	await link(OFFICE, 50001, first);
+	await link(OFFICE, 50001, second); // revokes the first at `second`
+	await link(OFFICE, 50002, first);
+	await link(3300, 50001, first); // another office's application of the same number
+	const sessionId = randomUUID();
+	await db.insert(identityAttempts).values([
+		{
+			officeId: OFFICE,
+			applicationId: 50001,
+			sessionId,
+			questionSetId: 'q1',
+			startedAt: first,
+			deadlineAt: second,
+			outcome: 'failed'
+		},
+		{
+			officeId: 3300,
+			applicationId: 50001,
+			sessionId,
+			questionSetId: 'q2',
+			startedAt: first,
+			deadlineAt: second,
+			outcome: 'passed'
+		}
+	]);
+	await db.insert(declines).values({
+		officeId: OFFICE,
+		applicationId: 50002,
+		sessionId,
+		stage: 'terms',
+		reason: 'Fees too high',
+		createdAt: second
+	});
+}
+
+function checks(open: () => Promise<{ db: Database['db']; close: () => Promise<void> }>) {
+	let db: Database['db'];
+	let close: () => Promise<void>;
+	beforeAll(async () => {
+		({ db, close } = await open());
+		await fill(db);
+	});
+	afterAll(() => close());
+
+	it('reads every application of the office asked for, in one statement, with exact times', async () => {
+		const facts = await loadFacts(db, OFFICE, [50001, 50002, 50003]);
+		expect([...facts.keys()]).toEqual([50001, 50002, 50003]);
+
+		const a = facts.get(50001)!;
+		const links = a.links.toSorted((x, y) => x.createdAt.getTime() - y.createdAt.getTime());
+		expect(links).toEqual([
+			{
+				id: expect.any(String),
+				email: '50001@example.com',
+				createdAt: first,
+				expiresAt: new Date(first.getTime() + 72 * 3_600_000),
+				revokedAt: second,
+				usedAt: null
+			},
+			{
+				id: expect.any(String),
+				email: '50001@example.com',
+				createdAt: second,
+				expiresAt: new Date(second.getTime() + 72 * 3_600_000),
+				revokedAt: null,
+				usedAt: null
+			}
+		]);
+		expect(a.attempts).toEqual([{ startedAt: first, outcome: 'failed' }]);
+		expect(a.declines).toEqual([]);
+		expect(a.sessions).toEqual([]);
+		expect(a.decision).toBeNull();
+
+		const b = facts.get(50002)!;
+		expect(b.links).toHaveLength(1);
+		expect(b.declines).toEqual([{ at: second, reason: 'Fees too high' }]);
+		expect(b.attempts).toEqual([]);
+
+		expect(facts.get(50003)).toEqual({
+			links: [],
+			sessions: [],
+			attempts: [],
+			decision: null,
+			declines: [],
+			events: []
+		});
+	});
+
+	it('reads one application alone, bound to its office', async () => {
+		const mine = (await loadFacts(db, OFFICE, [50001])).get(50001)!;
+		expect(mine.links).toHaveLength(2);
+		expect(mine.attempts).toEqual([{ startedAt: first, outcome: 'failed' }]);
+		const theirs = (await loadFacts(db, 3300, [50001])).get(50001)!;
+		expect(theirs.links).toHaveLength(1);
+		expect(theirs.attempts).toEqual([{ startedAt: first, outcome: 'passed' }]);
+		expect((await loadFacts(db, OFFICE, [])).size).toBe(0);
+	});
+}
+
+describe('console facts on PGlite', () => {
+	checks(async () => {
+		const d = await openMemoryDatabase();
+		return { db: d.db, close: d.close };
+	});
+});
+
+describe.runIf(TEST_DATABASE_URL)('console facts on a PostgreSQL server', () => {
+	checks(async () => {
+		const throwaway = await throwawayDatabase(TEST_DATABASE_URL!);
+		const d = await openDatabase({ url: throwaway.url });
+		return {
+			db: d.db,
+			close: async () => {
+				await d.close();
+				await throwaway.drop();
+			}
+		};
+	});
+});
