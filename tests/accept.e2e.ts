@@ -144,7 +144,10 @@ test('accept needs every presented section ticked; errors per field, the SSN nev
 	// What was ticked and typed is kept…
 	await expect(page.getByLabel('I have read and accept the Terms and Conditions')).toBeChecked();
 	await expect(page.getByLabel('Email', { exact: true })).toHaveValue('not-an-email');
-	// …but no answer carried the SSN back.
+	// …but no answer carried the SSN back. With script the field still holds it, so nothing asks
+	// for it again.
+	await expect(page.getByLabel('Social Security Number')).not.toHaveValue('');
+	await expect(page.locator('#ssn-again')).toHaveCount(0);
 	expect(answered).not.toContain(digitsOf(ssn));
 	expect(answered).not.toContain(ssn);
 	expect(await receivedDecision(request, app.id)).toBeNull();

@@ -76,6 +76,12 @@ async function acceptWithoutScript(
 		await expect(page.getByLabel('Email', { exact: true })).toHaveValue('morgan@');
 		await expect(page.getByLabel('I have read and accept the Terms and Conditions')).toBeChecked();
 		await expect(page.getByLabel('Social Security Number')).toHaveValue('');
+		// …and the page says so, beside the field.
+		await expect(page.locator('#ssn-again')).toHaveText(/type it again/);
+		await expect(page.getByLabel('Social Security Number')).toHaveAttribute(
+			'aria-describedby',
+			/\bssn-again\b/
+		);
 		const html = await page.content();
 		expect(html).not.toContain(digitsOf(ssn));
 		expect(html).not.toContain(ssn);
