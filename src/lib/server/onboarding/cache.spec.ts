@@ -31,6 +31,24 @@ describe('the upstream cache', () => {
 		expect((await cache.get('k', load)).value).toEqual({ n: 2 });
 	});
 
+	it('never answers a fresh read with a load that began before it', async () => {
+		const { cache } = clocked(60);
+		// The service's list gains an entry while an earlier load is still on its way.
+		let upstream = { version: 1 };
+		const slow = () =>
+			new Promise<{ version: number }>((resolve) => {
+				const seen = upstream;
+				setTimeout(() => resolve(seen), 30);
+			});
+		const earlier = cache.get('k', slow);
+		upstream = { version: 2 };
+		const fresh = await cache.get('k', async () => upstream, { fresh: true });
+		expect(fresh.value).toEqual({ version: 2 });
+		expect((await earlier).value).toEqual({ version: 1 });
+		// The earlier load, ending last, does not put the older copy back.
+		expect((await cache.get('k', slow)).value).toEqual({ version: 2 });
+	});
+
 	it('makes concurrent misses share one load', async () => {
 		const { cache } = clocked(60);
 		const load = vi.fn(async () => {

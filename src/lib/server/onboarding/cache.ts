@@ -11,8 +11,8 @@ import { LRUCache } from 'lru-cache';
 export interface UpstreamCache {
 	/**
 	 * The value under `key`: from memory while younger than the age limit, otherwise from `load`
-	 * (concurrent misses share one load). `fresh` loads it anew whatever its age. A failed load is
-	 * not kept: the next call tries again.
+	 * (concurrent misses share one load). `fresh` loads it anew whatever its age, never sharing a
+	 * load that began before the call. A failed load is not kept: the next call tries again.
 	 */
 	get<T extends object>(
 		key: string,
@@ -54,7 +54,10 @@ export function createUpstreamCache(options: UpstreamCacheOptions): UpstreamCach
 			value: await context(),
 			fetchedAt: new Date(now())
 		}),
-		perf: { now }
+		perf: { now },
+		// A load overtaken (a fresh read stored its own meanwhile, or the entry was evicted) still
+		// answers those waiting on it, and does not replace what is stored now.
+		ignoreFetchAbort: true
 	});
 	return {
 		async get<T extends object>(
@@ -62,8 +65,15 @@ export function createUpstreamCache(options: UpstreamCacheOptions): UpstreamCach
 			load: () => Promise<T>,
 			opts: { fresh?: boolean } = {}
 		) {
-			const entry = await cache.fetch(key, { context: load, forceRefresh: opts.fresh === true });
-			return entry as Cached<T>;
+			if (opts.fresh) {
+				// Not `fetch` with `forceRefresh`: lru-cache hands that a load already under way,
+				// which may have left before what the caller needs to see (an application created a
+				// moment ago) was there. A load still under way from before does not replace this one.
+				const entry = { value: await load(), fetchedAt: new Date(now()) };
+				cache.set(key, entry);
+				return entry;
+			}
+			return (await cache.fetch(key, { context: load })) as Cached<T>;
 		}
 	};
 }
