@@ -59,8 +59,8 @@ type Rows<T> = (Wire<T> & { applicationId: number })[];
  * The console's one statement, built once per database and scope (on PostgreSQL also prepared
  * once per connection): the whole office for its list, one application for its page, bound to
  * the office either way. Each table's rows come back as one JSON array: one round trip instead of
- * seven, and no per-row mapping by the driver, which with a hundred applications cost the list
- * more CPU than rendering it (tests/bench/NOTES.md §7). Only the columns the state is derived from
+ * seven, and no mapping of every row field by field in drizzle. The seven statements took about a
+ * fifth of the list's CPU (tests/bench/NOTES.md §7). Only the columns the state is derived from
  * are read (what a session was shown, a decision's sealed fields are left out).
  */
 function factsQuery(db: Tx, scope: Scope) {

@@ -154,11 +154,6 @@ export interface HandoverKeys {
 }
 
 /**
- * The open hand-over this browser is part of: found by any one of its three keys, so clearing a
- * cookie does not free the tablet. A hand-over left untouched past the idle limit is locked here,
- * on the server, whatever the browser's timer did; `touch` (a signing page) restarts the count.
- */
-/**
  * Every rep page and every in-person signing page runs this statement (see preparedPer). A key
  * not given is bound as null, which `=` matches with nothing.
  */
@@ -181,6 +176,11 @@ const handoverQuery = preparedPer((db) =>
 		.prepare('find_handover')
 );
 
+/**
+ * The open hand-over this browser is part of: found by any one of its three keys, so clearing a
+ * cookie does not free the tablet. A hand-over left untouched past the idle limit is locked here,
+ * on the server, whatever the browser's timer did; `touch` (a signing page) restarts the count.
+ */
 export async function findHandover(
 	db: Db,
 	keys: HandoverKeys,
