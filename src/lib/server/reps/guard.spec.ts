@@ -1,8 +1,9 @@
 import { isHttpError, isRedirect, type RequestEvent } from '@sveltejs/kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadFacts } from '$lib/server/console/facts';
 import { createLink } from '$lib/server/links/links';
 import { createOnboardingClient } from '$lib/server/onboarding';
+import { upstreamCacheFor } from '$lib/server/onboarding/cache';
 import { exampleCreateRequest } from '$lib/server/onboarding/fixtures';
 import { startTestApp } from '$lib/server/testing/app';
 import { requireOfficeApplication, requireRep, safeNext } from './guard';
@@ -25,13 +26,14 @@ function event(opts: {
 	path?: string;
 	cookie?: string;
 	data?: boolean;
+	method?: string;
 }): RequestEvent {
 	const url = new URL(opts.path ?? '/rep', 'http://portal.test');
 	return {
 		locals: { rep: opts.rep, signing: undefined },
 		params: { applicationId: opts.applicationId },
 		url,
-		request: new Request(url),
+		request: new Request(url, { method: opts.method ?? 'GET' }),
 		isDataRequest: opts.data ?? false,
 		cookies: { get: (name: string) => (name === 'rep_session' ? opts.cookie : undefined) }
 	} as unknown as RequestEvent;
@@ -119,15 +121,44 @@ describe('rep guards', () => {
 		}
 	});
 
+	it('show a page from a copy no older than the console refresh, and act on the service anew', async () => {
+		const list = vi.spyOn(t.ctx.onboarding, 'listApplications');
+		try {
+			const page = () =>
+				requireOfficeApplication(event({ rep: rep(1207), applicationId: '50001' }), t.ctx);
+			await page();
+			const afterFirst = list.mock.calls.length;
+			// A reload and the page's own refresh within the console's refresh: no call.
+			await page();
+			await page();
+			expect(list.mock.calls.length).toBe(afterFirst);
+			// An action always asks the service.
+			const action = () =>
+				requireOfficeApplication(
+					event({ rep: rep(1207), applicationId: '50001', method: 'POST' }),
+					t.ctx
+				);
+			await action();
+			await action();
+			expect(list.mock.calls.length).toBe(afterFirst + 2);
+		} finally {
+			list.mockRestore();
+		}
+	});
+
 	it('answer 503, not 404, when the service cannot say', async () => {
 		const down = {
 			...t.ctx,
-			onboarding: createOnboardingClient({ baseUrl: 'http://127.0.0.1:9/sandbox', timeoutMs: 500 })
+			onboarding: createOnboardingClient({ baseUrl: 'http://127.0.0.1:9/sandbox', timeoutMs: 500 }),
+			// Nothing kept from earlier calls: the page has to ask the service.
+			upstreamCache: upstreamCacheFor(t.ctx.config)
 		};
-		const err = await thrown(() =>
-			requireOfficeApplication(event({ rep: rep(1207), applicationId: '50001' }), down)
-		);
-		expect(isHttpError(err, 503)).toBe(true);
+		for (const method of ['GET', 'POST']) {
+			const err = await thrown(() =>
+				requireOfficeApplication(event({ rep: rep(1207), applicationId: '50001', method }), down)
+			);
+			expect(isHttpError(err, 503)).toBe(true);
+		}
 	});
 
 	it('read the portal’s records of one office only', async () => {

@@ -55,9 +55,17 @@ export async function requireOfficeApplication(
 	const applicationId = Number(raw);
 	let application: ApplicationListItem | undefined;
 	try {
-		// Fresh from the service, not the merchant pages' cache: a rep watches the application
-		// change, and must not send a link for one decided a moment ago.
-		application = await findApplication(ctx, rep.officeId, applicationId, { fresh: true });
+		// An action (send a link, hand the tablet over) asks the service afresh: a rep must not
+		// send a link for an application decided a moment ago. A page or a file shows a copy no
+		// older than the console's refresh, as the console's list does, so that the application
+		// page's own refresh and a rep's reloads do not each call the service.
+		const read = event.request.method === 'GET' || event.request.method === 'HEAD';
+		application = await findApplication(
+			ctx,
+			rep.officeId,
+			applicationId,
+			read ? { maxAgeSeconds: ctx.config.CONSOLE_REFRESH_SECONDS } : { fresh: true }
+		);
 	} catch {
 		error(503, {
 			message: 'The onboarding service isn’t answering right now. Try again in a minute.'

@@ -24,18 +24,26 @@ const officeCopy = (ctx: AppContext, officeId: number, fresh = false) =>
  * The service has no "get one application" operation: the office's list is the only place an
  * application's names and emails can be read. One call serves the office's entries for a short
  * time (the upstream cache); `fresh` asks the service again, for decisions that must not rest on
- * a copy (whether the application exists and is still open). An application missing from the
- * copy may be newer than it, so the service is asked again before it is called missing.
+ * a copy (whether the application exists and is still open), and `maxAgeSeconds` for a copy no
+ * older than that (what a page shows). An application missing from the copy may be newer than
+ * it, so the service is asked again before it is called missing.
  */
 export async function findApplication(
 	ctx: AppContext,
 	officeId: number,
 	applicationId: number,
-	options: { fresh?: boolean } = {}
+	options: { fresh?: boolean; maxAgeSeconds?: number } = {},
+	now = Date.now()
 ): Promise<ApplicationListItem | undefined> {
-	const fresh = options.fresh === true;
-	const found = (await officeCopy(ctx, officeId, fresh)).value[String(applicationId)];
-	if (found || fresh) return found;
+	let asked = options.fresh === true;
+	let copy = await officeCopy(ctx, officeId, asked);
+	const maxAge = options.maxAgeSeconds;
+	if (!asked && maxAge !== undefined && now - copy.fetchedAt.getTime() > maxAge * 1000) {
+		asked = true;
+		copy = await officeCopy(ctx, officeId, true);
+	}
+	const found = copy.value[String(applicationId)];
+	if (found || asked) return found;
 	return (await officeCopy(ctx, officeId, true)).value[String(applicationId)];
 }
 
