@@ -129,6 +129,11 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 	await unlock(tablet, REPS.sam.password());
 	await expect(tablet).toHaveURL(new RegExp(`${appPath(app.id)}\\?done=unlocked$`));
 	await expect(tablet.getByText('The tablet is yours again.')).toBeVisible();
+	// The timeline names the rep, and the merchant on the rep's device: never an account's id.
+	const trail = tablet.locator('ol.timeline');
+	await expect(trail).toContainText('Sam Ortiz (rep 31)');
+	await expect(trail).toContainText('Merchant, on the device of Sam Ortiz (rep 31)');
+	expect(await trail.textContent()).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
 	await tablet.goto('/rep');
 	await expect(tablet).toHaveURL(/\/rep$/);
 
@@ -179,6 +184,12 @@ test('"Return to rep" mid-way keeps the merchant’s progress for a later hand-o
 		tablet.getByText(/Taken back from the merchant at identity questions/)
 	).toBeVisible();
 	await expect(tablet.getByText('The merchant picks up where they left off.')).toBeVisible();
+	// The console's state filter has an option that holds the paused hand-over.
+	await tablet.goto(`/rep?state=opened&q=${app.id}`);
+	await expect(tablet.getByLabel('State')).toHaveValue('opened');
+	await expect(tablet.locator('#state option:checked')).toHaveText(/^Opened or paused \(\d+\)$/);
+	await expect(tablet.getByText('Paused in person').first()).toBeVisible();
+	await tablet.goto(appPath(app.id));
 
 	// Later: the same session goes on at the identity step, not back at the terms.
 	await handOver(tablet, app.id);

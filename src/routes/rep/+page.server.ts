@@ -1,7 +1,7 @@
 import { error } from '@sveltejs/kit';
 import * as v from 'valibot';
 import { app } from '$lib/server/app';
-import { attention, stateDetail, stateLabel, STATE_LABELS } from '$lib/server/console/labels';
+import { attention, FILTER_LABELS, stateDetail, stateLabel } from '$lib/server/console/labels';
 import { matches, officeConsole, type ConsoleRow } from '$lib/server/console/list';
 import { STATE_KINDS } from '$lib/server/console/state';
 import { officeTime } from '$lib/server/console/time';
@@ -39,7 +39,7 @@ export const load: PageServerLoad = async (event) => {
 		idleMinutes: ctx.config.REP_SESSION_IDLE_MINUTES,
 		unavailable: rows === null,
 		total: rows?.length ?? 0,
-		states: STATE_KINDS.map((k) => ({ kind: k, label: STATE_LABELS[k], count: counts[k]! })),
+		states: STATE_KINDS.map((k) => ({ kind: k, label: FILTER_LABELS[k], count: counts[k]! })),
 		rows: shown.map((r) => ({
 			applicationId: r.applicationId,
 			business: r.business,

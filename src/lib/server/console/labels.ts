@@ -15,6 +15,15 @@ export const STATE_LABELS: Record<StateKind, string> = {
 	link_expired: 'Link expired'
 };
 
+/**
+ * The state filter's options: the badges' words, but one option holds every badge of its kind.
+ * "Opened" also holds an in-person signing the rep took back, whose badge reads "Paused in person".
+ */
+export const FILTER_LABELS: Record<StateKind, string> = {
+	...STATE_LABELS,
+	opened: 'Opened or paused'
+};
+
 const STEP_NAMES: Record<Step, string> = {
 	terms: 'reading the agreement',
 	identity: 'identity questions',

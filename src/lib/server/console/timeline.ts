@@ -1,5 +1,8 @@
+import { and, eq, inArray } from 'drizzle-orm';
 import type { AuditEvent } from '$lib/server/audit/audit';
 import { typeLabel } from '$lib/server/audit/labels';
+import type { Db } from '$lib/server/db';
+import { reps } from '$lib/server/db/schema';
 import { officeTime, shownTime, type ShownTime } from './time';
 
 export interface TimelineEntry {
@@ -79,8 +82,10 @@ function detail(e: AuditEvent, zone: string): string | null {
 	}
 }
 
-function actor(e: AuditEvent): string {
-	if (e.rep) return e.rep;
+/** What the rep does in person; the merchant does the rest of an in-person session's events. */
+const REP_IN_PERSON = new Set(['session.started', 'session.handed_over']);
+
+function actor(e: AuditEvent, repNames: ReadonlyMap<string, string>): string {
 	if ((e.data as Data).createdBy === 'operator-api') return 'Operator API';
 	if (
 		e.type.startsWith('decision.') &&
@@ -88,19 +93,49 @@ function actor(e: AuditEvent): string {
 		e.type !== 'decision.declined'
 	)
 		return 'Portal';
+	const rep = e.rep ? (repNames.get(e.rep) ?? e.rep) : null;
+	if (rep && e.channel === 'in_person' && e.sessionId && !REP_IN_PERSON.has(e.type)) {
+		return `Merchant, on the device of ${rep}`;
+	}
+	if (rep) return rep;
 	if (e.sessionId || e.type === 'link.opened') return e.ip ? `Merchant, from ${e.ip}` : 'Merchant';
 	return 'Portal';
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The names of the reps the trail records by their account's id (an in-person signing's events;
+ * a link's events carry the rep's name already). The trail itself keeps the id: it is hashed
+ * evidence. The rep's number tells two reps of one name apart within the office.
+ */
+export async function trailRepNames(
+	db: Db,
+	officeId: number,
+	events: AuditEvent[]
+): Promise<Map<string, string>> {
+	const ids = [...new Set(events.map((e) => e.rep).filter((r) => r && UUID.test(r)))] as string[];
+	if (ids.length === 0) return new Map();
+	const rows = await db
+		.select({ id: reps.id, name: reps.name, repNo: reps.repNo })
+		.from(reps)
+		.where(and(eq(reps.officeId, officeId), inArray(reps.id, ids)));
+	return new Map(rows.map((r) => [r.id, `${r.name} (rep ${r.repNo})`]));
+}
+
 /** The audit trail as a rep reads it: newest first, times in the office's zone, in words. */
-export function timeline(events: AuditEvent[], zone: string): TimelineEntry[] {
+export function timeline(
+	events: AuditEvent[],
+	zone: string,
+	repNames: ReadonlyMap<string, string> = new Map()
+): TimelineEntry[] {
 	return events
 		.map((e) => ({
 			seq: e.seq,
 			when: shownTime(e.at, zone),
 			title: typeLabel(e.type),
 			detail: detail(e, zone),
-			by: actor(e)
+			by: actor(e, repNames)
 		}))
 		.reverse();
 }

@@ -8,7 +8,7 @@ import { attention, stateDetail, stateLabel } from '$lib/server/console/labels';
 import { copyableLink, revokeLink, sendLink } from '$lib/server/console/links';
 import { applicationState } from '$lib/server/console/list';
 import { shownTime } from '$lib/server/console/time';
-import { timeline } from '$lib/server/console/timeline';
+import { timeline, trailRepNames } from '$lib/server/console/timeline';
 import { mailEnabled } from '$lib/server/mail/mode';
 import { mailStatusFor } from '$lib/server/mail/status';
 import { repContact } from '$lib/server/reps/contact';
@@ -39,6 +39,7 @@ export const load: PageServerLoad = async (event) => {
 		repContact(ctx.db, rep.officeId, Number(application.RepNo)),
 		mailStatusFor(ctx.db, rep.officeId, applicationId, 20)
 	]);
+	const repNames = await trailRepNames(ctx.db, rep.officeId, events);
 	const done = DONE.find((d) => d === event.url.searchParams.get('done')) ?? null;
 	return {
 		applicationId,
@@ -76,7 +77,7 @@ export const load: PageServerLoad = async (event) => {
 		// A link to the address identity passed on carries the pass over: offer that one first.
 		sendTo: state.identityPassed?.email ?? application.Ownr1_Email ?? '',
 		done,
-		timeline: timeline(events, zone),
+		timeline: timeline(events, zone, repNames),
 		mailOn: mailEnabled(ctx),
 		mail: mail.map((m) => ({
 			id: m.id,

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import type { AuditEvent } from '$lib/server/audit/audit';
+import { timeline } from './timeline';
+
+const REP_ID = '6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f';
+const SESSION = '0f1e2d3c-4b5a-4968-8776-655443322110';
+let seq = 0;
+
+function event(over: Partial<AuditEvent>): AuditEvent {
+	seq++;
+	return {
+		id: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`,
+		officeId: 1207,
+		applicationId: 50001,
+		seq,
+		at: new Date(Date.UTC(2026, 10, 23, 9, seq)),
+		type: 'terms.shown',
+		channel: null,
+		ip: null,
+		userAgent: null,
+		rep: null,
+		sessionId: null,
+		data: {},
+		prevHash: '0'.repeat(64),
+		hash: '0'.repeat(64),
+		...over
+	} as AuditEvent;
+}
+
+describe('the timeline names who acted', () => {
+	it('in person: the rep by name for the hand-over, the merchant on the rep’s device after it', () => {
+		const inPerson = {
+			channel: 'in_person' as const,
+			rep: REP_ID,
+			sessionId: SESSION,
+			ip: '10.0.0.7'
+		};
+		const entries = timeline(
+			[
+				event({ ...inPerson, type: 'session.started' }),
+				event({ ...inPerson, type: 'terms.shown' }),
+				event({ ...inPerson, type: 'session.handed_over' }),
+				event({ ...inPerson, type: 'decision.accepted' }),
+				event({ ...inPerson, type: 'decision.delivered' })
+			],
+			'America/Chicago',
+			new Map([[REP_ID, 'Sam Ortiz (rep 31)']])
+		);
+		expect(entries.map((e) => e.by).reverse()).toEqual([
+			'Sam Ortiz (rep 31)',
+			'Merchant, on the device of Sam Ortiz (rep 31)',
+			'Sam Ortiz (rep 31)',
+			'Merchant, on the device of Sam Ortiz (rep 31)',
+			'Portal'
+		]);
+	});
+
+	it('by link: the rep as the trail names them, the merchant with their address', () => {
+		const entries = timeline(
+			[
+				event({
+					type: 'link.created',
+					channel: 'link',
+					rep: 'Sam Ortiz (rep 31, sam@example.com)'
+				}),
+				event({ type: 'link.created', channel: 'link', data: { createdBy: 'operator-api' } }),
+				event({ type: 'link.opened', channel: 'link', ip: '203.0.113.9' }),
+				event({ type: 'terms.shown', channel: 'link', sessionId: SESSION, ip: '203.0.113.9' })
+			],
+			'America/Chicago'
+		);
+		expect(entries.map((e) => e.by).reverse()).toEqual([
+			'Sam Ortiz (rep 31, sam@example.com)',
+			'Operator API',
+			'Merchant, from 203.0.113.9',
+			'Merchant, from 203.0.113.9'
+		]);
+	});
+});
