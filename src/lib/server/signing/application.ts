@@ -21,6 +21,16 @@ const officeCopy = (ctx: AppContext, officeId: number, fresh = false) =>
 	ctx.upstreamCache.get(`applications:${officeId}`, () => officeEntries(ctx, officeId), { fresh });
 
 /**
+ * The shared copy while it is younger than `maxAgeSeconds` (and than the cache's own limit), else
+ * the service's list anew; `asked` says which.
+ */
+async function copyWithin(ctx: AppContext, officeId: number, maxAgeSeconds: number, now: number) {
+	const copy = await officeCopy(ctx, officeId);
+	if (now - copy.fetchedAt.getTime() <= maxAgeSeconds * 1000) return { copy, asked: false };
+	return { copy: await officeCopy(ctx, officeId, true), asked: true };
+}
+
+/**
  * The service has no "get one application" operation: the office's list is the only place an
  * application's names and emails can be read. One call serves the office's entries for a short
  * time (the upstream cache); `fresh` asks the service again, for decisions that must not rest on
@@ -35,22 +45,18 @@ export async function findApplication(
 	options: { fresh?: boolean; maxAgeSeconds?: number } = {},
 	now = Date.now()
 ): Promise<ApplicationListItem | undefined> {
-	let asked = options.fresh === true;
-	let copy = await officeCopy(ctx, officeId, asked);
-	const maxAge = options.maxAgeSeconds;
-	if (!asked && maxAge !== undefined && now - copy.fetchedAt.getTime() > maxAge * 1000) {
-		asked = true;
-		copy = await officeCopy(ctx, officeId, true);
-	}
+	const { copy, asked } = options.fresh
+		? { copy: await officeCopy(ctx, officeId, true), asked: true }
+		: await copyWithin(ctx, officeId, options.maxAgeSeconds ?? Infinity, now);
 	const found = copy.value[String(applicationId)];
 	if (found || asked) return found;
 	return (await officeCopy(ctx, officeId, true)).value[String(applicationId)];
 }
 
 /**
- * The office's applications as the console lists them: the shared copy while it is younger than
- * `maxAgeSeconds` (and than the cache's own limit), else the service's list anew. A rep's reload
- * then costs the service nothing, and what they see is never older than that.
+ * The office's applications as the console lists them: a copy no older than `maxAgeSeconds` (see
+ * copyWithin). A rep's reload then costs the service nothing, and what they see is never older
+ * than that.
  */
 export async function officeApplications(
 	ctx: AppContext,
@@ -58,11 +64,7 @@ export async function officeApplications(
 	maxAgeSeconds: number,
 	now = Date.now()
 ): Promise<ApplicationListItem[]> {
-	let copy = await officeCopy(ctx, officeId);
-	if (now - copy.fetchedAt.getTime() > maxAgeSeconds * 1000) {
-		copy = await officeCopy(ctx, officeId, true);
-	}
-	return Object.values(copy.value);
+	return Object.values((await copyWithin(ctx, officeId, maxAgeSeconds, now)).copy.value);
 }
 
 export function businessName(item: ApplicationListItem): string {
