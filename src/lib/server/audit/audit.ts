@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Tx } from '$lib/server/db';
+import { isUuid } from '$lib/server/db/uuid';
 import { auditEvents, type Channel } from '$lib/server/db/schema';
 import { canonicalJson, toJson } from './canonical';
 import { assertNoSsn } from './guard';
@@ -58,8 +59,6 @@ export function hashEvent(e: Hashed): string {
 	return createHash('sha256').update(body, 'utf8').digest('hex');
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * Appends one event to the application's chain. Takes the database or a transaction: either way
  * it works in a transaction (a savepoint inside the caller's), and holds a per-application
@@ -73,7 +72,7 @@ export async function appendAudit(tx: Tx, input: AuditInput): Promise<AuditEvent
 	const at = input.at ?? new Date();
 	if (Number.isNaN(at.getTime())) throw new Error('audit: invalid time');
 	// PostgreSQL prints a uuid in lower case; hash what will be read back.
-	if (input.sessionId != null && !UUID.test(input.sessionId)) {
+	if (input.sessionId != null && !isUuid(input.sessionId)) {
 		throw new Error('audit: sessionId is not a uuid');
 	}
 	const sessionId = input.sessionId?.toLowerCase() ?? null;

@@ -3,6 +3,7 @@ import type { AuditEvent } from '$lib/server/audit/audit';
 import { typeLabel } from '$lib/server/audit/labels';
 import type { Db } from '$lib/server/db';
 import { reps } from '$lib/server/db/schema';
+import { isUuid } from '$lib/server/db/uuid';
 import { officeTime, shownTime, type ShownTime } from './time';
 
 export interface TimelineEntry {
@@ -102,8 +103,6 @@ function actor(e: AuditEvent, repNames: ReadonlyMap<string, string>): string {
 	return 'Portal';
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * The names of the reps the trail records by their account's id (an in-person signing's events;
  * a link's events carry the rep's name already). The trail itself keeps the id: it is hashed
@@ -114,7 +113,7 @@ export async function trailRepNames(
 	officeId: number,
 	events: AuditEvent[]
 ): Promise<Map<string, string>> {
-	const ids = [...new Set(events.map((e) => e.rep).filter((r) => r && UUID.test(r)))] as string[];
+	const ids = [...new Set(events.map((e) => e.rep).filter((r) => r && isUuid(r)))] as string[];
 	if (ids.length === 0) return new Map();
 	const rows = await db
 		.select({ id: reps.id, name: reps.name, repNo: reps.repNo })

@@ -1,9 +1,8 @@
 import { error, type RequestHandler } from '@sveltejs/kit';
 import { app } from '$lib/server/app';
+import { isUuid } from '$lib/server/db/uuid';
 import { mailMode } from '$lib/server/mail/mode';
 import { mailboxBody } from '$lib/server/mail/status';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * A kept message's HTML, as a mail client would show it. It is a page of its own rather than part
@@ -12,7 +11,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export const GET: RequestHandler = async ({ params }) => {
 	const ctx = app();
-	if (mailMode(ctx.config) !== 'mailbox' || !UUID.test(params.id ?? '')) {
+	if (mailMode(ctx.config) !== 'mailbox' || !isUuid(params.id ?? '')) {
 		error(404, { message: 'Not found' });
 	}
 	const body = await mailboxBody(ctx, params.id!);
