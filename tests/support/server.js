@@ -46,7 +46,14 @@ Object.assign(process.env, {
 	REP_SIGNIN_MAX_FAILURES_PER_ADDRESS: '100000',
 	// The tests change the sandbox's acceptance language and expect the next session to show it
 	// at once. The cache is tested in src/lib/server/signing/terms.spec.ts and by npm run bench.
-	ONBOARDING_CACHE_SECONDS: '0'
+	ONBOARDING_CACHE_SECONDS: '0',
+	// Playwright's request clients keep idle connections without heeding the server's
+	// `Keep-Alive: timeout=5` (microsoft/playwright#42698): a client left idle while another works
+	// (a rep's beside a merchant's) can send on a connection the server is closing that instant,
+	// and fails with ECONNRESET before the portal sees the request. Browsers resend such requests
+	// by themselves. Ten minutes is longer than any test (and so any of its clients) lasts, so the
+	// server never closes an idle connection under a test (adapter-node reads it, in seconds).
+	KEEP_ALIVE_TIMEOUT: '600'
 });
 
 // Reps beside the demo rep (seeded by the portal itself), added as an operator adds them: with
