@@ -162,8 +162,10 @@ const tablet: Handle = async ({ event, resolve }) => {
 			locals.signing?.id === h.signingSessionId
 				? locals.signing
 				: await openSessionById(ctx.db, h.signingSessionId, ctx.config.SESSION_IDLE_MINUTES);
-		if (!signing) h = await lockHandover(ctx.db, h, 'idle');
-		else if (signing.decisionId) {
+		if (!signing) {
+			// The signing session itself ended (idle past SESSION_IDLE_MINUTES, or closed).
+			h = await lockHandover(ctx.db, h, 'idle');
+		} else if (signing.decisionId) {
 			// Finished: the done page shows once, and locks the tablet behind it.
 			h = await lockHandover(ctx.db, h, 'finished');
 			if (path === STEP_PATHS.done && event.request.method === 'GET') {

@@ -134,6 +134,15 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 	await expect(trail).toContainText('Sam Ortiz (rep 31)');
 	await expect(trail).toContainText('Merchant, on the device of Sam Ortiz (rep 31)');
 	expect(await trail.textContent()).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
+	// …and how the session started, and when the device left the merchant and came back.
+	await expect(trail).toContainText('In person; photo ID checked: Driver’s license ending K7Q2');
+	const lockedEntry = trail.locator('li').filter({ hasText: 'Rep’s device locked' });
+	await expect(lockedEntry).toHaveCount(1);
+	await expect(lockedEntry).toContainText('After the decision');
+	await expect(lockedEntry).toContainText('Portal');
+	const unlockedEntry = trail.locator('li').filter({ hasText: 'Rep’s device unlocked by the rep' });
+	await expect(unlockedEntry).toHaveCount(1);
+	await expect(unlockedEntry).toContainText('Sam Ortiz (rep 31)');
 	await tablet.goto('/rep');
 	await expect(tablet).toHaveURL(/\/rep$/);
 
@@ -152,6 +161,10 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 	expect(text).toContain(
 		'Sam Ortiz (rep 31) started an in-person signing on their device after checking the signer’s photo ID'
 	);
+	expect(text).toContain(
+		'The device locked behind the decision’s confirmation, until the rep’s password.'
+	);
+	expect(text).toContain('Sam Ortiz (rep 31) unlocked their device with their password.');
 });
 
 test('"Return to rep" mid-way keeps the merchant’s progress for a later hand-over', async ({
@@ -184,6 +197,10 @@ test('"Return to rep" mid-way keeps the merchant’s progress for a later hand-o
 		tablet.getByText(/Taken back from the merchant at identity questions/)
 	).toBeVisible();
 	await expect(tablet.getByText('The merchant picks up where they left off.')).toBeVisible();
+	// The timeline says the merchant handed it back, on the rep's device.
+	await expect(
+		tablet.locator('ol.timeline li').filter({ hasText: 'The merchant pressed “Return to rep”' })
+	).toContainText('Merchant, on the device of Sam Ortiz (rep 31)');
 	// The console's state filter has an option that holds the paused hand-over.
 	await tablet.goto(`/rep?state=opened&q=${app.id}`);
 	await expect(tablet.getByLabel('State')).toHaveValue('opened');
@@ -264,6 +281,9 @@ test('idle: the screen clears and the tablet locks, with script and without', as
 		expect(await tablet.content()).not.toContain('Testwell');
 		await unlock(tablet, rep.password());
 		await expect(tablet).toHaveURL(/\?done=unlocked$/);
+		await expect(
+			tablet.locator('ol.timeline li').filter({ hasText: 'No touch for 5 seconds' })
+		).toContainText('Portal');
 
 		// Without script: the server counts the idle time itself.
 		const plain = await noScriptContext(browser, { viewport: TABLET, baseURL: server.origin });

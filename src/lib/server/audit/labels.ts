@@ -10,6 +10,8 @@ const TYPE_LABELS: Record<string, string> = {
 	'link.opened': 'Signing link opened',
 	'session.started': 'Signing session started',
 	'session.handed_over': 'Rep’s device handed to the signer again',
+	'device.locked': 'Rep’s device locked',
+	'device.unlocked': 'Rep’s device unlocked by the rep',
 	'terms.shown': 'Acceptance terms shown',
 	'consent.given': 'Consent to electronic records given',
 	'identity.started': 'Identity questions presented',
@@ -32,6 +34,13 @@ export function typeLabel(type: string): string {
 	const [head = '', ...rest] = type.split('.').map((part) => part.replace(/[_-]+/g, ' ').trim());
 	const words = rest.length > 0 ? `${head}: ${rest.join(' ')}` : head;
 	return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** "3 minutes", "90 seconds", "1 minute": a limit such as the tablet's idle time, exactly. */
+export function durationWords(seconds: number): string {
+	const minutes = seconds > 0 && seconds % 60 === 0;
+	const n = minutes ? seconds / 60 : seconds;
+	return `${n} ${minutes ? 'minute' : 'second'}${n === 1 ? '' : 's'}`;
 }
 
 export function channelLabel(channel: Channel | null): string {

@@ -55,6 +55,56 @@ describe('the timeline names who acted', () => {
 		]);
 	});
 
+	it('in person: says how the session started, and when and why the device went back to the rep', () => {
+		const inPerson = { channel: 'in_person' as const, rep: REP_ID, sessionId: SESSION };
+		const attested = {
+			inPerson: {
+				repId: REP_ID,
+				repNo: 31,
+				repName: 'Sam Ortiz',
+				photoIdChecked: true,
+				idType: 'Driver’s license',
+				idLast4: 'K7Q2'
+			}
+		};
+		const entries = timeline(
+			[
+				event({ ...inPerson, type: 'session.started', data: attested }),
+				event({ ...inPerson, type: 'device.locked', data: { reason: 'returned' } }),
+				event({ ...inPerson, type: 'device.unlocked', data: { repNo: 31, repName: 'Sam Ortiz' } }),
+				event({
+					...inPerson,
+					type: 'session.handed_over',
+					data: { inPerson: { ...attested.inPerson, idType: null, idLast4: null } }
+				}),
+				event({ ...inPerson, type: 'device.locked', data: { reason: 'idle', idleSeconds: 180 } }),
+				event({ ...inPerson, type: 'device.locked', data: { reason: 'finished' } })
+			],
+			'America/Chicago',
+			new Map([[REP_ID, 'Sam Ortiz (rep 31)']])
+		);
+		expect(entries.map(({ title, detail, by }) => ({ title, detail, by })).reverse()).toEqual([
+			{
+				title: 'Signing session started',
+				detail: 'In person; photo ID checked: Driver’s license ending K7Q2',
+				by: 'Sam Ortiz (rep 31)'
+			},
+			{
+				title: 'Rep’s device locked',
+				detail: 'The merchant pressed “Return to rep”',
+				by: 'Merchant, on the device of Sam Ortiz (rep 31)'
+			},
+			{ title: 'Rep’s device unlocked by the rep', detail: null, by: 'Sam Ortiz (rep 31)' },
+			{
+				title: 'Rep’s device handed to the signer again',
+				detail: 'In person; photo ID checked',
+				by: 'Sam Ortiz (rep 31)'
+			},
+			{ title: 'Rep’s device locked', detail: 'No touch for 3 minutes', by: 'Portal' },
+			{ title: 'Rep’s device locked', detail: 'After the decision', by: 'Portal' }
+		]);
+	});
+
 	it('by link: the rep as the trail names them, the merchant with their address', () => {
 		const entries = timeline(
 			[

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AuditEvent } from '$lib/server/audit/audit';
-import { typeLabel } from '$lib/server/audit/labels';
+import { durationWords, typeLabel } from '$lib/server/audit/labels';
 import type { Db } from '$lib/server/db';
 import { reps } from '$lib/server/db/schema';
 import { isUuid } from '$lib/server/db/uuid';
@@ -35,6 +35,17 @@ function detail(e: AuditEvent, zone: string): string | null {
 			return text(d.to) ? `Emailed to ${text(d.to)}` : null;
 		case 'link.revoked':
 			return d.reason === 'replaced' ? 'Replaced by a newer link' : 'Revoked by the rep';
+		case 'session.started':
+		case 'session.handed_over':
+			return inPersonDetail(d.inPerson);
+		case 'device.locked':
+			return d.reason === 'returned'
+				? 'The merchant pressed “Return to rep”'
+				: d.reason === 'finished'
+					? 'After the decision'
+					: typeof d.idleSeconds === 'number'
+						? `No touch for ${durationWords(d.idleSeconds)}`
+						: 'The signing session went idle';
 		case 'terms.shown':
 			return Array.isArray(d.sections) ? `${d.sections.length} sections shown` : null;
 		case 'identity.started':
@@ -83,8 +94,23 @@ function detail(e: AuditEvent, zone: string): string | null {
 	}
 }
 
+/** "In person; photo ID checked: driver's license ending 4321", from the rep's attestation. */
+function inPersonDetail(value: unknown): string | null {
+	if (value === null || typeof value !== 'object') return null;
+	const p = value as Data;
+	if (p.photoIdChecked !== true) return 'In person';
+	const id = text(p.idType);
+	const last4 = text(p.idLast4);
+	const what = id ? `${id}${last4 ? ` ending ${last4}` : ''}` : last4 ? `ending ${last4}` : null;
+	return `In person; photo ID checked${what ? `: ${what}` : ''}`;
+}
+
 /** What the rep does in person; the merchant does the rest of an in-person session's events. */
-const REP_IN_PERSON = new Set(['session.started', 'session.handed_over']);
+const REP_IN_PERSON = new Set(['session.started', 'session.handed_over', 'device.unlocked']);
+
+/** What the portal does on its own in person: a lock for idleness or after the decision. */
+const portalLock = (e: AuditEvent) =>
+	e.type === 'device.locked' && (e.data as Data).reason !== 'returned';
 
 function actor(e: AuditEvent, repNames: ReadonlyMap<string, string>): string {
 	if ((e.data as Data).createdBy === 'operator-api') return 'Operator API';
@@ -94,6 +120,7 @@ function actor(e: AuditEvent, repNames: ReadonlyMap<string, string>): string {
 		e.type !== 'decision.declined'
 	)
 		return 'Portal';
+	if (portalLock(e)) return 'Portal';
 	const rep = e.rep ? (repNames.get(e.rep) ?? e.rep) : null;
 	if (rep && e.channel === 'in_person' && e.sessionId && !REP_IN_PERSON.has(e.type)) {
 		return `Merchant, on the device of ${rep}`;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeDevice, officeTime, utcTime } from './words';
+import type { AuditEvent } from '$lib/server/audit/audit';
+import { describeDevice, eventSentence, officeTime, utcTime } from './words';
 
 describe('evidence words', () => {
 	it('names a device as a person would', () => {
@@ -10,6 +11,26 @@ describe('evidence words', () => {
 		).toBe('Chrome 120.0 on Windows 10 (desktop)');
 		expect(describeDevice(null)).toBe('not recorded');
 		expect(describeDevice('curl/8.5.0')).toBe('Unknown browser');
+	});
+
+	it('says when and why the rep’s device left the signer’s hands, and who opened it', () => {
+		const say = (type: string, data: Record<string, unknown>) =>
+			eventSentence({ type, data } as AuditEvent);
+		expect(say('device.locked', { reason: 'returned' })).toBe(
+			'The signer handed the device back to the rep; it locked until the rep’s password.'
+		);
+		expect(say('device.locked', { reason: 'idle', idleSeconds: 180 })).toBe(
+			'The device locked itself after 3 minutes without a touch, until the rep’s password.'
+		);
+		expect(say('device.locked', { reason: 'idle' })).toBe(
+			'The device locked itself after the signing session went idle, until the rep’s password.'
+		);
+		expect(say('device.locked', { reason: 'finished' })).toBe(
+			'The device locked behind the decision’s confirmation, until the rep’s password.'
+		);
+		expect(say('device.unlocked', { repNo: 31, repName: 'Sam Ortiz' })).toBe(
+			'Sam Ortiz (rep 31) unlocked their device with their password.'
+		);
 	});
 
 	it('prints the office time with its zone and UTC alike', () => {

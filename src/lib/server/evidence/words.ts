@@ -1,6 +1,6 @@
 import Bowser from 'bowser';
 import type { AuditEvent } from '$lib/server/audit/audit';
-import { typeLabel } from '$lib/server/audit/labels';
+import { durationWords, typeLabel } from '$lib/server/audit/labels';
 import { formatTime } from '$lib/time';
 
 /** "Safari 17.0 on iOS 17.0 (Apple iPhone)": the user agent as a person names a device. */
@@ -60,6 +60,14 @@ export function eventSentence(e: AuditEvent): string {
 			const id = p.photoIdChecked === true ? ', after checking the signer’s photo ID' : '';
 			return `${text(p.repName) ?? 'The rep'} handed their device to the signer again to go on${id}.`;
 		}
+		case 'device.locked':
+			return d.reason === 'returned'
+				? 'The signer handed the device back to the rep; it locked until the rep’s password.'
+				: d.reason === 'finished'
+					? 'The device locked behind the decision’s confirmation, until the rep’s password.'
+					: `The device locked itself after ${typeof d.idleSeconds === 'number' ? `${durationWords(d.idleSeconds)} without a touch` : 'the signing session went idle'}, until the rep’s password.`;
+		case 'device.unlocked':
+			return `${text(d.repName) ?? 'The rep'}${typeof d.repNo === 'number' ? ` (rep ${d.repNo})` : ''} unlocked their device with their password.`;
 		case 'terms.shown': {
 			const sections = Array.isArray(d.sections) ? (d.sections as { title?: string }[]) : [];
 			const titles = sections.map((s) => s.title).filter(Boolean);

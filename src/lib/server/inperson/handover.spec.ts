@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listAudit } from '$lib/server/audit/audit';
 import { hashToken, newToken } from '$lib/server/crypto/tokens';
 import { openMemoryDatabase, schema, type Database } from '$lib/server/db';
 import { addRep } from '$lib/server/reps/accounts';
@@ -75,13 +76,51 @@ describe('the tablet lock (hand-over rows)', { timeout: 60_000 }, () => {
 		expect(idle?.lockedAt).toEqual(at(281));
 		expect(idle?.lockReason).toBe('idle');
 		// Locked stays locked, and a later lock keeps the first reason.
-		const again = await lockHandover(database.db, idle!, 'returned', at(300));
+		const again = await lockHandover(database.db, idle!, 'returned', { now: at(300) });
 		expect(again.lockReason).toBe('idle');
+		// The trail has the first lock, and only it: when, why, whose device, which session.
+		expect(await trail()).toEqual([
+			{
+				type: 'device.locked',
+				at: at(281),
+				channel: 'in_person',
+				rep: idle!.repId,
+				sessionId: keys.signingSessionId,
+				ip: null,
+				data: { reason: 'idle', idleSeconds: 180 }
+			}
+		]);
 	});
 
 	it('ends only by the unlock: then no key leads to it', async () => {
 		const h = (await findHandover(database.db, keys, rules, at(400)))!;
-		await endHandover(database.db, h, at(401));
+		await endHandover(database.db, h, { repNo: 31, name: 'Sam Ortiz' }, meta, at(401));
 		expect(await findHandover(database.db, keys, rules, at(402))).toBeUndefined();
+		// Ending it again (a second tab's unlock) adds nothing.
+		await endHandover(database.db, h, { repNo: 31, name: 'Sam Ortiz' }, meta, at(403));
+		const events = await trail();
+		expect(events.map((e) => e.type)).toEqual(['device.locked', 'device.unlocked']);
+		expect(events[1]).toEqual({
+			type: 'device.unlocked',
+			at: at(401),
+			channel: 'in_person',
+			rep: h.repId,
+			sessionId: keys.signingSessionId,
+			ip: '203.0.113.5',
+			data: { repNo: 31, repName: 'Sam Ortiz' }
+		});
 	});
+
+	async function trail() {
+		const events = await listAudit(database.db, 1207, 70001);
+		return events.map(({ type, at, channel, rep, sessionId, ip, data }) => ({
+			type,
+			at,
+			channel,
+			rep,
+			sessionId,
+			ip,
+			data
+		}));
+	}
 });

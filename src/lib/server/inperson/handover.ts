@@ -1,7 +1,7 @@
 import type { Cookies } from '@sveltejs/kit';
 import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { AppContext } from '$lib/server/app';
-import { appendAudit } from '$lib/server/audit/audit';
+import { appendAudit, type AuditInput } from '$lib/server/audit/audit';
 import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
 import type { Db } from '$lib/server/db';
 import { preparedPer } from '$lib/server/db/prepared';
@@ -196,7 +196,7 @@ export async function findHandover(
 	if (!row || row.lockedAt) return row;
 	const idleMs = rules.idleSeconds * 1000;
 	const idle = now.getTime() - row.lastSeenAt.getTime();
-	if (idle > idleMs) return lockHandover(db, row, 'idle', now);
+	if (idle > idleMs) return lockHandover(db, row, 'idle', { now, idleSeconds: rules.idleSeconds });
 	// Idle time to a tenth of the limit: reading a page is not a write every time.
 	if (rules.touch && idle > Math.min(15_000, idleMs / 10)) {
 		await db.update(handovers).set({ lastSeenAt: now }).where(eq(handovers.id, row.id));
@@ -205,25 +205,89 @@ export async function findHandover(
 	return row;
 }
 
-/** The tablet shows the lock screen from now on; the signing session stays for a later hand-over. */
+export interface LockDetails {
+	now?: Date;
+	/** The device's request, when the lock is its own doing ("Return to rep"); else none. */
+	meta?: RequestMeta;
+	/** The idle limit that ran out, for the trail of an `idle` lock. */
+	idleSeconds?: number;
+}
+
+/**
+ * The tablet shows the lock screen from now on; the signing session stays for a later hand-over.
+ * The first lock, and only it, goes in the application's trail (`device.locked`), in the same
+ * transaction: a reviewer reads when the device left the merchant's hands, and why.
+ */
 export async function lockHandover(
 	db: Db,
 	h: Handover,
 	reason: LockReason,
-	now = new Date()
+	details: LockDetails = {}
 ): Promise<Handover> {
 	if (h.lockedAt) return h;
-	const [row] = await db
-		.update(handovers)
-		.set({ lockedAt: now, lockReason: reason })
-		.where(and(eq(handovers.id, h.id), isNull(handovers.lockedAt)))
-		.returning();
-	return row ?? { ...h, lockedAt: now, lockReason: reason };
+	const now = details.now ?? new Date();
+	const row = await db.transaction(async (tx) => {
+		const [locked] = await tx
+			.update(handovers)
+			.set({ lockedAt: now, lockReason: reason })
+			.where(and(eq(handovers.id, h.id), isNull(handovers.lockedAt)))
+			.returning();
+		if (locked) {
+			await appendAudit(tx, {
+				...handoverEvent(h, details.meta),
+				at: now,
+				type: 'device.locked',
+				data:
+					reason === 'idle' && details.idleSeconds !== undefined
+						? { reason, idleSeconds: details.idleSeconds }
+						: { reason }
+			});
+		}
+		return locked;
+	});
+	// Another request locked it first: that lock, and its reason, stand.
+	if (!row) {
+		const [current] = await db.select().from(handovers).where(eq(handovers.id, h.id));
+		return current ?? { ...h, lockedAt: now, lockReason: reason };
+	}
+	return row;
 }
 
-/** The rep's password opened the lock: the tablet is theirs again. */
-export async function endHandover(db: Db, h: Handover, now = new Date()): Promise<void> {
-	await db.update(handovers).set({ endedAt: now }).where(eq(handovers.id, h.id));
+/** The rep's password opened the lock: the tablet is theirs again, and the trail says so. */
+export async function endHandover(
+	db: Db,
+	h: Handover,
+	rep: { repNo: number; name: string },
+	meta: RequestMeta,
+	now = new Date()
+): Promise<void> {
+	await db.transaction(async (tx) => {
+		const [ended] = await tx
+			.update(handovers)
+			.set({ endedAt: now })
+			.where(and(eq(handovers.id, h.id), isNull(handovers.endedAt)))
+			.returning({ id: handovers.id });
+		if (!ended) return;
+		await appendAudit(tx, {
+			...handoverEvent(h, meta),
+			at: now,
+			type: 'device.unlocked',
+			data: { repNo: rep.repNo, repName: rep.name }
+		});
+	});
+}
+
+/** An in-person event about the device itself: its signing session, its rep, its request. */
+function handoverEvent(h: Handover, meta?: RequestMeta): Omit<AuditInput, 'type'> {
+	return {
+		officeId: h.officeId,
+		applicationId: h.applicationId,
+		channel: 'in_person',
+		rep: h.repId,
+		sessionId: h.signingSessionId,
+		ip: meta?.ip ?? null,
+		userAgent: meta?.userAgent ?? null
+	};
 }
 
 export function setTabletCookie(cookies: Cookies, url: URL, secret: string): void {

@@ -23,7 +23,10 @@ export async function unlockHandover(
 	meta: RequestMeta,
 	now = new Date()
 ): Promise<UnlockResult> {
-	const [rep] = await ctx.db.select({ email: reps.email }).from(reps).where(eq(reps.id, h.repId));
+	const [rep] = await ctx.db
+		.select({ email: reps.email, repNo: reps.repNo, name: reps.name })
+		.from(reps)
+		.where(eq(reps.id, h.repId));
 	if (!rep) return { ok: false, reason: 'invalid' };
 	const checked = await checkRepPassword(
 		ctx.db,
@@ -37,7 +40,7 @@ export async function unlockHandover(
 		now
 	);
 	if (!checked.ok) return checked;
-	await endHandover(ctx.db, h, now);
+	await endHandover(ctx.db, h, rep, meta, now);
 	const repSecret = input.repSessionOpen
 		? null
 		: await createRepSession(ctx.db, checked.rep.id, meta, now);

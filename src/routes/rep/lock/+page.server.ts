@@ -26,7 +26,12 @@ export const actions: Actions = {
 		if (!h) redirect(303, '/rep');
 		const parsed = v.safeParse(LockSchema, Object.fromEntries(await event.request.formData()));
 		if (!parsed.success) return fail(400, { unlock: false, error: parsed.issues[0].message });
-		await lockHandover(app().db, h, parsed.output.reason);
+		const { reason } = parsed.output;
+		const ctx = app();
+		await lockHandover(ctx.db, h, reason, {
+			meta: requestMeta(event),
+			idleSeconds: reason === 'idle' ? ctx.config.IN_PERSON_IDLE_SECONDS : undefined
+		});
 		redirect(303, '/rep/lock');
 	},
 	unlock: async (event) => {
