@@ -129,17 +129,21 @@ const session: Handle = async ({ event, resolve }) => {
 };
 
 /**
- * A tablet handed to a merchant: every /rep and /sign address leads to the signing step while
+ * A tablet handed to a merchant: every address a person opens leads to the signing step while
  * the merchant has it, and to the lock screen once it is locked (finished, taken back, idle).
  * The hand-over is found by any of three cookies, and each is only a key to server state.
+ * Outside /rep and /sign (the home page, a signing link, /verify, the dev mailbox) only the
+ * tablet's own cookie leads to it, so no other visitor pays for a look-up.
  */
 const tablet: Handle = async ({ event, resolve }) => {
 	const path = event.url.pathname;
 	const onSign = path === '/sign' || path.startsWith('/sign/');
 	event.locals.handover = undefined;
-	if (!onSign && !isRepPath(path)) return resolve(event);
-	const { locals } = event;
 	const tabletSecret = event.cookies.get(TABLET_COOKIE);
+	if (!onSign && !isRepPath(path) && !(tabletSecret && isTabletPage(path))) {
+		return resolve(event);
+	}
+	const { locals } = event;
 	// A hand-over is only ever made with an in-person signing session and a rep's session: a
 	// merchant on their own device (an emailed link, neither cookie) costs no look-up.
 	if (!tabletSecret && !locals.rep && locals.signing?.channel !== 'in_person') {
@@ -188,6 +192,15 @@ const tablet: Handle = async ({ event, resolve }) => {
 };
 
 const isRepPath = (path: string) => path === '/rep' || path.startsWith('/rep/');
+
+/**
+ * What a handed-over tablet must not open beside its signing step: every address but the
+ * machines' own (the operator API, the health check, the sandbox's control API, the reminder
+ * clock), which a browser is never sent to and which carry their own keys.
+ */
+const MACHINE_PATHS = ['/api', '/healthz', '/sandbox', '/dev/reminders'];
+const isTabletPage = (path: string) =>
+	!MACHINE_PATHS.some((p) => path === p || path.startsWith(`${p}/`));
 
 const headers: Handle = async ({ event, resolve }) => {
 	const response = await resolve(event);

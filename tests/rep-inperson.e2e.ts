@@ -9,6 +9,7 @@ import { E2E } from './support/env';
 import {
 	DEMO,
 	agreeToTerms,
+	createLink,
 	fillSignForm,
 	freshSsn,
 	newApplication,
@@ -76,11 +77,27 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 	await expect(tablet).toHaveURL(/\/sign\/terms$/);
 	await expect(tablet.getByText(app.business).first()).toBeVisible();
 
-	// Any rep address, another application, Back and reload: only the signing step.
-	for (const path of ['/rep', appPath(other.id), appPath(app.id), '/rep/login', '/rep/lock']) {
+	// Any rep address, another application (its page or its signing link), the home page, the
+	// verify page, the dev mailbox (its links), Back and reload: only the signing step.
+	const otherLink = (await createLink(request, other.id)).path;
+	for (const path of [
+		'/rep',
+		appPath(other.id),
+		appPath(app.id),
+		'/rep/login',
+		'/rep/lock',
+		'/',
+		otherLink,
+		'/verify',
+		'/dev/mailbox'
+	]) {
 		await tablet.goto(path);
 		await expect(tablet, path).toHaveURL(/\/sign\/terms$/);
 	}
+	// The machines' own addresses answer as ever: they carry their own keys.
+	expect((await tablet.request.get('/healthz')).status()).toBe(200);
+	// The signing link the tablet was sent away from still works on the merchant's own device.
+	expect((await request.get(otherLink)).status()).toBe(200);
 	await tablet.goBack();
 	await expect(tablet).toHaveURL(/\/sign\/terms$/);
 	await tablet.reload();
@@ -115,7 +132,14 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 	await expect(tablet.getByRole('link', { name: /Download/ })).toHaveCount(0);
 
 	// Finished: from now on only the lock screen, whatever is typed or pressed.
-	for (const path of ['/rep', appPath(app.id), '/sign/done', '/sign/done/certificate.pdf']) {
+	for (const path of [
+		'/rep',
+		appPath(app.id),
+		'/sign/done',
+		'/sign/done/certificate.pdf',
+		'/',
+		'/dev/mailbox'
+	]) {
 		await tablet.goto(path).catch(() => undefined);
 		await expectLocked(tablet);
 	}
