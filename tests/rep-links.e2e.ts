@@ -38,6 +38,15 @@ test('send a link in the rep’s name; the merchant opens it from the mail and s
 	await expect(rep.getByText('There is no usable link.')).toBeVisible();
 	await expect(rep.getByLabel('Owner’s email')).toHaveValue(app.email);
 
+	// The page refreshes itself (every 2 s here): an address being typed stays through it. Two
+	// refreshes: the second one's answer comes long after the first one was on the page.
+	await ready(rep);
+	await rep.getByLabel('Owner’s email').fill('still.typing@testsh');
+	for (let i = 0; i < 2; i++) {
+		await rep.waitForResponse((r) => r.url().includes('/__data.json') && r.ok());
+	}
+	await expect(rep.getByLabel('Owner’s email')).toHaveValue('still.typing@testsh');
+
 	// A bad address is refused beside the field, and what was typed stays.
 	await rep.getByLabel('Owner’s email').fill('morgan at testshop');
 	await rep.locator('form[action="?/send"]').evaluate((f) => f.setAttribute('novalidate', ''));
