@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import {
+	DEMO,
 	TEXT,
 	agreeToTerms,
 	answerQuestions,
@@ -13,6 +14,7 @@ import {
 	noScriptContext,
 	openLinkAndStart,
 	passIdentity,
+	ready,
 	resetSandbox,
 	setFault,
 	startQuestions,
@@ -226,6 +228,29 @@ test('the console refreshes itself while the merchant finishes', async ({ browse
 
 	await expect(badge).toHaveText('Signed', { timeout: 20_000 });
 	expect(await rep.evaluate(() => (window as unknown as { mark?: number }).mark)).toBe(1);
+});
+
+test('the search box keeps what the rep types through the page’s refresh; Show and Clear set it', async ({
+	browser
+}) => {
+	const rep = await repPage(browser, REPS.sam);
+	// A page loaded afresh (hydrated, not rendered in the browser): its first refresh is the one
+	// that used to put the search back.
+	await rep.goto('/rep?q=Blue');
+	await ready(rep);
+	const search = rep.getByLabel('Search business or owner');
+	await expect(search).toHaveValue('Blue');
+	await search.fill('Two Riv');
+	for (let i = 0; i < 2; i++) {
+		await rep.waitForResponse((r) => r.url().includes('/__data.json') && r.ok());
+	}
+	await expect(search).toHaveValue('Two Riv');
+	await rep.getByRole('button', { name: 'Show' }).click();
+	await expect(rep).toHaveURL(/\/rep\?q=Two\+Riv&state=$/);
+	await expect(consoleEntry(rep, DEMO.secondOwner)).toBeVisible();
+	await rep.getByRole('link', { name: 'Clear' }).click();
+	await expect(rep).toHaveURL(/\/rep$/);
+	await expect(search).toHaveValue('');
 });
 
 test('search and filter by state work without JavaScript', async ({ browser, request }) => {
