@@ -31,6 +31,13 @@ describe('evidence words', () => {
 		expect(say('device.unlocked', { repNo: 31, repName: 'Sam Ortiz' })).toBe(
 			'Sam Ortiz (rep 31) unlocked their device with their password.'
 		);
+		const inPerson = { repNo: 31, repName: 'Sam Ortiz', photoIdChecked: true };
+		expect(say('session.handed_over', { inPerson })).toBe(
+			'Sam Ortiz (rep 31) handed their device to the signer again to go on, after checking the signer’s photo ID.'
+		);
+		expect(say('session.handed_over', {})).toBe(
+			'The rep handed their device to the signer again to go on.'
+		);
 	});
 
 	it('prints the office time with its zone and UTC alike', () => {

@@ -28,6 +28,11 @@ export function officeTime(at: Date, timeZone: string): string {
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const text = (v: unknown) => (typeof v === 'string' ? v : null);
 
+/** "Sam Ortiz (rep 31)", as an in-person event's data names the rep; "The rep" if it does not. */
+function repNamed(name: unknown, repNo: unknown): string {
+	return `${text(name) ?? 'The rep'}${repNo != null ? ` (rep ${String(repNo)})` : ''}`;
+}
+
 /** What a timeline row says about an event, in plain words and without personal data. */
 export function eventSentence(e: AuditEvent): string {
 	const d = e.data;
@@ -49,16 +54,15 @@ export function eventSentence(e: AuditEvent): string {
 		case 'session.started': {
 			const p = d.inPerson as Record<string, unknown> | undefined;
 			if (p && typeof p === 'object') {
-				const rep = `${text(p.repName) ?? 'The rep'}${p.repNo != null ? ` (rep ${String(p.repNo)})` : ''}`;
 				const id = p.photoIdChecked === true ? ' after checking the signer’s photo ID' : '';
-				return `${rep} started an in-person signing on their device${id}.`;
+				return `${repNamed(p.repName, p.repNo)} started an in-person signing on their device${id}.`;
 			}
 			return 'A signing session started from the link.';
 		}
 		case 'session.handed_over': {
 			const p = (d.inPerson ?? {}) as Record<string, unknown>;
 			const id = p.photoIdChecked === true ? ', after checking the signer’s photo ID' : '';
-			return `${text(p.repName) ?? 'The rep'} handed their device to the signer again to go on${id}.`;
+			return `${repNamed(p.repName, p.repNo)} handed their device to the signer again to go on${id}.`;
 		}
 		case 'device.locked':
 			return d.reason === 'returned'
@@ -67,7 +71,7 @@ export function eventSentence(e: AuditEvent): string {
 					? 'The device locked behind the decision’s confirmation, until the rep’s password.'
 					: `The device locked itself after ${typeof d.idleSeconds === 'number' ? `${durationWords(d.idleSeconds)} without a touch` : 'the signing session went idle'}, until the rep’s password.`;
 		case 'device.unlocked':
-			return `${text(d.repName) ?? 'The rep'}${typeof d.repNo === 'number' ? ` (rep ${d.repNo})` : ''} unlocked their device with their password.`;
+			return `${repNamed(d.repName, d.repNo)} unlocked their device with their password.`;
 		case 'terms.shown': {
 			const sections = Array.isArray(d.sections) ? (d.sections as { title?: string }[]) : [];
 			const titles = sections.map((s) => s.title).filter(Boolean);
