@@ -266,6 +266,8 @@ test('search and filter by state work without JavaScript', async ({ browser, req
 	await expect(page).toHaveURL(/\/rep\?q=Nojs&state=$/);
 	await expect(consoleEntry(page, a.id)).toBeVisible();
 	await expect(consoleEntry(page, b.id)).toBeVisible();
+	// The service's MM/DD/YYYY, written as every other date on the rep pages.
+	await expect(consoleEntry(page, a.id)).toContainText(/· created [A-Z][a-z]{2} \d{1,2}, \d{4}/);
 	// (The sandbox may hold more "Nojs" shops: the helper discards ids an earlier test used.)
 	const entries = page.locator('li[data-application]');
 	for (const text of await entries.allInnerTexts()) expect(text).toContain('Nojs');

@@ -4,7 +4,7 @@ import { app } from '$lib/server/app';
 import { attention, FILTER_LABELS, stateDetail, stateLabel } from '$lib/server/console/labels';
 import { matches, officeConsole, type ConsoleRow } from '$lib/server/console/list';
 import { STATE_KINDS } from '$lib/server/console/state';
-import { officeTime } from '$lib/server/console/time';
+import { officeTime, serviceDate } from '$lib/server/console/time';
 import { requireRep } from '$lib/server/reps/guard';
 import { ConsoleQuerySchema } from './schema';
 import type { PageServerLoad } from './$types';
@@ -45,7 +45,7 @@ export const load: PageServerLoad = async (event) => {
 			business: r.business,
 			owner: r.owner,
 			ownerEmail: r.ownerEmail,
-			created: r.created,
+			created: serviceDate(r.created),
 			kind: r.state.kind,
 			label: stateLabel(r.state),
 			detail: stateDetail(r.state, zone),

@@ -3,6 +3,7 @@ import type { ApplicationListItem } from '$lib/server/onboarding';
 import { businessName, officeApplications } from '$lib/server/signing/application';
 import { loadFacts } from './facts';
 import { deriveState, type ConsoleState, type StateRules } from './state';
+import { serviceDateParts } from './time';
 
 export interface ConsoleRow {
 	applicationId: number;
@@ -23,8 +24,8 @@ export const stateRules = (ctx: AppContext): StateRules => ({
 
 /** MM/DD/YYYY (the service's list) as a sortable number; anything else sorts last. */
 function createdKey(created: string): number {
-	const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})/.exec(created.trim());
-	if (m) return Number(m[3]) * 10_000 + Number(m[1]) * 100 + Number(m[2]);
+	const parts = serviceDateParts(created);
+	if (parts) return parts[0] * 10_000 + parts[1] * 100 + parts[2];
 	const t = Date.parse(created);
 	return Number.isNaN(t) ? 0 : Number(new Date(t).toISOString().slice(0, 10).replaceAll('-', ''));
 }

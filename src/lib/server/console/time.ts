@@ -19,3 +19,27 @@ export function shownTime(date: Date | null, timeZone: string): ShownTime | null
 export function shownTime(date: Date | null, timeZone: string): ShownTime | null {
 	return date ? { iso: date.toISOString(), text: officeTime(date, timeZone) } : null;
 }
+
+/** The service's CreatedDate (MM/DD/YYYY) as year, month and day; null for anything else. */
+export function serviceDateParts(created: string): [number, number, number] | null {
+	const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(created.trim());
+	if (!m) return null;
+	const [month, day, year] = [Number(m[1]), Number(m[2]), Number(m[3])];
+	return month >= 1 && month <= 12 && day >= 1 && day <= 31 ? [year, month, day] : null;
+}
+
+const DAY = new Intl.DateTimeFormat('en-US', {
+	month: 'short',
+	day: 'numeric',
+	year: 'numeric',
+	timeZone: 'UTC'
+});
+
+/**
+ * The service's CreatedDate as the rep pages write dates ("Nov 21, 2026"): a calendar day, with
+ * no zone to convert. Anything else is shown as the service gave it.
+ */
+export function serviceDate(created: string): string {
+	const parts = serviceDateParts(created);
+	return parts ? DAY.format(Date.UTC(parts[0], parts[1] - 1, parts[2])) : created;
+}

@@ -7,7 +7,7 @@ import { requestMeta } from '$lib/server/http/meta';
 import { attention, stateDetail, stateLabel } from '$lib/server/console/labels';
 import { copyableLink, revokeLink, sendLink } from '$lib/server/console/links';
 import { applicationState } from '$lib/server/console/list';
-import { shownTime } from '$lib/server/console/time';
+import { serviceDate, shownTime } from '$lib/server/console/time';
 import { timeline, trailRepNames } from '$lib/server/console/timeline';
 import { mailEnabled } from '$lib/server/mail/mode';
 import { mailStatusFor } from '$lib/server/mail/status';
@@ -49,7 +49,7 @@ export const load: PageServerLoad = async (event) => {
 			.filter(Boolean)
 			.join(' '),
 		ownerEmail: application.Ownr1_Email,
-		created: application.CreatedDate,
+		created: serviceDate(application.CreatedDate),
 		serviceStatus: application.Status,
 		repNo: Number(application.RepNo),
 		repOnFile,
