@@ -202,6 +202,25 @@ describe('problem responses', () => {
 		expect(await notFound.json()).toEqual({ type: 'error', error: { message: problem.message } });
 	});
 
+	it('answers use:enhance even when the refused field is called __proto__ (devalue refuses that key)', async () => {
+		const refused = await check('/sign/identity?/answer', {
+			type: 'application/json',
+			body: '{"q-1":"1","__proto__":""}'
+		});
+		expect(refused?.status).toBe(400);
+		const res = problemResponse(
+			...request('/sign/identity?/answer', { accept: 'application/json' }),
+			refused!
+		);
+		expect(res.status).toBe(400);
+		const result = (await res.json()) as { type: string; data: string };
+		expect(result.type).toBe('failure');
+		expect(devalue.parse(result.data)).toEqual({
+			message: 'The body is invalid.',
+			errors: { '[__proto__]': 'is not an accepted field name' }
+		});
+	});
+
 	it('answers a browser without script with an escaped page and a strict CSP', async () => {
 		const res = problemResponse(...request('/sign/sign?/accept', { accept: 'text/html' }), problem);
 		expect(res.headers.get('content-type')).toContain('text/html');

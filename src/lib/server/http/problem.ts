@@ -36,6 +36,20 @@ function page(problem: InputProblem): string {
 }
 
 /**
+ * The reasons as devalue (which encodes an ActionResult's data) takes them. Their keys are the
+ * names the client sent, and devalue refuses an object with a `__proto__` key (and a body with
+ * one is exactly what is refused here), so that one is named in brackets.
+ */
+function encodable(errors: Record<string, string>): Record<string, string> {
+	const out: Record<string, string> = {};
+	// `__proto__` is the one name that is an accessor on a plain object: every other one is a key.
+	for (const [field, reason] of Object.entries(errors)) {
+		out[field === '__proto__' ? '[__proto__]' : field] = reason;
+	}
+	return out;
+}
+
+/**
  * The answer to a request `checkRequest` refused, in the form its client reads: the operator
  * API's JSON (`message` and `errors` by field), an ActionResult for an enhanced form (a failure
  * carries the field errors to the page, which keeps what was typed), or a page.
@@ -52,7 +66,7 @@ export function problemResponse(request: Request, url: URL, problem: InputProble
 				? {
 						type: 'failure',
 						status: 400,
-						data: devalue.stringify({ message: problem.message, errors: problem.errors })
+						data: devalue.stringify({ message: problem.message, errors: encodable(problem.errors) })
 					}
 				: { type: 'error', error: { message: problem.message } };
 		return Response.json(result, { status: problem.status });
