@@ -277,17 +277,19 @@ export async function endHandover(
 	});
 }
 
-/** An in-person event about the device itself: its signing session, its rep, its request. */
+/**
+ * An in-person event about the device itself: its signing session's own fields, as every event
+ * of the session carries them, with the device's request when there is one.
+ */
 function handoverEvent(h: Handover, meta?: RequestMeta): Omit<AuditInput, 'type'> {
-	return {
+	const session = {
+		id: h.signingSessionId,
 		officeId: h.officeId,
 		applicationId: h.applicationId,
-		channel: 'in_person',
-		rep: h.repId,
-		sessionId: h.signingSessionId,
-		ip: meta?.ip ?? null,
-		userAgent: meta?.userAgent ?? null
+		channel: 'in_person' as const,
+		repId: h.repId
 	};
+	return sessionEvent(session, meta ?? { ip: null, userAgent: null });
 }
 
 export function setTabletCookie(cookies: Cookies, url: URL, secret: string): void {
