@@ -36,11 +36,14 @@ export function typeLabel(type: string): string {
 	return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** "1 section", "5 questions". */
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 /** "3 minutes", "90 seconds", "1 minute": a limit such as the tablet's idle time, exactly. */
 export function durationWords(seconds: number): string {
-	const minutes = seconds > 0 && seconds % 60 === 0;
-	const n = minutes ? seconds / 60 : seconds;
-	return `${n} ${minutes ? 'minute' : 'second'}${n === 1 ? '' : 's'}`;
+	return seconds > 0 && seconds % 60 === 0
+		? plural(seconds / 60, 'minute')
+		: plural(seconds, 'second');
 }
 
 export function channelLabel(channel: Channel | null): string {

@@ -1,6 +1,6 @@
 import Bowser from 'bowser';
 import type { AuditEvent } from '$lib/server/audit/audit';
-import { durationWords, typeLabel } from '$lib/server/audit/labels';
+import { durationWords, plural, typeLabel } from '$lib/server/audit/labels';
 import { formatTime } from '$lib/time';
 
 /** "Safari 17.0 on iOS 17.0 (Apple iPhone)": the user agent as a person names a device. */
@@ -25,7 +25,6 @@ export function officeTime(at: Date, timeZone: string): string {
 	return formatTime(at, timeZone, 'short', { seconds: true });
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const text = (v: unknown) => (typeof v === 'string' ? v : null);
 
 /** "Sam Ortiz (rep 31)", as an in-person event's data names the rep; "The rep" if it does not. */
