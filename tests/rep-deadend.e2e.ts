@@ -105,6 +105,16 @@ test('a link to another address sends the merchant to the rep, whose console say
 			'Your sales representative: Sam Ortiz, sam.ortiz@office1207.example, (217) 555-0100'
 		)
 	).toBeVisible();
+	// On the phone, each way to reach the rep is a line of its own, a full touch target high.
+	const email = await merchant
+		.getByRole('link', { name: 'sam.ortiz@office1207.example' })
+		.boundingBox();
+	const phone = await merchant.getByRole('link', { name: '(217) 555-0100' }).boundingBox();
+	expect(phone!.x).toBe(email!.x);
+	expect(phone!.y).toBeGreaterThanOrEqual(email!.y + email!.height);
+	expect(Math.min(email!.height, phone!.height)).toBeGreaterThanOrEqual(44);
+	// …with no comma left to end the name's line or the address's.
+	expect(await merchant.locator('.rep').innerText()).not.toContain(',');
 	await rep.goto(`/rep?q=${encodeURIComponent(app.business)}`);
 	await expect(rep.locator(`li[data-application="${app.id}"]`)).toContainText('Needs you:');
 

@@ -68,6 +68,11 @@ test('send a link in the rep’s name; the merchant opens it from the mail and s
 	await page.goto(mail.path);
 	await expect(page.getByRole('heading', { level: 1, name: TEXT.linkHeading })).toBeVisible();
 	await expect(page.getByText(SAM)).toBeVisible();
+	// On the tablet the rep's name, address and number fit one line (a phone's lines: rep-deadend).
+	const [email, phone] = await Promise.all(
+		[REPS.sam.email, REPS.sam.phone].map((name) => page.getByRole('link', { name }).boundingBox())
+	);
+	expect(phone!.y).toBe(email!.y);
 	await openLinkAndStart(page, mail.path);
 	await expect(page.getByText(SAM)).toBeVisible();
 	await agreeToTerms(page);
