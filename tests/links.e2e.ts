@@ -9,6 +9,7 @@ import {
 	DEMO,
 	TEXT,
 	createLink,
+	linkPath,
 	newApplication,
 	openLinkAndStart,
 	postLink,
@@ -144,6 +145,22 @@ test.describe('operator API', () => {
 			});
 			expect(res.status(), `application id ${bad}`).toBe(400);
 		}
+	});
+
+	test('415 for a body sent as anything but JSON, and the link stays', async ({ request }) => {
+		const app = await newApplication(request, 'Api type');
+		const first = await createLink(request, app.id);
+		for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+			const res = await request.post(linkPath(app.id), {
+				headers: { authorization: `Bearer ${E2E.operatorKey}`, 'content-type': type },
+				data: '{"email":"morgan@testshop.example"}'
+			});
+			expect(res.status(), type).toBe(415);
+			const json = (await res.json()) as { message: string; errors: Record<string, string[]> };
+			expect(json.message).toContain('application/json');
+			expect(Object.keys(json.errors)).toEqual(['content-type']);
+		}
+		expect((await request.get(first.path)).status()).toBe(200);
 	});
 
 	test('400 lists every problem of a request at once, each in our words', async ({ request }) => {

@@ -160,13 +160,34 @@ describe('JSON bodies', () => {
 		expect(parseJsonBody(deep).ok).toBe(true);
 	});
 
-	it('applies to every body under /api/, whatever its content type', async () => {
-		const problem = await check('/api/v1/offices/1/applications/2/signing-links', {
-			type: 'text/plain',
+	it('under /api/, checks JSON bodies and refuses a body sent as anything else, with a 415', async () => {
+		const api = '/api/v1/offices/1/applications/2/signing-links';
+		const proto = await check(api, {
+			type: 'application/json; charset=utf-8',
 			body: '{"__proto__":{"admin":true}}'
 		});
-		expect(problem?.status).toBe(400);
-		expect(Object.keys(problem!.errors)).toEqual(['__proto__']);
+		expect(proto?.status).toBe(400);
+		expect(Object.keys(proto!.errors)).toEqual(['__proto__']);
+		for (const type of ['text/plain', 'application/x-www-form-urlencoded', undefined]) {
+			const problem = await check(api, { type, body: '{"email":"a@b.example"}' });
+			expect(problem, String(type)).toMatchObject({ status: 415 });
+			expect(Object.keys(problem!.errors)).toEqual(['content-type']);
+		}
+		// No body needs no type; a JSON type with a suffix is JSON.
+		expect(await check(api)).toBeNull();
+		expect(await check(api, { type: 'text/plain', body: '  ' })).toBeNull();
+		expect(await check(api, { type: 'application/vnd.x+json', body: '{}' })).toBeNull();
+	});
+
+	it('under /api/, refuses a compressed body rather than read it as text', async () => {
+		const r = new Request(`${ORIGIN}/api/v1/offices/1/applications/2/signing-links`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+			body: '{}'
+		});
+		const problem = await checkRequest(r, new URL(r.url));
+		expect(problem).toMatchObject({ status: 415 });
+		expect(Object.keys(problem!.errors)).toEqual(['content-encoding']);
 	});
 });
 

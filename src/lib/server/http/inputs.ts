@@ -131,6 +131,34 @@ export function parseJsonBody(text: string): JsonBody {
 	return { ok: true, value };
 }
 
+const isJson = (type: string) => type === 'application/json' || type.endsWith('+json');
+
+/**
+ * The operator API reads JSON only: a body sent as anything else (curl's `-d` alone sends a form
+ * type) is named as such rather than read as JSON, or found not to be. A body compressed on the
+ * way is not unpacked here, so it is refused rather than read as text. No body needs no type.
+ */
+async function checkApiBody(request: Request, type: string): Promise<InputProblem | null> {
+	const encoding = request.headers.get('content-encoding')?.trim().toLowerCase();
+	if (encoding && encoding !== 'identity') {
+		return {
+			status: 415,
+			message: 'Send the body uncompressed.',
+			errors: { 'content-encoding': `${encoding} is not accepted here` }
+		};
+	}
+	const text = await request.clone().text();
+	if (text.trim() !== '' && !isJson(type)) {
+		return {
+			status: 415,
+			message: 'Send the body as JSON, with the header content-type: application/json.',
+			errors: { 'content-type': `${type || 'a body without a type'} is not accepted here` }
+		};
+	}
+	const body = parseJsonBody(text);
+	return body.ok ? null : body.problem;
+}
+
 const isSandbox = (path: string) => path === '/sandbox' || path.startsWith('/sandbox/');
 export const isApiPath = (path: string) => path.startsWith('/api/');
 
@@ -145,8 +173,9 @@ export async function checkRequest(request: Request, url: URL): Promise<InputPro
 		const problem = checkActionName(url);
 		if (problem) return problem;
 	}
+	if (isApiPath(url.pathname)) return checkApiBody(request, type);
 	if (FORM_TYPES.has(type)) return checkForm(request);
-	if (isApiPath(url.pathname) || type === 'application/json' || type.endsWith('+json')) {
+	if (isJson(type)) {
 		const body = parseJsonBody(await request.clone().text());
 		return body.ok ? null : body.problem;
 	}
