@@ -2,17 +2,25 @@
 // and prints where everything is, with a ready signing link for a demo application.
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { adapterProblems, defaultHost } from '../src/lib/server/config/adapter.js';
 
 if (!existsSync('build/index.js')) {
 	console.error('No build found. Run `npm start` (which builds first) or `npm run build`.');
 	process.exit(1);
 }
 
-// On embedded defaults the sandbox's control API (right answers, faults, reset) and the development
-// mailbox (live signing links) are served too: they stay on this machine unless HOST says otherwise.
-// With a real service or database (production), adapter-node's default, every interface, stands.
-const embedded = !process.env.DATABASE_URL && !process.env.ONBOARDING_BASE_URL;
-if (embedded && !process.env.HOST) process.env.HOST = '127.0.0.1';
+// While the sandbox is on, its control API and the development mailbox stay on this machine unless
+// HOST says otherwise (see defaultHost).
+const host = defaultHost(process.env);
+if (host) process.env.HOST = host;
+
+// adapter-node reads its settings as the build loads, and a bad one ended in its stack trace:
+// they are checked first, in the words the portal uses for its own (which it checks on start).
+const problems = adapterProblems(process.env);
+if (problems.length > 0) {
+	console.error(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+	process.exit(1);
+}
 
 const port = process.env.PORT || '3000';
 const local = `http://127.0.0.1:${port}`;
@@ -36,8 +44,10 @@ async function health() {
 	return null;
 }
 
+/** As the portal takes it (src/lib/server/app/context.ts): with DATABASE_URL, only the setting. */
 function operatorKey() {
 	if (process.env.OPERATOR_API_KEY) return process.env.OPERATOR_API_KEY;
+	if (process.env.DATABASE_URL) return null;
 	const file = resolve(process.env.DATA_DIR || './data', 'operator-api-key');
 	return existsSync(file) ? readFileSync(file, 'utf8').trim() : null;
 }
@@ -53,8 +63,12 @@ function demoRep() {
 	return { email: 'sam.ortiz@office1207.example', password: readFileSync(file, 'utf8').trim() };
 }
 
-/** The first demo application that can still be signed gets a fresh link. */
+/**
+ * The first demo application that can still be signed gets a fresh link; otherwise why not. A key
+ * the API refuses stops at the first try: each refusal counts against the address's limit.
+ */
 async function demoLink(key) {
+	if (!key) return { why: 'no OPERATOR_API_KEY, so the operator API is closed' };
 	for (const id of [50001, 50002, 50003]) {
 		const res = await fetch(`${local}/api/v1/offices/1207/applications/${id}/signing-links`, {
 			method: 'POST',
@@ -64,11 +78,13 @@ async function demoLink(key) {
 			const { url } = await res.json();
 			return { id, url };
 		}
+		if (res.status !== 409) return { why: `the operator API answered ${res.status}` };
 	}
-	return null;
+	return { why: 'the demo applications are decided; POST /sandbox/_sandbox/reset' };
 }
 
 const status = await health();
+const REPS_LINE = `Rep console:       ${origin}/rep  (reps are added with \`npm run reps -- add\`, see the README)`;
 const lines = [`Portal:            ${origin}`];
 if (status?.sandbox) {
 	lines.push(
@@ -77,17 +93,15 @@ if (status?.sandbox) {
 	if (status.mail === 'mailbox') lines.push(`Dev mailbox:       ${origin}/dev/mailbox`);
 	else lines.push(`Mail:              sent by SMTP (SMTP_URL)`);
 	const key = operatorKey();
-	const demo = key ? await demoLink(key) : null;
-	if (demo) lines.push(`Demo signing link: ${demo.url}  (office 1207, application ${demo.id})`);
-	else
-		lines.push(
-			'Demo signing link: none (the demo applications are decided; POST /sandbox/_sandbox/reset)'
-		);
+	const demo = await demoLink(key);
+	if (demo.url) lines.push(`Demo signing link: ${demo.url}  (office 1207, application ${demo.id})`);
+	else lines.push(`Demo signing link: none (${demo.why})`);
 	const rep = demoRep();
 	if (rep)
 		lines.push(
 			`Rep console:       ${origin}/rep  (demo rep ${rep.email}, password ${rep.password})`
 		);
+	else lines.push(REPS_LINE);
 	if (key && !process.env.OPERATOR_API_KEY) {
 		lines.push(
 			`Operator API key:  in ${resolve(process.env.DATA_DIR || './data', 'operator-api-key')}`
@@ -97,5 +111,6 @@ if (status?.sandbox) {
 	lines.push(`Onboarding Service: configured by ONBOARDING_BASE_URL`);
 	if (status.mail === 'off')
 		lines.push('Mail:              off (no SMTP_URL): links are copied by hand');
+	lines.push(REPS_LINE);
 }
 console.log(`\n${lines.join('\n')}\n`);

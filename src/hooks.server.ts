@@ -6,6 +6,7 @@ import { sequence } from '@sveltejs/kit/hooks';
 import { app, startApp } from '$lib/server/app';
 import { ConfigError } from '$lib/server/config/config';
 import { DataDirBusyError } from '$lib/server/db/lock';
+import { databaseProblem } from '$lib/server/db/problems';
 import { compress } from '$lib/server/http/compress';
 import { isForeignFormPost } from '$lib/server/http/csrf';
 import { checkRequest } from '$lib/server/http/inputs';
@@ -31,10 +32,10 @@ export const init: ServerInit = async () => {
 	if (building) return;
 	try {
 		const ctx = await startApp(env, { devPort: dev ? Number(env.PORT ?? 5173) : undefined });
-		if (!dev && ctx.config.sandbox && !ctx.config.DATABASE_URL && !env.HOST) {
+		if (!dev && ctx.config.sandbox && !env.HOST) {
 			// `node build` run directly: adapter-node listens on every interface.
 			console.warn(
-				'[start] embedded defaults on every network interface: the sandbox control API and the dev mailbox are reachable from the network. Start with `npm start`, or set HOST=127.0.0.1.'
+				'[start] the sandbox on every network interface: its control API and the dev mailbox are reachable from the network. Start with `npm start` or `npm run serve`, or set HOST=127.0.0.1.'
 			);
 		}
 		const stopWorker = startWorker(ctx);
@@ -61,12 +62,21 @@ export const init: ServerInit = async () => {
 		// data folder in use); anything else, e.g. the database refusing to open, is named by its
 		// class and code only.
 		if (err instanceof ConfigError || err instanceof DataDirBusyError) console.error(err.message);
-		else logError('start', 'the portal could not start', err);
+		else {
+			const words = databaseProblem(err, env.DATABASE_URL);
+			if (words) console.error(`[start] the portal could not open its database: ${words}`);
+			else logError('start', 'the portal could not start', err);
+		}
 		process.exit(1);
 	}
 	// Node would print these with their message and stack: name them, then end as Node would.
 	process.on('uncaughtException', (err) => {
-		logError('fatal', 'uncaught exception', err);
+		// adapter-node's listen fails this way when the port is taken.
+		if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+			console.error(
+				`[start] port ${env.PORT || 3000} is in use by another process: stop it, or choose another PORT.`
+			);
+		} else logError('fatal', 'uncaught exception', err);
 		process.exit(1);
 	});
 	process.on('unhandledRejection', (err) => {

@@ -1,6 +1,6 @@
 // Where `npm start` (scripts/start.js) listens: on embedded defaults the sandbox's control API and
 // the development mailbox are served, so only loopback; with a real service, every interface.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
@@ -90,5 +90,35 @@ test('with a real Onboarding Service configured, every interface as before', asy
 		if (lanAddress) expect(await reachable(lanAddress, production.port)).toBe(true);
 	} finally {
 		await production.stop();
+	}
+});
+
+test('a bad adapter-node setting stops npm start with our words, before anything listens', async () => {
+	const dataDir = mkdtempSync(join(tmpdir(), 'portal-listen-'));
+	try {
+		const run = spawnSync(process.execPath, ['scripts/start.js'], {
+			env: {
+				PATH: process.env.PATH ?? '',
+				DATA_DIR: dataDir,
+				PORT: 'abc',
+				BODY_SIZE_LIMIT: 'lots',
+				KEEP_ALIVE_TIMEOUT: 'x'
+			},
+			encoding: 'utf8',
+			timeout: 30_000
+		});
+		expect(run.status).toBe(1);
+		expect(run.stderr).toBe(
+			[
+				'Invalid configuration:',
+				'  - PORT: must be a whole number from 1 to 65535',
+				'  - BODY_SIZE_LIMIT: must be a number of bytes, with K, M or G after it if you like (such as 512K or 8M), or Infinity',
+				'  - KEEP_ALIVE_TIMEOUT: must be a whole number of seconds from 0 to 86400',
+				''
+			].join('\n')
+		);
+		expect(run.stdout).not.toContain('Listening');
+	} finally {
+		rmSync(dataDir, { recursive: true, force: true });
 	}
 });

@@ -1,22 +1,10 @@
 import * as v from 'valibot';
+import { ADAPTER_SETTINGS, httpUrl, integer, unlessEmpty } from './adapter.js';
 
 /**
  * The portal's settings, read from the environment only and validated once at start.
  * Every setting is documented in `.env.example` and the README.
  */
-
-const integer = (name: string, min: number, max: number, fallback: number) =>
-	v.optional(
-		v.pipe(
-			v.string(),
-			v.trim(),
-			v.regex(/^\d+$/, `${name} must be a whole number`),
-			v.transform(Number),
-			v.minValue(min, `${name} must be at least ${min}`),
-			v.maxValue(max, `${name} must be at most ${max}`)
-		),
-		String(fallback)
-	);
 
 const optionalText = v.optional(
 	v.pipe(
@@ -28,45 +16,14 @@ const optionalText = v.optional(
 
 /** Unset or empty, or else matching the pattern. */
 const optionalMatching = (pattern: RegExp, message: string) =>
-	v.optional(
-		v.pipe(
-			v.string(),
-			v.trim(),
-			v.transform((s) => (s === '' ? undefined : s)),
-			v.optional(v.pipe(v.string(), v.regex(pattern, message)))
-		)
-	);
+	unlessEmpty(v.pipe(v.string(), v.regex(pattern, message)));
 
-const httpUrl = (name: string) =>
-	v.optional(
-		v.pipe(
-			v.string(),
-			v.trim(),
-			v.transform((s) => (s === '' ? undefined : s)),
-			v.optional(
-				v.pipe(
-					v.string(),
-					v.url(`${name} must be an absolute URL such as https://onboarding.example.com`),
-					v.regex(/^https?:\/\//, `${name} must start with http:// or https://`),
-					v.transform((s) => s.replace(/\/+$/, ''))
-				)
-			)
-		)
-	);
-
-const base64Key = v.optional(
+const base64Key = unlessEmpty(
 	v.pipe(
 		v.string(),
-		v.trim(),
-		v.transform((s) => (s === '' ? undefined : s)),
-		v.optional(
-			v.pipe(
-				v.string(),
-				v.check(
-					(s) => /^[A-Za-z0-9+/]+={0,2}$/.test(s) && Buffer.from(s, 'base64').length === 32,
-					'PORTAL_ENCRYPTION_KEY must be 32 random bytes in base64 (openssl rand -base64 32)'
-				)
-			)
+		v.check(
+			(s) => /^[A-Za-z0-9+/]+={0,2}$/.test(s) && Buffer.from(s, 'base64').length === 32,
+			'PORTAL_ENCRYPTION_KEY must be 32 random bytes in base64 (openssl rand -base64 32)'
 		)
 	)
 );
@@ -86,7 +43,7 @@ export function isTimeZone(name: string): boolean {
 }
 
 export const EnvSchema = v.object({
-	ONBOARDING_BASE_URL: httpUrl('ONBOARDING_BASE_URL'),
+	ONBOARDING_BASE_URL: httpUrl('https://onboarding.example.com'),
 	ONBOARDING_AUTH_HEADER: v.optional(
 		v.pipe(
 			v.string(),
@@ -96,9 +53,9 @@ export const EnvSchema = v.object({
 		'Authorization'
 	),
 	ONBOARDING_AUTH_VALUE: optionalText,
-	ONBOARDING_TIMEOUT_MS: integer('ONBOARDING_TIMEOUT_MS', 100, 120_000, 10_000),
-	ONBOARDING_CACHE_SECONDS: integer('ONBOARDING_CACHE_SECONDS', 0, 3600, 60),
-	ONBOARDING_CACHE_MB: integer('ONBOARDING_CACHE_MB', 1, 1024, 16),
+	ONBOARDING_TIMEOUT_MS: integer(100, 120_000, 10_000),
+	ONBOARDING_CACHE_SECONDS: integer(0, 3600, 60),
+	ONBOARDING_CACHE_MB: integer(1, 1024, 16),
 	DATA_DIR: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'DATA_DIR is empty')), './data'),
 	DATABASE_URL: optionalMatching(
 		/^postgres(ql)?:\/\//,
@@ -116,30 +73,25 @@ export const EnvSchema = v.object({
 			)
 		)
 	),
-	LINK_TTL_HOURS: integer('LINK_TTL_HOURS', 1, 24 * 90, 24 * 7),
-	SESSION_IDLE_MINUTES: integer('SESSION_IDLE_MINUTES', 1, 24 * 60, 30),
-	IDENTITY_TIME_LIMIT_SECONDS: integer('IDENTITY_TIME_LIMIT_SECONDS', 10, 3600, 120),
-	IDENTITY_MAX_ATTEMPTS: integer('IDENTITY_MAX_ATTEMPTS', 1, 10, 2),
-	IDENTITY_WINDOW_HOURS: integer('IDENTITY_WINDOW_HOURS', 1, 24 * 30, 24),
-	RATE_LIMIT_LINK_OPEN: integer('RATE_LIMIT_LINK_OPEN', 1, 1_000_000, 30),
-	RATE_LIMIT_LINK_MISS: integer('RATE_LIMIT_LINK_MISS', 1, 1_000_000, 30),
-	RATE_LIMIT_OPERATOR_AUTH: integer('RATE_LIMIT_OPERATOR_AUTH', 1, 1_000_000, 10),
-	RATE_LIMIT_IDENTITY: integer('RATE_LIMIT_IDENTITY', 1, 1_000_000, 10),
-	RATE_LIMIT_DECISION: integer('RATE_LIMIT_DECISION', 1, 1_000_000, 10),
-	DELIVERY_INTERVAL_SECONDS: integer('DELIVERY_INTERVAL_SECONDS', 1, 3600, 10),
+	LINK_TTL_HOURS: integer(1, 24 * 90, 24 * 7),
+	SESSION_IDLE_MINUTES: integer(1, 24 * 60, 30),
+	IDENTITY_TIME_LIMIT_SECONDS: integer(10, 3600, 120),
+	IDENTITY_MAX_ATTEMPTS: integer(1, 10, 2),
+	IDENTITY_WINDOW_HOURS: integer(1, 24 * 30, 24),
+	RATE_LIMIT_LINK_OPEN: integer(1, 1_000_000, 30),
+	RATE_LIMIT_LINK_MISS: integer(1, 1_000_000, 30),
+	RATE_LIMIT_OPERATOR_AUTH: integer(1, 1_000_000, 10),
+	RATE_LIMIT_IDENTITY: integer(1, 1_000_000, 10),
+	RATE_LIMIT_DECISION: integer(1, 1_000_000, 10),
+	DELIVERY_INTERVAL_SECONDS: integer(1, 3600, 10),
 	// Reps: sessions, sign-in limits, the console.
-	REP_SESSION_IDLE_MINUTES: integer('REP_SESSION_IDLE_MINUTES', 1, 24 * 60, 30),
-	REP_SESSION_MAX_HOURS: integer('REP_SESSION_MAX_HOURS', 1, 24 * 7, 12),
-	IN_PERSON_IDLE_SECONDS: integer('IN_PERSON_IDLE_SECONDS', 5, 3600, 180),
-	REP_SIGNIN_MAX_FAILURES: integer('REP_SIGNIN_MAX_FAILURES', 1, 100, 5),
-	REP_SIGNIN_MAX_FAILURES_PER_ADDRESS: integer(
-		'REP_SIGNIN_MAX_FAILURES_PER_ADDRESS',
-		1,
-		1_000_000,
-		20
-	),
-	REP_SIGNIN_LOCKOUT_MINUTES: integer('REP_SIGNIN_LOCKOUT_MINUTES', 1, 24 * 60, 15),
-	CONSOLE_REFRESH_SECONDS: integer('CONSOLE_REFRESH_SECONDS', 2, 3600, 10),
+	REP_SESSION_IDLE_MINUTES: integer(1, 24 * 60, 30),
+	REP_SESSION_MAX_HOURS: integer(1, 24 * 7, 12),
+	IN_PERSON_IDLE_SECONDS: integer(5, 3600, 180),
+	REP_SIGNIN_MAX_FAILURES: integer(1, 100, 5),
+	REP_SIGNIN_MAX_FAILURES_PER_ADDRESS: integer(1, 1_000_000, 20),
+	REP_SIGNIN_LOCKOUT_MINUTES: integer(1, 24 * 60, 15),
+	CONSOLE_REFRESH_SECONDS: integer(2, 3600, 10),
 	SEAL_P12_FILE: optionalText,
 	SEAL_P12_PASSPHRASE: v.optional(v.string()),
 	SMTP_URL: optionalMatching(
@@ -147,11 +99,11 @@ export const EnvSchema = v.object({
 		'SMTP_URL must be an smtp:// or smtps:// address such as smtps://user:pass@smtp.example.com:465'
 	),
 	MAIL_FROM: v.optional(v.pipe(v.string(), v.trim()), 'Signing portal <no-reply@localhost>'),
-	MAIL_MAX_ATTEMPTS: integer('MAIL_MAX_ATTEMPTS', 1, 50, 8),
-	MAIL_RETRY_SECONDS: integer('MAIL_RETRY_SECONDS', 1, 86_400, 60),
-	REMINDER_FIRST_DAYS: integer('REMINDER_FIRST_DAYS', 1, 90, 3),
-	REMINDER_EVERY_DAYS: integer('REMINDER_EVERY_DAYS', 1, 90, 2),
-	REMINDER_MAX: integer('REMINDER_MAX', 0, 20, 3),
+	MAIL_MAX_ATTEMPTS: integer(1, 50, 8),
+	MAIL_RETRY_SECONDS: integer(1, 86_400, 60),
+	REMINDER_FIRST_DAYS: integer(1, 90, 3),
+	REMINDER_EVERY_DAYS: integer(1, 90, 2),
+	REMINDER_MAX: integer(0, 20, 3),
 	OFFICE_TIME_ZONE: v.optional(
 		v.pipe(
 			v.string(),
@@ -163,10 +115,7 @@ export const EnvSchema = v.object({
 		),
 		'America/Chicago'
 	),
-	PORT: integer('PORT', 1, 65_535, 3000),
-	/** Read by adapter-node; scripts/start.js sets 127.0.0.1 on embedded defaults when unset. */
-	HOST: v.optional(v.string()),
-	ORIGIN: httpUrl('ORIGIN')
+	...ADAPTER_SETTINGS
 });
 
 export type Env = v.InferOutput<typeof EnvSchema>;
@@ -196,7 +145,11 @@ export function parseConfig(
 		throw new ConfigError(
 			result.issues.map((issue) => {
 				const key = v.getDotPath(issue) ?? 'setting';
-				return `${key}: ${issue.message}`;
+				// Some messages name their setting too: it is named once, in front.
+				const message = issue.message.startsWith(`${key} `)
+					? issue.message.slice(key.length + 1)
+					: issue.message;
+				return `${key}: ${message}`;
 			})
 		);
 	}

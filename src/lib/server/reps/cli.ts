@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { ConfigError, parseConfig } from '$lib/server/config/config';
 import { openDatabase, type Database } from '$lib/server/db';
 import { DataDirBusyError } from '$lib/server/db/lock';
+import { databaseProblem } from '$lib/server/db/problems';
 import {
 	addRep,
 	disableRep,
@@ -252,6 +253,11 @@ export async function runCli(io: CliIo): Promise<number> {
 			err instanceof PromptAborted
 		) {
 			io.err.write(`error: ${err.message}\n`);
+			return 1;
+		}
+		const words = databaseProblem(err, io.env.DATABASE_URL);
+		if (words) {
+			io.err.write(`error: the database could not be opened: ${words}\n`);
 			return 1;
 		}
 		// Our words and the error's class only: a driver's message can carry query parameters.
