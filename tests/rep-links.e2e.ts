@@ -84,6 +84,36 @@ test('send a link in the rep’s name; the merchant opens it from the mail and s
 	);
 });
 
+test('a colleague’s link names the colleague, in the email and on every page it leads to', async ({
+	browser,
+	page,
+	request
+}) => {
+	// The application is Sam's (RepNo 31); Riley, of the same office, sends its link.
+	const app = await newApplication(request, 'Colleague sends');
+	const rep = await repPage(browser, REPS.riley);
+	await rep.goto(appPath(app.id));
+	await send(rep, app.email);
+	const mail = await mailTo(page, app.email, app.business);
+	expect(mail.text).toContain(REPS.riley.name);
+	expect(mail.text).not.toContain('Sam Ortiz');
+
+	const riley = `Your sales representative: ${REPS.riley.name}, ${REPS.riley.email}, ${REPS.riley.phone}`;
+	await page.goto(mail.path);
+	await expect(page.getByText(riley)).toBeVisible();
+	await openLinkAndStart(page, mail.path);
+	await expect(page.getByText(riley)).toBeVisible();
+	await agreeToTerms(page);
+	await expect(page.getByText(riley)).toBeVisible();
+
+	// Once it is replaced, its dead page names the colleague too.
+	await rep.goto(appPath(app.id));
+	await rep.getByRole('button', { name: 'Revoke the link' }).click();
+	await expect(rep.getByText(/^The link was revoked:/)).toBeVisible();
+	expect((await page.goto(mail.path))?.status()).toBe(410);
+	await expect(page.getByText(riley)).toBeVisible();
+});
+
 test('resend replaces the old link; revoke ends it; the dead links name the rep', async ({
 	browser,
 	page,

@@ -117,6 +117,7 @@ export async function handOver(
 				channel: 'in_person',
 				linkId: null,
 				repId: rep.id,
+				repNo: rep.repNo,
 				inPerson,
 				meta
 			},

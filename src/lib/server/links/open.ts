@@ -70,8 +70,8 @@ export async function openLink(
 	const state = linkState(link);
 	if (state !== 'valid') {
 		const [status, message] = MESSAGES[state];
-		// A link we know names its application, and so the rep the message points to.
-		const rep = link ? await repContactOf(ctx, link.officeId, link.applicationId) : null;
+		// A link we know names its sender or its application, and so the rep the message points to.
+		const rep = link ? await repContactOf(ctx, link) : null;
 		error(status, { message, rep });
 	}
 	return link!;

@@ -20,5 +20,5 @@ export type RepDirectory = (
  */
 export function repDirectory(ctx: AppContext): RepDirectory {
 	return async (officeId, applicationId) =>
-		(await repContactOf(ctx, officeId, applicationId)) ?? undefined;
+		(await repContactOf(ctx, { officeId, applicationId })) ?? undefined;
 }

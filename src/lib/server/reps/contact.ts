@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '$lib/server/app';
 import type { Tx } from '$lib/server/db';
+import { reps } from '$lib/server/db/schema';
 import { findApplication } from '$lib/server/signing/application';
 import { activeRep } from './accounts';
 
@@ -40,17 +42,53 @@ export async function merchantRepContact(
 }
 
 /**
- * The rep of an application known only by its ids (a link's error page): the service's list
- * gives the `RepNo`. Never fails: a page that cannot name the rep still names the way forward.
+ * The number of the rep who sent a link from the console (`createdBy` "rep:<id>"), or null for a
+ * link the operator API made. The email went out in that rep's name, and its replies go to them:
+ * the merchant's pages name the same rep, rather than the application's own when a colleague
+ * sent it. Kept like the contact (a rep's number does not change).
+ */
+export async function senderRepNo(
+	ctx: AppContext,
+	link: { officeId: number; createdBy: string }
+): Promise<number | null> {
+	const id = /^rep:(.+)$/.exec(link.createdBy)?.[1];
+	if (!id) return null;
+	const { value } = await ctx.upstreamCache.get(`rep-id:${id}`, async () => {
+		const [row] = await ctx.db
+			.select({ officeId: reps.officeId, repNo: reps.repNo })
+			.from(reps)
+			.where(eq(reps.id, id));
+		return { row: row ?? null };
+	});
+	return value.row?.officeId === link.officeId ? value.row.repNo : null;
+}
+
+/** The active account of the rep who sent the link, or null (see senderRepNo). */
+export async function senderContact(
+	ctx: AppContext,
+	link: { officeId: number; createdBy: string }
+): Promise<RepContact | null> {
+	const repNo = await senderRepNo(ctx, link);
+	return repNo === null ? null : merchantRepContact(ctx, link.officeId, repNo);
+}
+
+/**
+ * The rep a link's pages name where the application is known only by its ids (a link's error
+ * page; a note to the rep, with no `createdBy`): who sent the link, else the application's rep,
+ * whose `RepNo` the service's list gives. Never fails: a page that cannot name the rep still
+ * names the way forward.
  */
 export async function repContactOf(
 	ctx: AppContext,
-	officeId: number,
-	applicationId: number
+	link: { officeId: number; applicationId: number; createdBy?: string }
 ): Promise<RepContact | null> {
 	try {
-		const item = await findApplication(ctx, officeId, applicationId);
-		return item ? await merchantRepContact(ctx, officeId, Number(item.RepNo)) : null;
+		const sent = link.createdBy
+			? await senderContact(ctx, { officeId: link.officeId, createdBy: link.createdBy })
+			: null;
+		if (sent) return sent;
+		const item = await findApplication(ctx, link.officeId, link.applicationId);
+		return item ? await merchantRepContact(ctx, link.officeId, Number(item.RepNo)) : null;
 	} catch {
 		return null;
 	}

@@ -17,6 +17,11 @@ export interface StartSigning {
 	linkId: string | null;
 	/** The rep who hands their device over (channel `in_person`). */
 	repId: string | null;
+	/**
+	 * The rep the merchant's pages name, when not the application's own: who sent the link, or
+	 * who hands over their device.
+	 */
+	repNo?: number | null;
 	/** Channel `in_person`: who handed over and what they checked (evidence/facts.ts). */
 	inPerson?: InPersonAttestation;
 	meta: RequestMeta;
@@ -95,7 +100,7 @@ export async function openSession(
 			repId: input.repId,
 			officeId: input.officeId,
 			applicationId: input.applicationId,
-			repNo: item ? Number(item.RepNo) : null,
+			repNo: input.repNo ?? (item ? Number(item.RepNo) : null),
 			businessName: item ? businessName(item) : `Application ${input.applicationId}`,
 			ownerFirstName: item?.Ownr1_Legal_Name_First ?? '',
 			ownerLastName: item?.Ownr1_Legal_Name_Last ?? '',

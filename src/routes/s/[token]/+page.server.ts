@@ -3,9 +3,10 @@ import { redirect } from '@sveltejs/kit';
 import { app } from '$lib/server/app';
 import { requestMeta } from '$lib/server/http/meta';
 import { earlierPass } from '$lib/server/identity/attempts';
+import type { SigningLink } from '$lib/server/links/links';
 import { openLink } from '$lib/server/links/open';
 import { isDecided, type ApplicationListItem } from '$lib/server/onboarding';
-import { merchantRepContact } from '$lib/server/reps/contact';
+import { merchantRepContact, senderContact, senderRepNo } from '$lib/server/reps/contact';
 import { businessName, findApplication } from '$lib/server/signing/application';
 import { declineBeforeIdentity } from '$lib/server/signing/decline';
 import { readDecline, toDone } from '$lib/server/signing/decline-form';
@@ -32,8 +33,10 @@ const REFUSALS: Record<StartRefusal, [number, string]> = {
 	]
 };
 
-const repOf = (officeId: number, item: ApplicationListItem | undefined) =>
-	item ? merchantRepContact(app(), officeId, Number(item.RepNo)) : Promise.resolve(null);
+/** Who sent the link (the email went in their name), else the application's rep. */
+const repOf = async (link: SigningLink, item: ApplicationListItem | undefined) =>
+	(await senderContact(app(), link)) ??
+	(item ? await merchantRepContact(app(), link.officeId, Number(item.RepNo)) : null);
 
 // Mail scanners open links too: this load reads and never writes (but for the rate-limit count).
 export const load: PageServerLoad = async (event) => {
@@ -55,7 +58,7 @@ export const load: PageServerLoad = async (event) => {
 		// Times are shown in the office's zone until the page's script knows the merchant's.
 		officeTimeZone: ctx.config.OFFICE_TIME_ZONE,
 		blocked: blocked ? REFUSALS[blocked][1] : null,
-		rep: await repOf(link.officeId, item)
+		rep: await repOf(link, item)
 	};
 };
 
@@ -81,13 +84,14 @@ export const actions: Actions = {
 			channel: 'link',
 			linkId: link.id,
 			repId: null,
+			repNo: await senderRepNo(ctx, link),
 			meta: requestMeta(event)
 		});
 		if (!started.ok) {
 			const [status, message] = REFUSALS[started.reason];
 			// Only an outage is worth pressing Start again for.
 			const final = started.reason !== 'unavailable';
-			return fail(status, { message, final, rep: await repOf(link.officeId, started.item) });
+			return fail(status, { message, final, rep: await repOf(link, started.item) });
 		}
 		setSessionCookie(event.cookies, event.url, started.secret);
 		redirect(303, '/sign/terms');
@@ -99,6 +103,7 @@ export const actions: Actions = {
 		const { link, item } = await currentApplication(event);
 		if (item && isDecided(item)) return fail(409, { message: REFUSALS.decided[1] });
 		const meta = requestMeta(event);
+		const repNo = await senderRepNo(app(), link);
 		const { secret } = await app().db.transaction(async (tx) => {
 			const created = await openSession(
 				tx,
@@ -108,6 +113,7 @@ export const actions: Actions = {
 					channel: 'link',
 					linkId: link.id,
 					repId: null,
+					repNo,
 					meta
 				},
 				item ?? null
