@@ -9,7 +9,7 @@ import { DataDirBusyError } from '$lib/server/db/lock';
 import { databaseProblem } from '$lib/server/db/problems';
 import { compress } from '$lib/server/http/compress';
 import { isForeignFormPost } from '$lib/server/http/csrf';
-import { checkRequest } from '$lib/server/http/inputs';
+import { checkRequest, isApiPath } from '$lib/server/http/inputs';
 import { problemResponse } from '$lib/server/http/problem';
 import { startWorker } from '$lib/server/decisions/worker';
 import { logError } from '$lib/server/log/log';
@@ -239,7 +239,28 @@ const headers: Handle = async ({ event, resolve }) => {
 };
 
 // compress after sandbox: the embedded service's answers are the upstream's, not the portal's.
-export const handle = sequence(headers, csrf, inputs, sandbox, compress, session, tablet);
+/** An address under /api/ that is no endpoint: the operator's client reads JSON, not a page. */
+const apiNotFound: Handle = ({ event, resolve }) => {
+	if (event.route.id !== null || !isApiPath(event.url.pathname)) return resolve(event);
+	return Response.json(
+		{
+			message:
+				'There is no operator API endpoint at this address. The one there is: POST /api/v1/offices/{officeId}/applications/{applicationId}/signing-links.'
+		},
+		{ status: 404 }
+	);
+};
+
+export const handle = sequence(
+	headers,
+	apiNotFound,
+	csrf,
+	inputs,
+	sandbox,
+	compress,
+	session,
+	tablet
+);
 
 export const handleError: HandleServerError = ({ error, event, status }) => {
 	const errorId = randomUUID();
@@ -255,8 +276,10 @@ export const handleError: HandleServerError = ({ error, event, status }) => {
 	const message =
 		status === 404
 			? 'There is nothing at this address. Check the link, or ask your sales representative for a new one.'
-			: status < 500
-				? 'This request could not be handled. Go back and try again.'
-				: 'Something went wrong on our side. Please try again in a minute.';
+			: status === 413
+				? 'What was sent is larger than this portal accepts.'
+				: status < 500
+					? 'This request could not be handled. Go back and try again.'
+					: 'Something went wrong on our side. Please try again in a minute.';
 	return { message, errorId: status >= 500 ? errorId : undefined };
 };

@@ -163,6 +163,26 @@ test.describe('operator API', () => {
 		expect((await request.get(first.path)).status()).toBe(200);
 	});
 
+	test('an address under /api/ that is no endpoint, and a body over the limit, answer JSON in our words', async ({
+		request
+	}) => {
+		const typo = await request.post('/api/v1/offices/1207/applications/50001/signing-link', {
+			headers: { authorization: `Bearer ${E2E.operatorKey}` }
+		});
+		expect(typo.status()).toBe(404);
+		expect(((await typo.json()) as { message: string }).message).toContain(
+			'There is no operator API endpoint at this address'
+		);
+		const big = await request.post(linkPath(DEMO.ordinary), {
+			headers: { authorization: `Bearer ${E2E.operatorKey}`, 'content-type': 'application/json' },
+			data: JSON.stringify({ email: 'a@b.example', pad: 'x'.repeat(600 * 1024) })
+		});
+		expect(big.status()).toBe(413);
+		expect(((await big.json()) as { message: string }).message).toBe(
+			'What was sent is larger than this portal accepts.'
+		);
+	});
+
 	test('400 lists every problem of a request at once, each in our words', async ({ request }) => {
 		const res = await request.post('/api/v1/offices/0/applications/abc/signing-links', {
 			headers: { authorization: `Bearer ${E2E.operatorKey}`, 'content-type': 'application/json' },

@@ -47,8 +47,13 @@ describe('the operator key', () => {
 			const wait = Number(res?.headers.get('retry-after'));
 			expect(wait).toBeGreaterThan(0);
 			expect(wait).toBeLessThanOrEqual(600);
+			// The wait in words, as Retry-After gives it (in whole minutes from one minute up).
+			const words =
+				wait >= 60
+					? `${Math.ceil(wait / 60)} minute${Math.ceil(wait / 60) === 1 ? '' : 's'}`
+					: `${wait} second${wait === 1 ? '' : 's'}`;
 			expect(await res?.json()).toEqual({
-				message: expect.stringMatching(/wrong operator API key/)
+				message: `Too many requests with a wrong operator API key came from this address. Try again in ${words}.`
 			});
 		}
 		// Another address is not held back.

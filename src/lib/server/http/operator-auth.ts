@@ -1,4 +1,5 @@
 import type { RequestEvent } from '@sveltejs/kit';
+import { durationWords } from '$lib/server/audit/labels';
 import type { AppContext } from '$lib/server/app';
 import { constantTimeEqual } from '$lib/server/crypto/tokens';
 import { hit, peek } from '$lib/server/ratelimit/ratelimit';
@@ -38,9 +39,13 @@ export async function authorizeOperator(
 		windowSeconds: 600
 	};
 	const tooMany = (seconds: number) =>
-		refusal(429, 'Too many requests with a wrong operator API key. Try again later.', {
-			'retry-after': String(seconds)
-		});
+		refusal(
+			429,
+			`Too many requests with a wrong operator API key came from this address. Try again in ${durationWords(
+				seconds >= 60 ? Math.ceil(seconds / 60) * 60 : seconds
+			)}.`,
+			{ 'retry-after': String(seconds) }
+		);
 	const standing = await peek(ctx.db, limit);
 	if (!standing.ok) return tooMany(standing.retryAfterSeconds);
 	if (isOperator(event.request.headers.get('authorization'), ctx.operatorApiKey)) return null;
