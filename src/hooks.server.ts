@@ -38,16 +38,19 @@ export const init: ServerInit = async () => {
 				'[start] the sandbox on every network interface: its control API and the dev mailbox are reachable from the network. Start with `npm start` or `npm run serve`, or set HOST=127.0.0.1.'
 			);
 		}
-		const stopWorker = startWorker(ctx);
-		// The seal opens on first use; open it once the first requests have been answered, so a
-		// PKCS#12 bundle that will not open still stops the portal, with our words.
-		setTimeout(() => {
+		const openSeal = () =>
 			ctx.seal().catch((err) => {
 				if (err instanceof ConfigError) console.error(err.message);
 				else logError('start', 'the seal could not be opened', err);
 				process.exit(1);
 			});
-		}, 1000).unref();
+		// The operator's own seal is opened before the portal listens, so that a bundle or a
+		// passphrase that is wrong stops it before it says it is up. The seal generated on embedded
+		// defaults opens on first use, or once the first requests have been answered (it is the
+		// costliest part of a start, and can hardly be wrong).
+		if (ctx.config.SEAL_P12_FILE) await openSeal();
+		else setTimeout(openSeal, 1000).unref();
+		const stopWorker = startWorker(ctx);
 		// adapter-node emits this once the HTTP server has closed (SIGTERM, SIGINT): let go of the
 		// database so the process can end, and end it if something else still holds it open.
 		process.once('sveltekit:shutdown', () => {

@@ -1,7 +1,7 @@
 // Where `npm start` (scripts/start.js) listens: on embedded defaults the sandbox's control API and
 // the development mailbox are served, so only loopback; with a real service, every interface.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,6 +90,30 @@ test('with a real Onboarding Service configured, every interface as before', asy
 		if (lanAddress) expect(await reachable(lanAddress, production.port)).toBe(true);
 	} finally {
 		await production.stop();
+	}
+});
+
+test('a seal bundle that does not open stops the start before it listens, in our words', async () => {
+	const dataDir = mkdtempSync(join(tmpdir(), 'portal-listen-'));
+	try {
+		const bundle = join(dataDir, 'not-a-bundle.p12');
+		writeFileSync(bundle, 'not a PKCS#12 bundle');
+		const run = spawnSync(process.execPath, ['scripts/start.js'], {
+			env: {
+				PATH: process.env.PATH ?? '',
+				DATA_DIR: dataDir,
+				PORT: String(await freePort()),
+				SEAL_P12_FILE: bundle
+			},
+			encoding: 'utf8',
+			timeout: 60_000
+		});
+		expect(run.status).toBe(1);
+		expect(run.stderr).toContain('  - SEAL_P12_FILE: cannot be opened as a PKCS#12 bundle');
+		expect(run.stdout).not.toContain('Listening');
+		expect(run.stdout).not.toContain('Portal:');
+	} finally {
+		rmSync(dataDir, { recursive: true, force: true });
 	}
 });
 

@@ -73,8 +73,9 @@ export function encryptionKeyOf(config: Config): Buffer {
 /**
  * The seal is needed only for a PDF, and opening it is the most expensive part of a start
  * (node-forge decrypts the PKCS#12 in JavaScript, and its modules, pdf-lib's and fontkit's load
- * with it: about 0.5 s of CPU). So it opens on first use, once; `init` opens it just after
- * start-up so a bad bundle still stops the portal with our message. A missing file is refused now.
+ * with it: about 0.5 s of CPU). So it opens on first use, once. `init` opens the operator's own
+ * bundle before the portal listens, and the generated one just after start-up, so that a bad
+ * bundle stops the portal with our message. A missing file is refused now.
  */
 function sealOpener(config: Config, db: Db): () => Promise<SealKey> {
 	if (config.SEAL_P12_FILE && !existsSync(resolve(config.SEAL_P12_FILE))) {
