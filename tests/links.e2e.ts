@@ -191,8 +191,8 @@ test.describe('operator API', () => {
 		expect(res.status()).toBe(400);
 		const json = (await res.json()) as { message: string; errors: Record<string, string[]> };
 		expect(json.errors).toEqual({
-			officeId: ['must be a positive whole number'],
-			applicationId: ['must be a positive whole number'],
+			officeId: ['must be a positive whole number of at most 9 digits'],
+			applicationId: ['must be a positive whole number of at most 9 digits'],
 			email: ['must be an email address'],
 			expiresAt: ['must be an ISO 8601 date-time such as 2026-12-01T17:00:00Z'],
 			emial: ['is not an accepted field'],

@@ -113,6 +113,11 @@ describe('the timeline names who acted', () => {
 					channel: 'link',
 					rep: 'Sam Ortiz (rep 31, sam@example.com)'
 				}),
+				event({
+					type: 'link.revoked',
+					channel: 'link',
+					data: { reason: 'replaced', by: 'operator-api' }
+				}),
 				event({ type: 'link.created', channel: 'link', data: { createdBy: 'operator-api' } }),
 				event({ type: 'link.opened', channel: 'link', ip: '203.0.113.9' }),
 				event({ type: 'terms.shown', channel: 'link', sessionId: SESSION, ip: '203.0.113.9' })
@@ -121,6 +126,7 @@ describe('the timeline names who acted', () => {
 		);
 		expect(entries.map((e) => e.by).reverse()).toEqual([
 			'Sam Ortiz (rep 31, sam@example.com)',
+			'Operator API',
 			'Operator API',
 			'Merchant, from 203.0.113.9',
 			'Merchant, from 203.0.113.9'

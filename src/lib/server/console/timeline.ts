@@ -113,7 +113,9 @@ const portalLock = (e: AuditEvent) =>
 	e.type === 'device.locked' && (e.data as Data).reason !== 'returned';
 
 function actor(e: AuditEvent, repNames: ReadonlyMap<string, string>): string {
-	if ((e.data as Data).createdBy === 'operator-api') return 'Operator API';
+	// A link the operator API made, or one it replaced (`by`).
+	const d = e.data as Data;
+	if (d.createdBy === 'operator-api' || d.by === 'operator-api') return 'Operator API';
 	if (
 		e.type.startsWith('decision.') &&
 		e.type !== 'decision.accepted' &&

@@ -69,7 +69,8 @@ export async function createLink(db: Db, input: CreateLinkInput, now = new Date(
 			await appendAudit(tx, {
 				...base,
 				type: 'link.revoked',
-				data: { linkId: r.id, reason: 'replaced' }
+				// Who made the new link: the operator API has no rep to name.
+				data: { linkId: r.id, reason: 'replaced', by: input.createdBy }
 			});
 		}
 		await appendAudit(tx, {

@@ -98,7 +98,9 @@ export async function deliverMail(
 				});
 			}
 		});
-		const line = `[mail] ${m.kind} ${m.id} ${status} after ${attempts} attempt(s): ${reason}${code ? ` (${code})` : ''}`;
+		// A message cancelled before it was sent (its link replaced, say) was never tried.
+		const tried = status === 'cancelled' ? '' : ` after ${attempts} attempt(s)`;
+		const line = `[mail] ${m.kind} ${m.id} ${status}${tried}: ${reason}${code ? ` (${code})` : ''}`;
 		if (status === 'failed') console.error(line);
 		else console.info(line);
 		return status;

@@ -129,6 +129,11 @@ describe('the command line, checked', { timeout: 90_000 }, () => {
 		const nothing = await inProcess([]);
 		expect(nothing).toMatchObject({ code: 2 });
 		expect(nothing.err).toContain('Usage: npm run reps');
+		for (const flag of ['--help', '-h']) {
+			const help = await inProcess(['add', flag]);
+			expect(help, flag).toMatchObject({ code: 0, err: '' });
+			expect(help.out, flag).toContain('Usage: npm run reps');
+		}
 	});
 
 	it('refuses a short password and a second active rep with the same number', async () => {
@@ -137,6 +142,12 @@ describe('the command line, checked', { timeout: 90_000 }, () => {
 		const short = await inProcess([...lee, '--name', 'Lee'], 'too short\n');
 		expect(short.code).toBe(2);
 		expect(short.err).toContain('error: password: must be at least 15 characters');
+		const none = await inProcess([...lee, '--name', 'Lee'], '');
+		expect(none.code).toBe(2);
+		expect(none.err).toContain(
+			'error: password: none was given (type it, or pipe it in on one line)'
+		);
+		expect(none.err).not.toContain('at least 15');
 		const sameNumber = await inProcess(
 			['add', '--office', '1207', '--rep-no', '31', '--email', 'other@example.com', '--name', 'Y'],
 			PASSWORD

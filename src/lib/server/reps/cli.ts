@@ -100,6 +100,10 @@ export function parseCommand(args: string[]): {
 	});
 	const problems: string[] = [];
 	const positionals = tokens.filter((t) => t.kind === 'positional').map((t) => t.value);
+	// `--help` or `-h` anywhere, as most commands take it, is the help command.
+	if (tokens.some((t) => t.kind === 'option' && (t.name === 'help' || t.name === 'h'))) {
+		return { command: 'help', options: {} };
+	}
 	const command = positionals[0];
 	if (!command) throw new UsageError(['no command given'], true);
 	if (!(command in COMMANDS)) throw new UsageError([`unknown command "${command}"`], true);
@@ -164,6 +168,10 @@ function table(rows: Rep[]): string {
 
 async function newPassword(io: CliIo, who: string): Promise<string> {
 	const password = await readPassword(io.stdin, io.err, `New password for ${who}`);
+	// Nothing typed, or standard input closed before a line: say that, not that it is short.
+	if (password === '') {
+		throw new UsageError(['password: none was given (type it, or pipe it in on one line)']);
+	}
 	return check(v.object({ password: PasswordSchema }), { password }).password;
 }
 

@@ -1,11 +1,13 @@
 import * as v from 'valibot';
 
 // Ids are positive: 0 (or 000) names nothing, and the service answers it with an error of its own.
+// Nine digits at most: every id the service gives fits, and so does PostgreSQL's integer.
+const ID_WORDS = 'must be a positive whole number of at most 9 digits';
 const id = v.pipe(
-	v.string('must be a positive whole number'),
-	v.regex(/^\d{1,9}$/, 'must be a positive whole number'),
+	v.string(ID_WORDS),
+	v.regex(/^\d{1,9}$/, ID_WORDS),
 	v.transform(Number),
-	v.minValue(1, 'must be a positive whole number')
+	v.minValue(1, ID_WORDS)
 );
 
 export const ParamsSchema = v.object({ officeId: id, applicationId: id });
@@ -16,14 +18,14 @@ export const BodySchema = v.object(
 			v.pipe(
 				v.string('must be a string'),
 				v.trim(),
-				v.maxLength(254, 'is too long'),
+				v.maxLength(254, 'is too long: an email address has at most 254 characters'),
 				v.email('must be an email address')
 			)
 		),
 		/** An earlier end than the configured lifetime, e.g. when an offer runs out; never a later one. */
 		expiresAt: v.optional(
 			v.pipe(
-				v.string('must be an ISO 8601 date-time'),
+				v.string('must be an ISO 8601 date-time such as 2026-12-01T17:00:00Z'),
 				v.isoTimestamp('must be an ISO 8601 date-time such as 2026-12-01T17:00:00Z'),
 				v.transform((s) => new Date(s))
 			)
