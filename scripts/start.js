@@ -1,6 +1,6 @@
 // Starts the built portal (adapter-node reads PORT, HOST, ORIGIN, ADDRESS_HEADER, XFF_DEPTH…)
 // and prints where everything is, with a ready signing link for a demo application.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { adapterProblems, defaultHost } from '../src/lib/server/config/adapter.js';
 
@@ -63,24 +63,47 @@ function demoRep() {
 	return { email: 'sam.ortiz@office1207.example', password: readFileSync(file, 'utf8').trim() };
 }
 
+/** Where a start keeps the demo link it printed, so that the next start can print it again. */
+const demoFile = () => resolve(process.env.DATA_DIR || './data', 'demo-link.json');
+
+/** The link an earlier start printed, while it still opens (not used, replaced or expired). */
+async function earlierDemoLink() {
+	try {
+		const kept = JSON.parse(readFileSync(demoFile(), 'utf8'));
+		const res = await fetch(`${local}${new URL(kept.url).pathname}`, { redirect: 'manual' });
+		await res.arrayBuffer();
+		return res.status === 200 ? kept : null;
+	} catch {
+		return null;
+	}
+}
+
 /**
- * The first demo application that can still be signed gets a fresh link; otherwise why not. A key
- * the API refuses stops at the first try: each refusal counts against the address's limit.
+ * The demo link: the one an earlier start printed while it still opens, else a new one for the
+ * first demo application that is undecided and has no link out. A link a rep sent stays usable
+ * ("replace": false). Otherwise why there is none. A key the API refuses stops at the first try:
+ * each refusal counts against the address's limit.
  */
 async function demoLink(key) {
+	const earlier = await earlierDemoLink();
+	if (earlier) return earlier;
 	if (!key) return { why: 'no OPERATOR_API_KEY, so the operator API is closed' };
 	for (const id of [50001, 50002, 50003]) {
 		const res = await fetch(`${local}/api/v1/offices/1207/applications/${id}/signing-links`, {
 			method: 'POST',
-			headers: { authorization: `Bearer ${key}` }
+			headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+			body: JSON.stringify({ replace: false })
 		});
 		if (res.status === 201) {
 			const { url } = await res.json();
+			writeFileSync(demoFile(), JSON.stringify({ id, url }) + '\n', { mode: 0o600 });
 			return { id, url };
 		}
 		if (res.status !== 409) return { why: `the operator API answered ${res.status}` };
 	}
-	return { why: 'the demo applications are decided; POST /sandbox/_sandbox/reset' };
+	return {
+		why: 'each demo application is decided or has a link a rep sent; a rep can replace one from the console, or POST /sandbox/_sandbox/reset starts over'
+	};
 }
 
 const status = await health();

@@ -183,6 +183,27 @@ test.describe('operator API', () => {
 		);
 	});
 
+	test('"replace": false makes a link only where none opens, and leaves that one alone', async ({
+		request
+	}) => {
+		const app = await newApplication(request, 'Api keep');
+		const made = await postLink(request, app.id, { body: '{"replace": false}' });
+		expect(made.status()).toBe(201);
+		const first = new URL(((await made.json()) as { url: string }).url).pathname;
+		const kept = await postLink(request, app.id, { body: '{"replace": false}' });
+		expect(kept.status()).toBe(409);
+		expect(((await kept.json()) as { message: string }).message).toContain('left as it is');
+		expect((await request.get(first)).status()).toBe(200);
+		const bad = await postLink(request, app.id, { body: '{"replace": "no"}' });
+		expect(bad.status()).toBe(400);
+		expect(((await bad.json()) as { errors: object }).errors).toEqual({
+			replace: ['must be true or false']
+		});
+		// By default a new link replaces it.
+		await createLink(request, app.id);
+		expect((await request.get(first)).status()).toBe(410);
+	});
+
 	test('400 lists every problem of a request at once, each in our words', async ({ request }) => {
 		const res = await request.post('/api/v1/offices/0/applications/abc/signing-links', {
 			headers: { authorization: `Bearer ${E2E.operatorKey}`, 'content-type': 'application/json' },

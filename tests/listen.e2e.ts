@@ -38,9 +38,9 @@ const lanAddress = Object.values(networkInterfaces())
 	.find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
 
 /** Runs `node scripts/start.js` with only the given settings until it prints where it listens. */
-async function start(settings: Record<string, string>) {
+async function start(settings: Record<string, string>, keep?: { dataDir: string }) {
 	const port = await freePort();
-	const dataDir = mkdtempSync(join(tmpdir(), 'portal-listen-'));
+	const dataDir = keep?.dataDir ?? mkdtempSync(join(tmpdir(), 'portal-listen-'));
 	const child = spawn(process.execPath, ['scripts/start.js'], {
 		env: { PATH: process.env.PATH ?? '', PORT: String(port), DATA_DIR: dataDir, ...settings },
 		stdio: ['ignore', 'pipe', 'pipe']
@@ -50,14 +50,18 @@ async function start(settings: Record<string, string>) {
 	child.stderr.on('data', (d: Buffer) => (out += d.toString()));
 	await expect.poll(() => /Portal:/.test(out), { timeout: 45_000 }).toBe(true);
 	const listening = /Listening on https?:\/\/([^\s]+):\d+/.exec(out)?.[1];
+	await expect
+		.poll(() => /Demo signing link:|Rep console:/.test(out), { timeout: 45_000 })
+		.toBe(true);
 	return {
 		port,
 		listening,
+		demoLink: /Demo signing link: (\S+)/.exec(out)?.[1],
 		async stop() {
 			const exited = new Promise((r) => child.once('exit', r));
 			child.kill('SIGTERM');
 			await exited;
-			rmSync(dataDir, { recursive: true, force: true });
+			if (!keep) rmSync(dataDir, { recursive: true, force: true });
 		}
 	};
 }
@@ -90,6 +94,37 @@ test('with a real Onboarding Service configured, every interface as before', asy
 		if (lanAddress) expect(await reachable(lanAddress, production.port)).toBe(true);
 	} finally {
 		await production.stop();
+	}
+});
+
+test('a restart prints the demo link again while it opens, and a new one replaces no link', async () => {
+	test.setTimeout(180_000);
+	const dataDir = mkdtempSync(join(tmpdir(), 'portal-listen-'));
+	const path = (url: string | undefined) => new URL(url!).pathname;
+	try {
+		const first = await start({}, { dataDir });
+		await first.stop();
+		const second = await start({}, { dataDir });
+		await second.stop();
+		expect(path(second.demoLink)).toBe(path(first.demoLink));
+		// The kept link no longer names one that opens: the next start makes a new link, for
+		// another application, since the first one's link is still out.
+		writeFileSync(
+			join(dataDir, 'demo-link.json'),
+			JSON.stringify({ id: 1, url: 'http://x/s/gone' })
+		);
+		const third = await start({}, { dataDir });
+		try {
+			expect(third.demoLink).toMatch(/\/s\//);
+			expect(path(third.demoLink)).not.toBe(path(first.demoLink));
+			for (const link of [first.demoLink, third.demoLink]) {
+				expect((await fetch(`http://127.0.0.1:${third.port}${path(link)}`)).status).toBe(200);
+			}
+		} finally {
+			await third.stop();
+		}
+	} finally {
+		rmSync(dataDir, { recursive: true, force: true });
 	}
 });
 

@@ -31,8 +31,11 @@ export function loadSealKey(config: Config): SealKey {
 			};
 		} catch {
 			// forge's message may quote bytes of the file: our words only.
+			const passphrase = config.SEAL_P12_PASSPHRASE
+				? 'with SEAL_P12_PASSPHRASE'
+				: 'without a passphrase (SEAL_P12_PASSPHRASE is unset)';
 			throw new ConfigError([
-				'SEAL_P12_FILE: cannot be opened as a PKCS#12 bundle with SEAL_P12_PASSPHRASE (an RSA key and its certificate are needed)'
+				`SEAL_P12_FILE: cannot be opened as a PKCS#12 bundle ${passphrase} (an RSA key and its certificate are needed)`
 			]);
 		}
 	}

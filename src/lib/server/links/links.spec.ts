@@ -38,6 +38,28 @@ describe('signing links', () => {
 		expect((await verifyAuditChain(database.db, 1207, 2)).ok).toBe(true);
 	});
 
+	it('with keep, leaves a link that still opens and makes none; an expired one is replaced', async () => {
+		const input = {
+			officeId: 1207,
+			applicationId: 4,
+			email: null,
+			createdBy: 'test',
+			ttlHours: 1,
+			meta
+		};
+		const start = new Date('2026-02-01T00:00:00Z');
+		const first = await createLink(database.db, { ...input, keep: true }, start);
+		expect(first).not.toBeNull();
+		expect(await createLink(database.db, { ...input, keep: true }, start)).toBeNull();
+		expect(linkState(await findLink(database.db, first!.token), start)).toBe('valid');
+		// An hour later the first has expired: it is revoked, and the new one made.
+		const later = new Date('2026-02-01T01:00:00Z');
+		const second = await createLink(database.db, { ...input, keep: true }, later);
+		expect(second).not.toBeNull();
+		expect(linkState(await findLink(database.db, first!.token), later)).toBe('revoked');
+		expect((await verifyAuditChain(database.db, 1207, 4)).ok).toBe(true);
+	});
+
 	it('expires after its lifetime and knows nothing of unknown or malformed tokens', async () => {
 		const { token } = await make(3, new Date('2026-01-01T00:00:00Z'));
 		expect(linkState(await findLink(database.db, token), new Date('2026-01-07T23:59:00Z'))).toBe(

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { appendAudit } from '$lib/server/audit/audit';
 import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
 import type { Db, Tx } from '$lib/server/db';
@@ -34,11 +34,36 @@ export function activeLinksOf(officeId: number, applicationId: number) {
 /**
  * Creates a link and revokes every earlier one of the application in the same transaction, so
  * there is at most one usable link per application. Returns the token: the only time it exists.
+ * With `keep`, a link that can still be opened is left as it is, and nothing is made (null).
  */
-export async function createLink(db: Db, input: CreateLinkInput, now = new Date()) {
+export async function createLink(
+	db: Db,
+	input: CreateLinkInput,
+	now?: Date
+): Promise<{ token: string; link: SigningLink }>;
+export async function createLink(
+	db: Db,
+	input: CreateLinkInput & { keep: boolean },
+	now?: Date
+): Promise<{ token: string; link: SigningLink } | null>;
+export async function createLink(
+	db: Db,
+	input: CreateLinkInput & { keep?: boolean },
+	now = new Date()
+): Promise<{ token: string; link: SigningLink } | null> {
 	const token = newToken();
 	const expiresAt = input.expiresAt ?? new Date(now.getTime() + input.ttlHours * 3_600_000);
 	const link = await db.transaction(async (tx) => {
+		if (input.keep) {
+			const [open] = await tx
+				.select({ id: signingLinks.id })
+				.from(signingLinks)
+				.where(
+					and(activeLinksOf(input.officeId, input.applicationId), gt(signingLinks.expiresAt, now))
+				)
+				.limit(1);
+			if (open) return null;
+		}
 		const revoked = await tx
 			.update(signingLinks)
 			.set({ revokedAt: now })
@@ -85,7 +110,7 @@ export async function createLink(db: Db, input: CreateLinkInput, now = new Date(
 		});
 		return row!;
 	});
-	return { token, link };
+	return link ? { token, link } : null;
 }
 
 export type SigningLink = typeof signingLinks.$inferSelect;

@@ -75,7 +75,7 @@ export const POST: RequestHandler = async (event) => {
 	}
 
 	const email = body.output.email ?? null;
-	const { token, link } = await createLink(
+	const created = await createLink(
 		ctx.db,
 		{
 			officeId,
@@ -84,10 +84,18 @@ export const POST: RequestHandler = async (event) => {
 			createdBy: 'operator-api',
 			ttlHours: ctx.config.LINK_TTL_HOURS,
 			expiresAt,
-			meta: requestMeta(event)
+			meta: requestMeta(event),
+			keep: body.output.replace === false
 		},
 		now
 	);
+	if (!created) {
+		return problem(
+			409,
+			'The application has a link that can still be opened, so it was left as it is and no link was created ("replace": false).'
+		);
+	}
+	const { token, link } = created;
 	const url = `${event.url.origin}/s/${token}`;
 	const mail = email
 		? await sendLinkMail(ctx, {

@@ -22,6 +22,11 @@ export const BodySchema = v.object(
 				v.email('must be an email address')
 			)
 		),
+		/**
+		 * False: make a link only if the application has none that can still be opened, and leave
+		 * that one alone (409). By default a new link replaces the old one.
+		 */
+		replace: v.optional(v.boolean('must be true or false')),
 		/** An earlier end than the configured lifetime, e.g. when an offer runs out; never a later one. */
 		expiresAt: v.optional(
 			v.pipe(
