@@ -31,6 +31,9 @@ const origin = process.env.ORIGIN.replace(/\/+$/, '');
 
 await import(resolve('build/index.js'));
 
+/** A file in the data folder, where the portal keeps what it generates. */
+const dataFile = (name) => resolve(process.env.DATA_DIR || './data', name);
+
 async function health() {
 	for (let i = 0; i < 600; i++) {
 		try {
@@ -48,7 +51,7 @@ async function health() {
 function operatorKey() {
 	if (process.env.OPERATOR_API_KEY) return process.env.OPERATOR_API_KEY;
 	if (process.env.DATABASE_URL) return null;
-	const file = resolve(process.env.DATA_DIR || './data', 'operator-api-key');
+	const file = dataFile('operator-api-key');
 	return existsSync(file) ? readFileSync(file, 'utf8').trim() : null;
 }
 
@@ -58,18 +61,18 @@ function operatorKey() {
  */
 function demoRep() {
 	if (process.env.DATABASE_URL) return null;
-	const file = resolve(process.env.DATA_DIR || './data', 'demo-rep-password');
+	const file = dataFile('demo-rep-password');
 	if (!existsSync(file)) return null;
 	return { email: 'sam.ortiz@office1207.example', password: readFileSync(file, 'utf8').trim() };
 }
 
 /** Where a start keeps the demo link it printed, so that the next start can print it again. */
-const demoFile = () => resolve(process.env.DATA_DIR || './data', 'demo-link.json');
+const DEMO_FILE = 'demo-link.json';
 
 /** The link an earlier start printed, while it still opens (not used, replaced or expired). */
 async function earlierDemoLink() {
 	try {
-		const kept = JSON.parse(readFileSync(demoFile(), 'utf8'));
+		const kept = JSON.parse(readFileSync(dataFile(DEMO_FILE), 'utf8'));
 		const res = await fetch(`${local}${new URL(kept.url).pathname}`, { redirect: 'manual' });
 		await res.arrayBuffer();
 		return res.status === 200 ? kept : null;
@@ -96,7 +99,7 @@ async function demoLink(key) {
 		});
 		if (res.status === 201) {
 			const { url } = await res.json();
-			writeFileSync(demoFile(), JSON.stringify({ id, url }) + '\n', { mode: 0o600 });
+			writeFileSync(dataFile(DEMO_FILE), JSON.stringify({ id, url }) + '\n', { mode: 0o600 });
 			return { id, url };
 		}
 		if (res.status !== 409) return { why: `the operator API answered ${res.status}` };
@@ -126,9 +129,7 @@ if (status?.sandbox) {
 		);
 	else lines.push(REPS_LINE);
 	if (key && !process.env.OPERATOR_API_KEY) {
-		lines.push(
-			`Operator API key:  in ${resolve(process.env.DATA_DIR || './data', 'operator-api-key')}`
-		);
+		lines.push(`Operator API key:  in ${dataFile('operator-api-key')}`);
 	}
 } else if (status) {
 	lines.push(`Onboarding Service: configured by ONBOARDING_BASE_URL`);

@@ -10,25 +10,29 @@ import * as v from 'valibot';
  */
 
 /**
+ * A whole number from min to max, as a string of digits; one message for every way it is not.
+ * @param {number} min
+ * @param {number} max
+ * @param {string} [unit] " of seconds"
+ */
+const wholeNumber = (min, max, unit = '') => {
+	const message = `must be a whole number${unit} from ${min} to ${max}`;
+	return v.pipe(
+		v.string(),
+		v.regex(/^\d+$/, message),
+		v.transform(Number),
+		v.minValue(min, message),
+		v.maxValue(max, message)
+	);
+};
+
+/**
  * @param {number} min
  * @param {number} max
  * @param {number} fallback
- * @param {string} [unit]
  */
-export const integer = (min, max, fallback, unit = '') => {
-	const message = `must be a whole number${unit} from ${min} to ${max}`;
-	return v.optional(
-		v.pipe(
-			v.string(),
-			v.trim(),
-			v.regex(/^\d+$/, message),
-			v.transform(Number),
-			v.minValue(min, message),
-			v.maxValue(max, message)
-		),
-		String(fallback)
-	);
-};
+export const integer = (min, max, fallback) =>
+	v.optional(v.pipe(v.string(), v.trim(), wholeNumber(min, max)), String(fallback));
 
 /**
  * Unset, empty or only spaces (the setting is then left out), or else what `schema` takes.
@@ -62,26 +66,15 @@ export const httpUrl = (example = 'https://portal.example.com') =>
 		)
 	);
 
-/** Unset or empty, or else the name of an HTTP header. */
-export const headerName = () =>
-	v.optional(
-		v.pipe(
-			v.string(),
-			v.trim(),
-			v.regex(/^(?:[A-Za-z0-9!#$%&'*+.^_`|~-]+)?$/, 'must be an HTTP header name')
-		)
-	);
+/** An HTTP header's name: a token (RFC 9110). */
+export const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 
-const seconds = (max = 86_400) =>
-	v.optional(
-		v.pipe(
-			v.string(),
-			v.trim(),
-			v.regex(/^(?:\d+)?$/, `must be a whole number of seconds from 0 to ${max}`),
-			v.transform(Number),
-			v.maxValue(max, `must be a whole number of seconds from 0 to ${max}`)
-		)
-	);
+/** Unset or empty, or else the name of an HTTP header. */
+const headerName = () =>
+	unlessEmpty(v.pipe(v.string(), v.regex(HEADER_NAME, 'must be an HTTP header name')));
+
+/** Unset or empty (adapter-node's default), or else whole seconds. */
+const seconds = (max = 86_400) => unlessEmpty(wholeNumber(0, max, ' of seconds'));
 
 export const ADAPTER_SETTINGS = {
 	PORT: integer(1, 65_535, 3000),
@@ -130,6 +123,14 @@ export function defaultHost(env) {
 export function adapterProblems(env) {
 	const input = Object.fromEntries(Object.keys(ADAPTER_SETTINGS).map((k) => [k, env[k]]));
 	const result = v.safeParse(v.object(ADAPTER_SETTINGS), input);
-	if (result.success) return [];
-	return result.issues.map((issue) => `${v.getDotPath(issue) ?? 'setting'}: ${issue.message}`);
+	return result.success ? [] : problemLines(result.issues);
+}
+
+/**
+ * A settings check's issues as the portal prints them: the setting, then what is wrong with it.
+ * @param {import('valibot').BaseIssue<unknown>[]} issues
+ * @returns {string[]}
+ */
+export function problemLines(issues) {
+	return issues.map((issue) => `${v.getDotPath(issue) ?? 'setting'}: ${issue.message}`);
 }

@@ -1,5 +1,12 @@
 import * as v from 'valibot';
-import { ADAPTER_SETTINGS, httpUrl, integer, unlessEmpty } from './adapter.js';
+import {
+	ADAPTER_SETTINGS,
+	HEADER_NAME,
+	httpUrl,
+	integer,
+	problemLines,
+	unlessEmpty
+} from './adapter.js';
 
 /**
  * The portal's settings, read from the environment only and validated once at start.
@@ -23,7 +30,7 @@ const base64Key = unlessEmpty(
 		v.string(),
 		v.check(
 			(s) => /^[A-Za-z0-9+/]+={0,2}$/.test(s) && Buffer.from(s, 'base64').length === 32,
-			'PORTAL_ENCRYPTION_KEY must be 32 random bytes in base64 (openssl rand -base64 32)'
+			'must be 32 random bytes in base64 (openssl rand -base64 32)'
 		)
 	)
 );
@@ -45,33 +52,22 @@ export function isTimeZone(name: string): boolean {
 export const EnvSchema = v.object({
 	ONBOARDING_BASE_URL: httpUrl('https://onboarding.example.com'),
 	ONBOARDING_AUTH_HEADER: v.optional(
-		v.pipe(
-			v.string(),
-			v.trim(),
-			v.regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'ONBOARDING_AUTH_HEADER must be an HTTP header name')
-		),
+		v.pipe(v.string(), v.trim(), v.regex(HEADER_NAME, 'must be an HTTP header name')),
 		'Authorization'
 	),
 	ONBOARDING_AUTH_VALUE: optionalText,
 	ONBOARDING_TIMEOUT_MS: integer(100, 120_000, 10_000),
 	ONBOARDING_CACHE_SECONDS: integer(0, 3600, 60),
 	ONBOARDING_CACHE_MB: integer(1, 1024, 16),
-	DATA_DIR: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'DATA_DIR is empty')), './data'),
+	DATA_DIR: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'is empty')), './data'),
 	DATABASE_URL: optionalMatching(
 		/^postgres(ql)?:\/\//,
-		'DATABASE_URL must be a postgres:// or postgresql:// connection string'
+		'must be a postgres:// or postgresql:// connection string'
 	),
 	PORTAL_ENCRYPTION_KEY: base64Key,
 	PORTAL_ENCRYPTION_KEY_FILE: optionalText,
-	OPERATOR_API_KEY: v.optional(
-		v.pipe(
-			v.string(),
-			v.trim(),
-			v.transform((s) => (s === '' ? undefined : s)),
-			v.optional(
-				v.pipe(v.string(), v.minLength(24, 'OPERATOR_API_KEY must be at least 24 characters'))
-			)
-		)
+	OPERATOR_API_KEY: unlessEmpty(
+		v.pipe(v.string(), v.minLength(24, 'must be at least 24 characters'))
 	),
 	LINK_TTL_HOURS: integer(1, 24 * 90, 24 * 7),
 	SESSION_IDLE_MINUTES: integer(1, 24 * 60, 30),
@@ -96,7 +92,7 @@ export const EnvSchema = v.object({
 	SEAL_P12_PASSPHRASE: v.optional(v.string()),
 	SMTP_URL: optionalMatching(
 		/^smtps?:\/\/[^/\s]/,
-		'SMTP_URL must be an smtp:// or smtps:// address such as smtps://user:pass@smtp.example.com:465'
+		'must be an smtp:// or smtps:// address such as smtps://user:pass@smtp.example.com:465'
 	),
 	MAIL_FROM: v.optional(v.pipe(v.string(), v.trim()), 'Signing portal <no-reply@localhost>'),
 	MAIL_MAX_ATTEMPTS: integer(1, 50, 8),
@@ -108,10 +104,7 @@ export const EnvSchema = v.object({
 		v.pipe(
 			v.string(),
 			v.trim(),
-			v.check(
-				isTimeZone,
-				'OFFICE_TIME_ZONE must be an IANA time zone such as America/Chicago or America/New_York'
-			)
+			v.check(isTimeZone, 'must be an IANA time zone such as America/Chicago or America/New_York')
 		),
 		'America/Chicago'
 	),
@@ -142,16 +135,7 @@ export function parseConfig(
 	const input = Object.fromEntries(Object.keys(EnvSchema.entries).map((k) => [k, env[k]]));
 	const result = v.safeParse(EnvSchema, input);
 	if (!result.success) {
-		throw new ConfigError(
-			result.issues.map((issue) => {
-				const key = v.getDotPath(issue) ?? 'setting';
-				// Some messages name their setting too: it is named once, in front.
-				const message = issue.message.startsWith(`${key} `)
-					? issue.message.slice(key.length + 1)
-					: issue.message;
-				return `${key}: ${message}`;
-			})
-		);
+		throw new ConfigError(problemLines(result.issues));
 	}
 	const out = result.output;
 	const sandbox = out.ONBOARDING_BASE_URL === undefined;
