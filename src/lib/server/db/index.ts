@@ -8,6 +8,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { lockDataDir } from './lock';
+import { startEmbedded, type EmbeddedThread } from './thread';
 import * as schema from './schema';
 
 export { schema };
@@ -42,41 +43,47 @@ export interface OpenOptions {
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
 	if (opts.url) {
 		const pool = new pg.Pool({ connectionString: opts.url, max: opts.max ?? 10 });
-		const client = await pool.connect();
-		try {
-			await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-			await migratePg(drizzlePg({ client, schema }), { migrationsFolder: migrationsFolder() });
-		} finally {
-			await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
-			client.release();
-		}
-		const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-		return { db, kind: 'postgres', close: () => pool.end() };
+		return { db: await migrated(pool), kind: 'postgres', close: () => pool.end() };
 	}
-	let dir: string | undefined;
-	let unlock = () => {};
-	if (opts.dataDir) {
-		dir = resolve(opts.dataDir, 'pglite');
-		mkdirSync(dir, { recursive: true });
-		unlock = lockDataDir(opts.dataDir, opts.holder ?? 'the portal');
-	}
-	try {
-		// PostgreSQL's default 128 MB of shared buffers would all be resident memory of this process
-		// (PGlite runs in it); the embedded database is small and its pages stay in the OS's cache.
-		const options = { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] };
-		const client = dir ? new PGlite(dir, options) : new PGlite(options);
+	// PostgreSQL's default 128 MB of shared buffers would all be resident memory of this process
+	// (PGlite runs in it); the embedded database is small and its pages stay in the OS's cache.
+	const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+	if (!opts.dataDir) {
+		// In memory, for the unit tests: in this thread, with no folder for a thread to own.
+		const client = new PGlite({ startParams });
 		await client.waitReady;
 		const pdb = drizzlePglite({ client, schema });
 		await migratePglite(pdb, { migrationsFolder: migrationsFolder() });
-		return {
-			db: pdb as unknown as Db,
-			kind: 'pglite',
-			close: () => client.close().finally(unlock)
-		};
+		return { db: pdb as unknown as Db, kind: 'pglite', close: () => client.close() };
+	}
+	const dir = resolve(opts.dataDir, 'pglite');
+	mkdirSync(dir, { recursive: true });
+	const unlock = lockDataDir(opts.dataDir, opts.holder ?? 'the portal');
+	let embedded: EmbeddedThread | undefined;
+	try {
+		// On a thread of its own, where its statements do not hold up the pages (see thread.ts).
+		embedded = await startEmbedded(dir, startParams);
+		const db = await migrated(embedded.pool);
+		const { close } = embedded;
+		return { db, kind: 'pglite', close: () => close().finally(unlock) };
 	} catch (err) {
+		await embedded?.close().catch(() => {});
 		unlock();
 		throw err;
 	}
+}
+
+/** Applies pending migrations, one instance at a time, and gives the pool to drizzle. */
+async function migrated(pool: pg.Pool): Promise<Db> {
+	const client = await pool.connect();
+	try {
+		await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+		await migratePg(drizzlePg({ client, schema }), { migrationsFolder: migrationsFolder() });
+	} finally {
+		await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+		client.release();
+	}
+	return drizzlePg({ client: pool, schema }) as unknown as Db;
 }
 
 /** An empty, migrated, in-memory database for unit and contract tests. */
