@@ -85,19 +85,27 @@ async function serve(port, { dir, startParams }) {
 		pending = pending.length ? Buffer.concat([pending, bytes]) : bytes;
 		/** @type {Uint8Array[]} */
 		const out = [];
+		/** @param {Uint8Array} data a view of PGlite's memory, which its next call reuses: copied */
+		const onRawData = (data) => out.push(data.slice());
+		/** @type {Buffer[]} the complete messages after the start-up one, run together */
+		const typed = [];
 		for (;;) {
 			const head = started ? 5 : 4;
 			if (pending.length < head) break;
 			const length = started ? 1 + pending.readInt32BE(1) : pending.readInt32BE(0);
 			if (pending.length < length) break;
-			const typed = started;
-			started = true;
-			const message = new Uint8Array(pending.subarray(0, length));
+			const message = pending.subarray(0, length);
 			pending = pending.subarray(length);
-			if (typed && message[0] === TERMINATE) continue;
-			// The answer is a view of PGlite's memory, which its next call reuses: copied.
-			await db.execProtocolRawStream(message, { onRawData: (data) => out.push(data.slice()) });
+			if (!started) {
+				started = true;
+				await db.execProtocolRawStream(new Uint8Array(message), { onRawData });
+			} else if (message[0] !== TERMINATE) typed.push(message);
 		}
+		// A statement's parse, bind, describe, execute and sync in one call: PGlite's main loop
+		// reads every message it is given, and one call instead of five took a prepared select
+		// from about 105 to 89 µs of this thread.
+		if (typed.length)
+			await db.execProtocolRawStream(new Uint8Array(Buffer.concat(typed)), { onRawData });
 		if (out.length === 0) return;
 		const answer = new Uint8Array(Buffer.concat(out));
 		port.postMessage({ type: 'bytes', id: connection, bytes: answer }, [answer.buffer]);
