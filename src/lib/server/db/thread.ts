@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Duplex } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
@@ -158,8 +160,8 @@ export interface EmbeddedThread {
 	close(): Promise<void>;
 }
 
-/** Starts PGlite on `dir` in a worker, and a pool of one pg connection to it. */
-export async function startEmbedded(dir: string, startParams: string[]): Promise<EmbeddedThread> {
+/** A worker with PGlite open on `dir`, or the reason it could not open, by code. */
+async function openWorker(dir: string, startParams: string[]): Promise<Worker> {
 	const { WORKER_URL, ROLE } = await import('./embedded-worker.js');
 	const worker = new Worker(new URL(WORKER_URL), {
 		workerData: { role: ROLE, dir, startParams },
@@ -179,7 +181,18 @@ export async function startEmbedded(dir: string, startParams: string[]): Promise
 		await worker.terminate();
 		throw new EmbeddedDatabaseError('could not be opened', 'name' in first ? first : {});
 	}
-	const thread = new Thread(worker);
+	return worker;
+}
+
+/** Starts PGlite on `dir` in a worker, and a pool of one pg connection to it. */
+export async function startEmbedded(dir: string, startParams: string[]): Promise<EmbeddedThread> {
+	// Creating the database (PostgreSQL's initdb, on a folder without one) grows PGlite's
+	// WebAssembly memory to about 800 MB of the process, and WebAssembly memory never shrinks
+	// while its thread lives. So a new folder is created by a thread of its own that then ends;
+	// the portal's thread opens what it made, at the size an existing folder takes (about 260 MB).
+	if (!existsSync(join(dir, 'PG_VERSION')))
+		await new Thread(await openWorker(dir, startParams)).close();
+	const thread = new Thread(await openWorker(dir, startParams));
 	const pool = new pg.Pool({
 		max: 1,
 		// PGlite's one user and database; pg would otherwise send the system's user name, or none.
