@@ -83,7 +83,8 @@ async function earlierDemoLink() {
 
 /**
  * The demo link: the one an earlier start printed while it still opens, else a new one for the
- * first demo application that is undecided and has no link out. A link a rep sent stays usable
+ * first of the demo applications a merchant can finish (50001–50003; 50005 and 50006 show the
+ * bureau's refusals) that has no decision and no link out. A link a rep sent stays usable
  * ("replace": false). Otherwise why there is none. A key the API refuses stops at the first try:
  * each refusal counts against the address's limit.
  */
@@ -105,7 +106,7 @@ async function demoLink(key) {
 		if (res.status !== 409) return { why: `the operator API answered ${res.status}` };
 	}
 	return {
-		why: 'each demo application is decided or has a link a rep sent; a rep can replace one from the console, or POST /sandbox/_sandbox/reset starts over'
+		why: `50001–50003, the demo applications a merchant can finish, each have a decision or a link out; a rep can send a new link for one that is not decided from the console, and removing the data folder (${dataFile('')}) while the portal is stopped starts over`
 	};
 }
 
