@@ -10,6 +10,10 @@ export default defineConfig({
 		// page loads it until something fails. Kit's own default layout (the signing steps' layout
 		// has data but no component) goes in with them, where it was a file of 110 bytes.
 		rolldownOptions: {
+			// Rolldown's note that kit's own writeBundle and closeBundle (the server build and the
+			// adapter) take most of the build's time: a dozen lines in every `npm start` that a
+			// user can do nothing about.
+			checks: { bundlerTimings: false },
 			output: {
 				codeSplitting: {
 					groups: [
