@@ -66,6 +66,9 @@ function demoRep() {
 	return { email: 'sam.ortiz@office1207.example', password: readFileSync(file, 'utf8').trim() };
 }
 
+/** The demo applications a merchant can finish (50005 and 50006 show the bureau's refusals). */
+const FINISHABLE = [50001, 50002, 50003];
+
 /** Where a start keeps the demo link it printed, so that the next start can print it again. */
 const DEMO_FILE = 'demo-link.json';
 
@@ -83,16 +86,15 @@ async function earlierDemoLink() {
 
 /**
  * The demo link: the one an earlier start printed while it still opens, else a new one for the
- * first of the demo applications a merchant can finish (50001–50003; 50005 and 50006 show the
- * bureau's refusals) that has no decision and no link out. A link a rep sent stays usable
- * ("replace": false). Otherwise why there is none. A key the API refuses stops at the first try:
- * each refusal counts against the address's limit.
+ * first of the demo applications a merchant can finish that has no decision and no link out. A
+ * link a rep sent stays usable ("replace": false). Otherwise why there is none. A key the API
+ * refuses stops at the first try: each refusal counts against the address's limit.
  */
 async function demoLink(key) {
 	const earlier = await earlierDemoLink();
 	if (earlier) return earlier;
 	if (!key) return { why: 'no OPERATOR_API_KEY, so the operator API is closed' };
-	for (const id of [50001, 50002, 50003]) {
+	for (const id of FINISHABLE) {
 		const res = await fetch(`${local}/api/v1/offices/1207/applications/${id}/signing-links`, {
 			method: 'POST',
 			headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
@@ -106,7 +108,7 @@ async function demoLink(key) {
 		if (res.status !== 409) return { why: `the operator API answered ${res.status}` };
 	}
 	return {
-		why: `50001–50003, the demo applications a merchant can finish, each have a decision or a link out; a rep can send a new link for one that is not decided from the console, and removing the data folder (${dataFile('')}) while the portal is stopped starts over`
+		why: `${FINISHABLE[0]}–${FINISHABLE.at(-1)}, the demo applications a merchant can finish, each have a decision or a link out; a rep can send a new link for one that is not decided from the console, and removing the data folder (${dataFile('')}) while the portal is stopped starts over`
 	};
 }
 

@@ -250,9 +250,12 @@ test('the search box keeps what the rep types through the page’s refresh; Show
 	await expect(consoleEntry(rep, DEMO.secondOwner)).toBeVisible();
 	// On a tablet the fields and the buttons sit in one row, tops and bottoms in line.
 	const boxes = await Promise.all(
-		[search, rep.getByLabel('State'), rep.getByRole('button', { name: 'Show' })]
-			.concat(rep.getByRole('link', { name: 'Clear' }))
-			.map((l) => l.boundingBox())
+		[
+			search,
+			rep.getByLabel('State'),
+			rep.getByRole('button', { name: 'Show' }),
+			rep.getByRole('link', { name: 'Clear' })
+		].map((l) => l.boundingBox())
 	);
 	for (const box of boxes) {
 		expect(box!.y).toBeCloseTo(boxes[0]!.y, 0);
