@@ -21,7 +21,7 @@ const SAM = 'Your sales representative: Sam Ortiz, sam.ortiz@office1207.example,
 async function send(rep: Page, email: string) {
 	await ready(rep);
 	await rep.getByLabel('Owner’s email').fill(email);
-	await rep.getByRole('button', { name: /^(Send|Resend) link$/ }).click();
+	await rep.getByRole('button', { name: /^(Send link|Resend link|Email a new link)$/ }).click();
 	await expect(
 		rep.getByRole('status').filter({ hasText: 'The link email is on its way (see Email below).' })
 	).toBeVisible();
@@ -174,6 +174,10 @@ test('copy link: a new link shown once, with JavaScript off too', async ({ brows
 	await rep.goto(appPath(app.id));
 	await expect(rep.getByText('made to copy, not emailed')).toBeVisible();
 	expect(await rep.content()).not.toContain(url);
+	// A link made to copy was never emailed: there is nothing to resend.
+	await expect(rep.getByRole('heading', { name: 'Email a new link' })).toBeVisible();
+	await expect(rep.getByRole('button', { name: 'Email a new link' })).toBeVisible();
+	await expect(rep.getByText(/resend/i)).toHaveCount(0);
 
 	const merchant = await browser.newPage();
 	await openLinkAndStart(merchant, new URL(url).pathname);
