@@ -97,9 +97,11 @@ export function renderNote(
 	switch (note.kind) {
 		case 'signed':
 			title = 'Your merchant signed';
+			// Written when the worker sends it, by which time the decision may already be delivered:
+			// the words hold either way.
 			blocks.push({
 				kind: 'p',
-				text: `${note.signer} accepted and signed the application for {strong}. The portal is delivering the decision to the onboarding service.`,
+				text: `${note.signer} accepted and signed the application for {strong}. The portal sends the decision to the onboarding service, and writes to you again if the service refuses it.`,
 				strong: what
 			});
 			break;

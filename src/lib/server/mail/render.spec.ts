@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { linkEmail } from '$lib/server/links/email';
+import { renderNote } from './notes';
 import { escapeHtml, officeTime, renderEmail } from './render';
 
 describe('email rendering', () => {
@@ -70,5 +71,18 @@ describe('email rendering', () => {
 		const without = linkEmail(base);
 		expect(without.text).not.toContain('Reply to this email');
 		expect(without.text).toContain('contact your sales representative');
+	});
+
+	it('tells the rep of a signature in words true before and after the delivery', () => {
+		const { text } = renderNote(
+			{ kind: 'signed', signer: 'Dana Whitfield', business: 'Blue Heron Bakery' },
+			1207,
+			50101,
+			{ repName: 'Sam Ortiz', timeZone: 'America/Chicago', consoleUrl: null }
+		);
+		expect(text).toContain(
+			'Dana Whitfield accepted and signed the application for Blue Heron Bakery (office 1207, application 50101). The portal sends the decision to the onboarding service, and writes to you again if the service refuses it.'
+		);
+		expect(text).not.toMatch(/is delivering/);
 	});
 });
