@@ -24,7 +24,7 @@ async function sendLink(rep: Page, app: TestApplication, to: string): Promise<st
 	await rep.goto(appPath(app.id));
 	await ready(rep);
 	await rep.getByLabel('Owner’s email').fill(to);
-	await rep.getByRole('button', { name: /^(Send|Resend) link$/ }).click();
+	await rep.getByRole('button', { name: /^(Send link|Resend link|Email a new link)$/ }).click();
 	await expect(rep.getByText('The link email is on its way (see Email below).')).toBeVisible();
 	const { path } = await mailTo(rep, to, app.business);
 	await rep.goto(appPath(app.id));
@@ -45,6 +45,11 @@ async function finishWith(browser: Browser, path: string) {
 	const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
 	await openLinkAndStart(page, path);
 	await agreeToTerms(page);
+	await continueAndSign(page);
+}
+
+/** The identity step says the pass carries over; the merchant goes on to sign. */
+async function continueAndSign(page: Page) {
 	await expect(
 		page.getByRole('heading', { name: 'Your identity is already confirmed' })
 	).toBeVisible();
@@ -121,4 +126,24 @@ test('a link to another address sends the merchant to the rep, whose console say
 	// The rep does what the console says, and the merchant finishes.
 	await finishWith(browser, await sendLink(rep, app, app.email));
 	await expect(rep.locator('.attention')).toHaveCount(0);
+});
+
+test('in person, a pass on a lost link carries over: the rep checked the photo ID', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'Deadend in person');
+	const rep = await repPage(browser, REPS.sam);
+	await passThenLose(browser, app, await sendLink(rep, app, app.email));
+
+	// The refusal's own advice: the rep helps the merchant finish in person, on the tablet.
+	await rep.goto(appPath(app.id));
+	await ready(rep);
+	await rep.getByLabel('I have checked the signer’s photo ID').check();
+	await rep.getByRole('button', { name: 'Hand to merchant' }).click();
+	await expect(rep).toHaveURL(/\/sign\/terms$/);
+	await agreeToTerms(rep);
+	await expect(rep.getByText('your sales representative has checked your photo ID')).toBeVisible();
+	await expect(rep.getByText('This link can’t confirm your identity')).toHaveCount(0);
+	await continueAndSign(rep);
 });

@@ -6,7 +6,13 @@ import { identityAttempts, signingSessions } from '$lib/server/db/schema';
 import { mailStatusFor } from '$lib/server/mail/status';
 import { createSession, resumeSession } from '$lib/server/signing/session';
 import { startTestApp, testSessionInput } from '$lib/server/testing/app';
-import { identityState, startAttempt, submitAnswers, type OpenAttempt } from './attempts';
+import {
+	identityState,
+	identityView,
+	startAttempt,
+	submitAnswers,
+	type OpenAttempt
+} from './attempts';
 
 const meta = { ip: '127.0.0.1', userAgent: 'vitest' };
 
@@ -135,6 +141,51 @@ describe('identity attempts against the sandbox', () => {
 			.from(signingSessions)
 			.where(eq(signingSessions.id, otherLink.id));
 		expect(row!.identityPassedAt).toBeNull();
+	});
+
+	it('shows an earlier pass on the identity step as Start will judge it: in person it carries', async () => {
+		const link = randomUUID();
+		const first = await t.session(50003, 1207, link);
+		expect((await identityView(t.ctx, first, meta)).earlier).toEqual({ kind: 'none' });
+		const o = await open(first);
+		expect((await submitAnswers(t.ctx, first, o, await rightAnswers(o), meta)).result).toBe(
+			'passed'
+		);
+
+		const sameLink = await t.session(50003, 1207, link);
+		const otherLink = await t.session(50003, 1207, randomUUID());
+		const { session: inPerson } = await createSession(t.ctx.db, {
+			...testSessionInput(50003),
+			channel: 'in_person'
+		});
+		expect((await identityView(t.ctx, sameLink, meta)).earlier).toEqual({
+			kind: 'carries',
+			linkId: link
+		});
+		expect((await identityView(t.ctx, otherLink, meta)).earlier.kind).toBe('refused');
+		// The rep beside the merchant checked their photo ID: the page offers to continue, and
+		// Start carries the pass, where the page once said "this link can't confirm" (there is
+		// no link).
+		expect((await identityView(t.ctx, inPerson, meta)).earlier).toEqual({
+			kind: 'carries',
+			linkId: link
+		});
+		expect((await startAttempt(t.ctx, inPerson, meta)).result).toBe('verified');
+		expect((await startAttempt(t.ctx, otherLink, meta)).result).toBe('elsewhere');
+		// The view counts the application's tries (failed or late, from any session; a pass is none).
+		const tries = (
+			await t.ctx.db
+				.select({ outcome: identityAttempts.outcome })
+				.from(identityAttempts)
+				.where(eq(identityAttempts.applicationId, 50003))
+		).filter((a) => a.outcome === 'failed' || a.outcome === 'late').length;
+		expect((await identityView(t.ctx, sameLink, meta)).state).toMatchObject({
+			failures: tries,
+			attemptsLeft: 2 - tries,
+			locked: false,
+			open: undefined,
+			last: undefined
+		});
 	});
 
 	it('never stores the answers', async () => {

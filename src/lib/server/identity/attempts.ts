@@ -8,6 +8,7 @@ import {
 	lt,
 	ne,
 	or,
+	getTableColumns,
 	sql,
 	type Placeholder
 } from 'drizzle-orm';
@@ -124,17 +125,6 @@ const triesQuery = preparedPer((db) =>
 		.prepare('identity_tries_used')
 );
 
-/** A session's latest attempt, which every view of the identity step reads. */
-const latestAttemptQuery = preparedPer((db) =>
-	db
-		.select()
-		.from(identityAttempts)
-		.where(eq(identityAttempts.sessionId, sql.placeholder('sessionId')))
-		.orderBy(desc(identityAttempts.startedAt))
-		.limit(1)
-		.prepare('identity_latest_attempt')
-);
-
 /**
  * Tries the application has used in the window, over every link and device: judged as failed,
  * out of time (closed or not yet noticed), or sent to the bureau with no verdict recorded.
@@ -206,16 +196,83 @@ async function afterFailure(ctx: AppContext, s: SigningSession, meta: RequestMet
 	}
 }
 
-/** Where the merchant stands; an open attempt past its deadline is closed as late here. */
-export async function identityState(
+/** An earlier pass of the application's identity check: the link its session was on. */
+interface Pass {
+	linkId: string | null;
+	email: string | null;
+}
+
+/**
+ * What a view of the identity step reads, in one statement (see identityFacts): the session's
+ * latest attempt, the tries used in the window, the application's passes and the email of the
+ * session's link. Three statements cost about a sixth of the page's requests/s on PostgreSQL
+ * (tests/bench/NOTES.md §9).
+ */
+const factsQuery = preparedPer((db) =>
+	db
+		.select({
+			attempt: getTableColumns(identityAttempts),
+			tries: sql<number>`(select count(*)::int from ${identityAttempts} where ${triesCounted({
+				officeId: sql.placeholder('officeId'),
+				applicationId: sql.placeholder('applicationId'),
+				since: sql.placeholder('since'),
+				lateBefore: sql.placeholder('lateBefore')
+			})})`,
+			passes: sql<
+				Pass[]
+			>`coalesce((select json_agg(json_build_object('linkId', ${signingSessions.linkId}, 'email', ${signingLinks.email}))
+				from ${identityAttempts}
+				inner join ${signingSessions} on ${signingSessions.id} = ${identityAttempts.sessionId}
+				left join ${signingLinks} on ${signingLinks.id} = ${signingSessions.linkId}
+				where ${identityAttempts.officeId} = ${sql.placeholder('officeId')}
+				and ${identityAttempts.applicationId} = ${sql.placeholder('applicationId')}
+				and ${identityAttempts.outcome} = 'passed'), '[]'::json)`,
+			linkEmail: sql<
+				string | null
+			>`(select ${signingLinks.email} from ${signingLinks} where ${signingLinks.id} = ${sql.placeholder('linkId')})`
+		})
+		.from(sql`(select 1) as one`)
+		// The session's latest attempt, if it has one (each subquery reads its own identity_attempts).
+		.leftJoin(
+			identityAttempts,
+			sql`${identityAttempts.id} = (select ${identityAttempts.id} from ${identityAttempts}
+				where ${identityAttempts.sessionId} = ${sql.placeholder('sessionId')}
+				order by ${identityAttempts.startedAt} desc limit 1)`
+		)
+		.prepare('identity_view')
+);
+
+async function identityFacts(ctx: AppContext, s: SigningSession, now: Date) {
+	const w = windowOf(ctx, s, now);
+	const [row] = await factsQuery(ctx.db).execute({
+		...w,
+		since: w.since.toISOString(),
+		lateBefore: w.lateBefore.toISOString(),
+		sessionId: s.id,
+		linkId: s.linkId
+	});
+	return {
+		latest: row!.attempt ?? undefined,
+		tries: Number(row!.tries),
+		passes: row!.passes,
+		linkEmail: row!.linkEmail
+	};
+}
+
+/**
+ * Where the merchant stands; an open attempt past its deadline is closed as late here. Closing
+ * one changes no count: a set past its deadline counts as a try before and after.
+ */
+export async function identityView(
 	ctx: AppContext,
 	s: SigningSession,
 	meta: RequestMeta,
 	now = new Date()
-): Promise<IdentityState> {
-	const [latest] = await latestAttemptQuery(ctx.db).execute({ sessionId: s.id });
+): Promise<{ state: IdentityState; earlier: EarlierPass }> {
+	const { latest, tries, passes, linkEmail } = await identityFacts(ctx, s, now);
 	let open: OpenAttempt | undefined;
 	let last: AttemptOutcome | undefined = latest?.outcome;
+	let count = tries;
 	if (latest?.outcome === 'pending' && !latest.questionsEnc) {
 		// A reservation whose set never arrived (the process that fetched it is gone): no try used.
 		if (now.getTime() > latest.deadlineAt.getTime()) {
@@ -232,6 +289,7 @@ export async function identityState(
 			)('identity.failed', { questionSetId: latest.questionSetId, reason: 'time limit passed' });
 			await afterFailure(ctx, s, meta, now);
 			last = 'late';
+			count = await triesUsed(ctx, ctx.db, s, now);
 		} else {
 			open = {
 				attempt: latest,
@@ -241,16 +299,27 @@ export async function identityState(
 			};
 		}
 	}
-	const count = await triesUsed(ctx, ctx.db, s, now);
 	const max = ctx.config.IDENTITY_MAX_ATTEMPTS;
 	return {
-		failures: count,
-		attemptsLeft: Math.max(0, max - count),
-		locked: count >= max,
-		open,
-		last,
-		lockLiftsAt: count >= max ? await lockLiftsAt(ctx, s, now) : null
+		state: {
+			failures: count,
+			attemptsLeft: Math.max(0, max - count),
+			locked: count >= max,
+			open,
+			last,
+			lockLiftsAt: count >= max ? await lockLiftsAt(ctx, s, now) : null
+		},
+		earlier: judgePass(passes, s.linkId, linkEmail, s.channel)
 	};
+}
+
+export async function identityState(
+	ctx: AppContext,
+	s: SigningSession,
+	meta: RequestMeta,
+	now = new Date()
+): Promise<IdentityState> {
+	return (await identityView(ctx, s, meta, now)).state;
 }
 
 /**
@@ -329,16 +398,29 @@ export async function earlierPass(
 	channel: Channel = 'link'
 ): Promise<EarlierPass> {
 	const passes = await passesQuery(db).execute({ officeId, applicationId });
+	if (passes.length === 0 || channel === 'in_person' || !linkId) {
+		return judgePass(passes, linkId, null, channel);
+	}
+	const [link] = await db
+		.select({ email: signingLinks.email })
+		.from(signingLinks)
+		.where(eq(signingLinks.id, linkId));
+	return judgePass(passes, linkId, link?.email ?? null, channel);
+}
+
+/** earlierPass's judgement, on the passes and the email of the link `linkId` (if any). */
+function judgePass(
+	passes: Pass[],
+	linkId: string | null,
+	linkEmail: string | null,
+	channel: Channel
+): EarlierPass {
 	if (passes.length === 0) return { kind: 'none' };
 	if (channel === 'in_person') return { kind: 'carries', linkId: passes[0]!.linkId };
-	if (linkId) {
-		const [link] = await db
-			.select({ email: signingLinks.email })
-			.from(signingLinks)
-			.where(eq(signingLinks.id, linkId));
-		const carrier = passes.find((p) => p.linkId === linkId || sameEmail(p.email, link?.email));
-		if (carrier) return { kind: 'carries', linkId: carrier.linkId };
-	}
+	const carrier = linkId
+		? passes.find((p) => p.linkId === linkId || sameEmail(p.email, linkEmail))
+		: undefined;
+	if (carrier) return { kind: 'carries', linkId: carrier.linkId };
 	return { kind: 'refused', email: passes.find((p) => p.email)?.email ?? null };
 }
 

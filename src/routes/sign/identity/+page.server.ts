@@ -3,8 +3,8 @@ import { app } from '$lib/server/app';
 import { requestMeta } from '$lib/server/http/meta';
 import {
 	announcedLimitSeconds,
-	earlierPass,
 	identityState,
+	identityView,
 	startAttempt,
 	submitAnswers
 } from '$lib/server/identity/attempts';
@@ -27,10 +27,9 @@ const ELSEWHERE =
 export const load: PageServerLoad = async (event) => {
 	const session = requireStep(event, 'identity');
 	const ctx = app();
-	const [state, limitSeconds, earlier] = await Promise.all([
-		identityState(ctx, session, requestMeta(event)),
-		announcedLimitSeconds(ctx, session),
-		earlierPass(ctx.db, session.officeId, session.applicationId, session.linkId)
+	const [{ state, earlier }, limitSeconds] = await Promise.all([
+		identityView(ctx, session, requestMeta(event)),
+		announcedLimitSeconds(ctx, session)
 	]);
 	const now = Date.now();
 	return {
@@ -41,7 +40,10 @@ export const load: PageServerLoad = async (event) => {
 		locked: state.locked,
 		lockLiftsAt: state.lockLiftsAt?.toISOString() ?? null,
 		last: state.last ?? null,
-		/** Passed before: on this link or one to the same address (carried over), or elsewhere. */
+		/**
+		 * Passed before: on this link or one to the same address, or in person (carried over), or
+		 * elsewhere.
+		 */
 		earlier: earlier.kind,
 		open: state.open
 			? {
