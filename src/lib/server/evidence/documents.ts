@@ -1,8 +1,9 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { PDFDict, PDFHexString, PDFName, type PDFDocument } from 'pdf-lib';
 import type { AppContext } from '$lib/server/app';
 import { auditEvents } from '$lib/server/db/schema';
+import { preparedPer } from '$lib/server/db/prepared';
 import type { SigningSession } from '$lib/server/signing/session';
 import { renderCertificate } from './certificate';
 import { gatherFacts, type Audience, type EvidenceFacts } from './facts';
@@ -107,13 +108,24 @@ function madeBy(ctx: AppContext) {
 	return cache;
 }
 
-async function chainHead(ctx: AppContext, officeId: number, applicationId: number) {
-	const [head] = await ctx.db
+/** Every download of either PDF reads the chain's head (see preparedPer). */
+const chainHeadQuery = preparedPer((db) =>
+	db
 		.select({ seq: auditEvents.seq, hash: auditEvents.hash })
 		.from(auditEvents)
-		.where(and(eq(auditEvents.officeId, officeId), eq(auditEvents.applicationId, applicationId)))
+		.where(
+			and(
+				eq(auditEvents.officeId, sql.placeholder('officeId')),
+				eq(auditEvents.applicationId, sql.placeholder('applicationId'))
+			)
+		)
 		.orderBy(desc(auditEvents.seq))
-		.limit(1);
+		.limit(1)
+		.prepare('audit_chain_head')
+);
+
+async function chainHead(ctx: AppContext, officeId: number, applicationId: number) {
+	const [head] = await chainHeadQuery(ctx.db).execute({ officeId, applicationId });
 	return head ? `${head.seq}:${head.hash}` : 'empty';
 }
 
