@@ -109,8 +109,8 @@ const windowOf = (ctx: AppContext, s: SigningSession, now: Date) => ({
 const usedInWindow = (ctx: AppContext, s: SigningSession, now: Date) =>
 	triesCounted(windowOf(ctx, s, now));
 
-/** Every view of the identity step counts the tries used (see preparedPer). */
-const triesQuery = preparedPer((db) =>
+/** The tries used in the window, on placeholders: a statement of its own, and part of the view's. */
+const triesOf = (db: Tx) =>
 	db
 		.select({ n: sql<number>`count(*)::int` })
 		.from(identityAttempts)
@@ -121,9 +121,32 @@ const triesQuery = preparedPer((db) =>
 				since: sql.placeholder('since'),
 				lateBefore: sql.placeholder('lateBefore')
 			})
-		)
-		.prepare('identity_tries_used')
-);
+		);
+
+/** Reserving an attempt and recording a failure count the tries used (see preparedPer). */
+const triesQuery = preparedPer((db) => triesOf(db).prepare('identity_tries_used'));
+
+/**
+ * The application's passes, each with the session's link and its email, on placeholders: a
+ * statement of its own (earlierPass) and part of the view's. Aliased, so that a row read from it
+ * as a subquery has the keys of `Pass`.
+ */
+const passesOf = (db: Tx) =>
+	db
+		.select({
+			linkId: sql<string | null>`${signingSessions.linkId}`.as('linkId'),
+			email: sql<string | null>`${signingLinks.email}`.as('email')
+		})
+		.from(identityAttempts)
+		.innerJoin(signingSessions, eq(signingSessions.id, identityAttempts.sessionId))
+		.leftJoin(signingLinks, eq(signingLinks.id, signingSessions.linkId))
+		.where(
+			and(
+				eq(identityAttempts.officeId, sql.placeholder('officeId')),
+				eq(identityAttempts.applicationId, sql.placeholder('applicationId')),
+				eq(identityAttempts.outcome, 'passed')
+			)
+		);
 
 /**
  * Tries the application has used in the window, over every link and device: judged as failed,
@@ -212,21 +235,8 @@ const factsQuery = preparedPer((db) =>
 	db
 		.select({
 			attempt: getTableColumns(identityAttempts),
-			tries: sql<number>`(select count(*)::int from ${identityAttempts} where ${triesCounted({
-				officeId: sql.placeholder('officeId'),
-				applicationId: sql.placeholder('applicationId'),
-				since: sql.placeholder('since'),
-				lateBefore: sql.placeholder('lateBefore')
-			})})`,
-			passes: sql<
-				Pass[]
-			>`coalesce((select json_agg(json_build_object('linkId', ${signingSessions.linkId}, 'email', ${signingLinks.email}))
-				from ${identityAttempts}
-				inner join ${signingSessions} on ${signingSessions.id} = ${identityAttempts.sessionId}
-				left join ${signingLinks} on ${signingLinks.id} = ${signingSessions.linkId}
-				where ${identityAttempts.officeId} = ${sql.placeholder('officeId')}
-				and ${identityAttempts.applicationId} = ${sql.placeholder('applicationId')}
-				and ${identityAttempts.outcome} = 'passed'), '[]'::json)`,
+			tries: sql<number>`(${triesOf(db)})`,
+			passes: sql<Pass[]>`coalesce((select json_agg(p) from (${passesOf(db)}) p), '[]'::json)`,
 			linkEmail: sql<
 				string | null
 			>`(select ${signingLinks.email} from ${signingLinks} where ${signingLinks.id} = ${sql.placeholder('linkId')})`
@@ -261,7 +271,8 @@ async function identityFacts(ctx: AppContext, s: SigningSession, now: Date) {
 
 /**
  * Where the merchant stands; an open attempt past its deadline is closed as late here. Closing
- * one changes no count: a set past its deadline counts as a try before and after.
+ * one changes no count: a set past its deadline and its grace counts as a try before and after
+ * (triesCounted's `lateBefore` is this same moment).
  */
 export async function identityView(
 	ctx: AppContext,
@@ -269,10 +280,9 @@ export async function identityView(
 	meta: RequestMeta,
 	now = new Date()
 ): Promise<{ state: IdentityState; earlier: EarlierPass }> {
-	const { latest, tries, passes, linkEmail } = await identityFacts(ctx, s, now);
+	const { latest, tries: count, passes, linkEmail } = await identityFacts(ctx, s, now);
 	let open: OpenAttempt | undefined;
 	let last: AttemptOutcome | undefined = latest?.outcome;
-	let count = tries;
 	if (latest?.outcome === 'pending' && !latest.questionsEnc) {
 		// A reservation whose set never arrived (the process that fetched it is gone): no try used.
 		if (now.getTime() > latest.deadlineAt.getTime()) {
@@ -289,7 +299,6 @@ export async function identityView(
 			)('identity.failed', { questionSetId: latest.questionSetId, reason: 'time limit passed' });
 			await afterFailure(ctx, s, meta, now);
 			last = 'late';
-			count = await triesUsed(ctx, ctx.db, s, now);
 		} else {
 			open = {
 				attempt: latest,
@@ -364,22 +373,8 @@ export type EarlierPass =
 const sameEmail = (a: string | null | undefined, b: string | null | undefined) =>
 	!!a && !!b && a.trim().toLowerCase() === b.trim().toLowerCase();
 
-/** The link and the identity pages look for earlier passes on every view (see preparedPer). */
-const passesQuery = preparedPer((db) =>
-	db
-		.select({ linkId: signingSessions.linkId, email: signingLinks.email })
-		.from(identityAttempts)
-		.innerJoin(signingSessions, eq(signingSessions.id, identityAttempts.sessionId))
-		.leftJoin(signingLinks, eq(signingLinks.id, signingSessions.linkId))
-		.where(
-			and(
-				eq(identityAttempts.officeId, sql.placeholder('officeId')),
-				eq(identityAttempts.applicationId, sql.placeholder('applicationId')),
-				eq(identityAttempts.outcome, 'passed')
-			)
-		)
-		.prepare('identity_earlier_passes')
-);
+/** The link page looks for earlier passes on every view (see preparedPer). */
+const passesQuery = preparedPer((db) => passesOf(db).prepare('identity_earlier_passes'));
 
 /**
  * Whether the application's identity check already passed, and whether that pass carries over
@@ -398,13 +393,14 @@ export async function earlierPass(
 	channel: Channel = 'link'
 ): Promise<EarlierPass> {
 	const passes = await passesQuery(db).execute({ officeId, applicationId });
-	if (passes.length === 0 || channel === 'in_person' || !linkId) {
-		return judgePass(passes, linkId, null, channel);
-	}
-	const [link] = await db
-		.select({ email: signingLinks.email })
-		.from(signingLinks)
-		.where(eq(signingLinks.id, linkId));
+	// The link's email matters only when a pass might carry to another link than its own.
+	const [link] =
+		passes.length > 0 && channel !== 'in_person' && linkId
+			? await db
+					.select({ email: signingLinks.email })
+					.from(signingLinks)
+					.where(eq(signingLinks.id, linkId))
+			: [];
 	return judgePass(passes, linkId, link?.email ?? null, channel);
 }
 
