@@ -11,7 +11,7 @@ import {
 	resetSandbox,
 	type TestApplication
 } from './support/flow';
-import { REPS, TABLET, appPath, mailTo, repPage } from './support/reps';
+import { REPS, SEND_LINK, TABLET, appPath, handOver, mailTo, repPage } from './support/reps';
 
 test.use({ viewport: TABLET });
 
@@ -24,7 +24,7 @@ async function sendLink(rep: Page, app: TestApplication, to: string): Promise<st
 	await rep.goto(appPath(app.id));
 	await ready(rep);
 	await rep.getByLabel('Owner’s email').fill(to);
-	await rep.getByRole('button', { name: /^(Send link|Resend link|Email a new link)$/ }).click();
+	await rep.getByRole('button', { name: SEND_LINK }).click();
 	await expect(rep.getByText('The link email is on its way (see Email below).')).toBeVisible();
 	const { path } = await mailTo(rep, to, app.business);
 	await rep.goto(appPath(app.id));
@@ -137,10 +137,7 @@ test('in person, a pass on a lost link carries over: the rep checked the photo I
 	await passThenLose(browser, app, await sendLink(rep, app, app.email));
 
 	// The refusal's own advice: the rep helps the merchant finish in person, on the tablet.
-	await rep.goto(appPath(app.id));
-	await ready(rep);
-	await rep.getByLabel('I have checked the signer’s photo ID').check();
-	await rep.getByRole('button', { name: 'Hand to merchant' }).click();
+	await handOver(rep, app.id);
 	await expect(rep).toHaveURL(/\/sign\/terms$/);
 	await agreeToTerms(rep);
 	await expect(rep.getByText('your sales representative has checked your photo ID')).toBeVisible();

@@ -20,7 +20,7 @@ import {
 	startQuestions,
 	TEXT
 } from './support/flow';
-import { REPS, TABLET, appPath, repPage, signIn } from './support/reps';
+import { REPS, TABLET, appPath, handOver, repPage, signIn } from './support/reps';
 import { startSecondServer } from './support/second-server';
 
 test.use({ viewport: TABLET });
@@ -30,18 +30,6 @@ const LOCK_TITLE = 'Please hand the tablet back to your sales representative';
 test.beforeEach(async ({ request }) => {
 	await resetSandbox(request);
 });
-
-/** On the application's page: the attestation, then "Hand to merchant". */
-async function handOver(rep: Page, applicationId: number, id = { type: '', last4: '' }) {
-	await rep.goto(appPath(applicationId));
-	await ready(rep);
-	await rep.getByLabel('I have checked the signer’s photo ID').check();
-	if (id.type) await rep.getByLabel('ID type (optional)').fill(id.type);
-	if (id.last4) await rep.getByLabel('Last four characters of the ID (optional)').fill(id.last4);
-	await rep.getByRole('button', { name: 'Hand to merchant' }).click();
-	await expect(rep).toHaveURL(/\/sign\/(terms|identity|sign)$/);
-	await expect(rep.getByRole('button', { name: 'Return to rep' })).toBeVisible();
-}
 
 async function expectLocked(page: Page) {
 	await expect(page).toHaveURL(/\/rep\/lock$/);

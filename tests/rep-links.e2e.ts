@@ -8,7 +8,7 @@ import {
 	ready,
 	resetSandbox
 } from './support/flow';
-import { REPS, TABLET, appPath, mailTo, repPage, signIn } from './support/reps';
+import { REPS, SEND_LINK, TABLET, appPath, mailTo, repPage, signIn } from './support/reps';
 
 test.use({ viewport: TABLET });
 
@@ -21,7 +21,7 @@ const SAM = 'Your sales representative: Sam Ortiz, sam.ortiz@office1207.example,
 async function send(rep: Page, email: string) {
 	await ready(rep);
 	await rep.getByLabel('Owner’s email').fill(email);
-	await rep.getByRole('button', { name: /^(Send link|Resend link|Email a new link)$/ }).click();
+	await rep.getByRole('button', { name: SEND_LINK }).click();
 	await expect(
 		rep.getByRole('status').filter({ hasText: 'The link email is on its way (see Email below).' })
 	).toBeVisible();

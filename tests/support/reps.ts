@@ -75,6 +75,21 @@ export const consoleEntry = (page: Page, applicationId: number) =>
 
 export const appPath = (applicationId: number) => `/rep/applications/${applicationId}`;
 
+/** The application page's send button, whichever its words (no link, one emailed, one not). */
+export const SEND_LINK = /^(Send link|Resend link|Email a new link)$/;
+
+/** On the application's page: the attestation, then "Hand to merchant". */
+export async function handOver(rep: Page, applicationId: number, id = { type: '', last4: '' }) {
+	await rep.goto(appPath(applicationId));
+	await ready(rep);
+	await rep.getByLabel('I have checked the signer’s photo ID').check();
+	if (id.type) await rep.getByLabel('ID type (optional)').fill(id.type);
+	if (id.last4) await rep.getByLabel('Last four characters of the ID (optional)').fill(id.last4);
+	await rep.getByRole('button', { name: 'Hand to merchant' }).click();
+	await expect(rep).toHaveURL(/\/sign\/(terms|identity|sign)$/);
+	await expect(rep.getByRole('button', { name: 'Return to rep' })).toBeVisible();
+}
+
 /**
  * The newest mail to `to` about `business` in the development mailbox, and the path of the
  * signing link in it. (Every test shop has the same owner address, and a reminder sent "as if
