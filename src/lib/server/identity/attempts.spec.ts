@@ -105,6 +105,30 @@ describe('identity attempts against the sandbox', () => {
 		expect(state).toMatchObject({ failures: 1, last: 'late', open: undefined });
 	});
 
+	it('closes a set left past its time limit as late when the step is viewed, and counts it once', async () => {
+		// 50002 was locked by an earlier test: its tries are forgotten here, as the window would.
+		await t.ctx.db.delete(identityAttempts).where(eq(identityAttempts.applicationId, 50002));
+		const failed = async () =>
+			(await listAudit(t.ctx.db, 1207, 50002)).filter((e) => e.type === 'identity.failed').length;
+		const failedBefore = await failed();
+		const s = await t.session(50002);
+		const o = await open(s);
+		const late = new Date(o.attempt.deadlineAt.getTime() + 10_000);
+		expect((await identityView(t.ctx, s, meta, late)).state).toMatchObject({
+			failures: 1,
+			attemptsLeft: 1,
+			last: 'late',
+			open: undefined
+		});
+		// Closed now: a later view counts the same one try, and records no second failure.
+		expect((await identityView(t.ctx, s, meta, late)).state).toMatchObject({
+			failures: 1,
+			attemptsLeft: 1,
+			last: 'late'
+		});
+		expect(await failed()).toBe(failedBefore + 1);
+	});
+
 	it('spends no try when the bureau is down', async () => {
 		const s = await t.session(50006);
 		expect((await startAttempt(t.ctx, s, meta)).result).toBe('unavailable');
