@@ -10,8 +10,10 @@ import {
 	or,
 	getTableColumns,
 	sql,
+	type Column,
 	type Placeholder
 } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { AppContext } from '$lib/server/app';
 import { appendAudit } from '$lib/server/audit/audit';
 import { decrypt, encrypt } from '$lib/server/crypto/secretbox';
@@ -25,6 +27,7 @@ import {
 	type AttemptOutcome
 } from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
+import { lookupHash, type SigningLink } from '$lib/server/links/links';
 import { notifyRep } from '$lib/server/mail/notes';
 import { OnboardingError, type IdentityQuestionSet } from '$lib/server/onboarding';
 import { newSessionSecret, type SigningSession } from '$lib/server/signing/session';
@@ -126,12 +129,23 @@ const triesOf = (db: Tx) =>
 /** Reserving an attempt and recording a failure count the tries used (see preparedPer). */
 const triesQuery = preparedPer((db) => triesOf(db).prepare('identity_tries_used'));
 
+/** Which application's passes: placeholders, or the columns of an outer query's row. */
+interface PassesFor {
+	officeId: Placeholder | Column;
+	applicationId: Placeholder | Column;
+}
+
+const PLACEHOLDERS: PassesFor = {
+	officeId: sql.placeholder('officeId'),
+	applicationId: sql.placeholder('applicationId')
+};
+
 /**
- * The application's passes, each with the session's link and its email, on placeholders: a
- * statement of its own (earlierPass) and part of the view's. Aliased, so that a row read from it
- * as a subquery has the keys of `Pass`.
+ * The application's passes, each with the session's link and its email: a statement of its own
+ * (earlierPass) and part of the identity step's and the link page's views. Aliased, so that a row
+ * read from it as a subquery has the keys of `Pass`.
  */
-const passesOf = (db: Tx) =>
+const passesOf = (db: Tx, of: PassesFor = PLACEHOLDERS) =>
 	db
 		.select({
 			linkId: sql<string | null>`${signingSessions.linkId}`.as('linkId'),
@@ -142,11 +156,15 @@ const passesOf = (db: Tx) =>
 		.leftJoin(signingLinks, eq(signingLinks.id, signingSessions.linkId))
 		.where(
 			and(
-				eq(identityAttempts.officeId, sql.placeholder('officeId')),
-				eq(identityAttempts.applicationId, sql.placeholder('applicationId')),
+				eq(identityAttempts.officeId, of.officeId),
+				eq(identityAttempts.applicationId, of.applicationId),
 				eq(identityAttempts.outcome, 'passed')
 			)
 		);
+
+/** passesOf as one JSON value: a subquery of a view. */
+const passesJson = (db: Tx, of?: PassesFor) =>
+	sql<Pass[]>`coalesce((select json_agg(p) from (${passesOf(db, of)}) p), '[]'::json)`;
 
 /**
  * Tries the application has used in the window, over every link and device: judged as failed,
@@ -236,7 +254,7 @@ const factsQuery = preparedPer((db) =>
 		.select({
 			attempt: getTableColumns(identityAttempts),
 			tries: sql<number>`(${triesOf(db)})`,
-			passes: sql<Pass[]>`coalesce((select json_agg(p) from (${passesOf(db)}) p), '[]'::json)`,
+			passes: passesJson(db),
 			linkEmail: sql<
 				string | null
 			>`(select ${signingLinks.email} from ${signingLinks} where ${signingLinks.id} = ${sql.placeholder('linkId')})`
@@ -402,6 +420,34 @@ export async function earlierPass(
 					.where(eq(signingLinks.id, linkId))
 			: [];
 	return judgePass(passes, linkId, link?.email ?? null, channel);
+}
+
+/** The link page's view: the link a token's hash names, and its application's passes. */
+const linkViewQuery = preparedPer((db) => {
+	const link = alias(signingLinks, 'link');
+	return db
+		.select({
+			link,
+			passes: passesJson(db, { officeId: link.officeId, applicationId: link.applicationId })
+		})
+		.from(link)
+		.where(eq(link.tokenHash, sql.placeholder('tokenHash')))
+		.prepare('link_view');
+});
+
+/**
+ * The link page's facts in one statement: the link a token names (see findLink) and whether an
+ * earlier pass of its application carries to it (see earlierPass). As two statements they cost
+ * the page about a tenth of its requests/s on PostgreSQL (tests/bench/NOTES.md §10).
+ */
+export async function linkView(
+	db: Tx,
+	token: string
+): Promise<{ link: SigningLink | undefined; earlier: EarlierPass }> {
+	const tokenHash = lookupHash(token);
+	const [row] = tokenHash ? await linkViewQuery(db).execute({ tokenHash }) : [];
+	if (!row) return { link: undefined, earlier: { kind: 'none' } };
+	return { link: row.link, earlier: judgePass(row.passes, row.link.id, row.link.email, 'link') };
 }
 
 /** earlierPass's judgement, on the passes and the email of the link `linkId` (if any). */

@@ -163,9 +163,13 @@ const linkByToken = preparedPer((db) =>
 		.prepare('link_by_token')
 );
 
+/** What a link is looked up by; none for a token of the wrong shape, which cannot be ours. */
+export const lookupHash = (token: string): string | undefined =>
+	isTokenShaped(token) ? hashToken(token) : undefined;
+
 export async function findLink(db: Tx, token: string): Promise<SigningLink | undefined> {
-	// A token of the wrong shape cannot be ours; skip the lookup rather than hash garbage.
-	if (!isTokenShaped(token)) return undefined;
-	const [row] = await linkByToken(db).execute({ tokenHash: hashToken(token) });
+	// Rather than hash garbage, a token of the wrong shape skips the lookup.
+	const tokenHash = lookupHash(token);
+	const [row] = tokenHash ? await linkByToken(db).execute({ tokenHash }) : [];
 	return row;
 }

@@ -43,7 +43,15 @@ export async function openLink(
 	event: RequestEvent,
 	token: string
 ): Promise<SigningLink> {
-	const link = await findLink(ctx.db, token);
+	return admitLink(ctx, event, await findLink(ctx.db, token));
+}
+
+/** openLink on a link the caller looked up itself (the link page's view, with more in it). */
+export async function admitLink(
+	ctx: AppContext,
+	event: RequestEvent,
+	link: SigningLink | undefined
+): Promise<SigningLink> {
 	if (!link) {
 		await count(
 			ctx,

@@ -5,6 +5,7 @@ import { signingSessions } from '$lib/server/db/schema';
 import {
 	earlierPass,
 	identityState,
+	linkView,
 	startAttempt,
 	submitAnswers
 } from '$lib/server/identity/attempts';
@@ -26,17 +27,18 @@ describe('starting a signing session (the one way in)', () => {
 		await t.control('POST', 'reset');
 	});
 
-	const link = async (applicationId: number, email: string | null) =>
-		(
-			await createLink(t.ctx.db, {
-				officeId: 1207,
-				applicationId,
-				email,
-				createdBy: 'test',
-				ttlHours: 168,
-				meta
-			})
-		).link;
+	/** The link as stored, with the token its email would carry. */
+	const link = async (applicationId: number, email: string | null) => {
+		const created = await createLink(t.ctx.db, {
+			officeId: 1207,
+			applicationId,
+			email,
+			createdBy: 'test',
+			ttlHours: 168,
+			meta
+		});
+		return { ...created.link, token: created.token };
+	};
 
 	const start = async (applicationId: number, linkId: string | null) =>
 		startSigningSession(t.ctx, {
@@ -107,6 +109,19 @@ describe('starting a signing session (the one way in)', () => {
 		expect(rows).toEqual([]);
 	});
 
+	it('the link page’s view: a link with no pass yet, and tokens that name no link', async () => {
+		const { token, ...stored } = await link(50002, 'marcus@tworivershardware.example');
+		expect(await linkView(t.ctx.db, token)).toEqual({ link: stored, earlier: { kind: 'none' } });
+		expect(stored.expiresAt).toBeInstanceOf(Date);
+		const other = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
+		for (const unknown of [other, 'not-a-token']) {
+			expect(await linkView(t.ctx.db, unknown)).toEqual({
+				link: undefined,
+				earlier: { kind: 'none' }
+			});
+		}
+	});
+
 	describe('the known dead end: identity passed on link A, the merchant lost it', () => {
 		it('a later link to the same address (any case) carries the pass over', async () => {
 			const a = await link(50002, 'marcus@tworivershardware.example');
@@ -116,6 +131,12 @@ describe('starting a signing session (the one way in)', () => {
 			expect(await earlierPass(t.ctx.db, 1207, 50002, b.id)).toEqual({
 				kind: 'carries',
 				linkId: a.id
+			});
+			// The link page's view of b's token judges the same in its one statement.
+			const { token, ...stored } = b;
+			expect(await linkView(t.ctx.db, token)).toEqual({
+				link: stored,
+				earlier: { kind: 'carries', linkId: a.id }
 			});
 			const second = await session(50002, b.id);
 			// The service counts the application verified (409); the portal carries the pass.
@@ -141,6 +162,10 @@ describe('starting a signing session (the one way in)', () => {
 			for (const email of ['someone.else@example.com', null]) {
 				const other = await link(50003, email);
 				expect(await earlierPass(t.ctx.db, 1207, 50003, other.id)).toEqual({
+					kind: 'refused',
+					email: 'erik@lakesidekayak.example'
+				});
+				expect((await linkView(t.ctx.db, other.token)).earlier).toEqual({
 					kind: 'refused',
 					email: 'erik@lakesidekayak.example'
 				});

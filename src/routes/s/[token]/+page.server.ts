@@ -2,9 +2,9 @@ import { fail, type RequestEvent } from '@sveltejs/kit';
 import { redirect } from '@sveltejs/kit';
 import { app } from '$lib/server/app';
 import { requestMeta } from '$lib/server/http/meta';
-import { earlierPass } from '$lib/server/identity/attempts';
+import { linkView } from '$lib/server/identity/attempts';
 import type { SigningLink } from '$lib/server/links/links';
-import { openLink } from '$lib/server/links/open';
+import { admitLink, openLink } from '$lib/server/links/open';
 import { isDecided, type ApplicationListItem } from '$lib/server/onboarding';
 import { merchantRepContact, senderContact, senderRepNo } from '$lib/server/reps/contact';
 import { businessName, findApplication } from '$lib/server/signing/application';
@@ -41,14 +41,15 @@ const repOf = async (link: SigningLink, item: ApplicationListItem | undefined) =
 // Mail scanners open links too: this load reads and never writes (but for the rate-limit count).
 export const load: PageServerLoad = async (event) => {
 	const ctx = app();
-	const link = await openLink(ctx, event, event.params.token);
+	const view = await linkView(ctx.db, event.params.token);
+	const link = await admitLink(ctx, event, view.link);
 	let item: ApplicationListItem | undefined;
 	try {
 		item = await findApplication(ctx, link.officeId, link.applicationId);
 	} catch {
 		item = undefined;
 	}
-	const earlier = await earlierPass(ctx.db, link.officeId, link.applicationId, link.id);
+	const { earlier } = view;
 	// No Start button that could only fail: the page says why and whom to contact instead.
 	const blocked: StartRefusal | null =
 		item && isDecided(item) ? 'decided' : earlier.kind === 'refused' ? 'identity_elsewhere' : null;
