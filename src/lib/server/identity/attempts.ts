@@ -13,7 +13,6 @@ import {
 	type Column,
 	type Placeholder
 } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import type { AppContext } from '$lib/server/app';
 import { appendAudit } from '$lib/server/audit/audit';
 import { decrypt, encrypt } from '$lib/server/crypto/secretbox';
@@ -27,7 +26,6 @@ import {
 	type AttemptOutcome
 } from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
-import { lookupHash, type SigningLink } from '$lib/server/links/links';
 import { notifyRep } from '$lib/server/mail/notes';
 import { OnboardingError, type IdentityQuestionSet } from '$lib/server/onboarding';
 import { newSessionSecret, type SigningSession } from '$lib/server/signing/session';
@@ -162,8 +160,8 @@ const passesOf = (db: Tx, of: PassesFor = PLACEHOLDERS) =>
 			)
 		);
 
-/** passesOf as one JSON value: a subquery of a view. */
-const passesJson = (db: Tx, of?: PassesFor) =>
+/** passesOf as one JSON value: a subquery of a view (this step's, the link page's). */
+export const passesJson = (db: Tx, of?: PassesFor) =>
 	sql<Pass[]>`coalesce((select json_agg(p) from (${passesOf(db, of)}) p), '[]'::json)`;
 
 /**
@@ -238,7 +236,7 @@ async function afterFailure(ctx: AppContext, s: SigningSession, meta: RequestMet
 }
 
 /** An earlier pass of the application's identity check: the link its session was on. */
-interface Pass {
+export interface Pass {
 	linkId: string | null;
 	email: string | null;
 }
@@ -422,36 +420,8 @@ export async function earlierPass(
 	return judgePass(passes, linkId, link?.email ?? null, channel);
 }
 
-/** The link page's view: the link a token's hash names, and its application's passes. */
-const linkViewQuery = preparedPer((db) => {
-	const link = alias(signingLinks, 'link');
-	return db
-		.select({
-			link,
-			passes: passesJson(db, { officeId: link.officeId, applicationId: link.applicationId })
-		})
-		.from(link)
-		.where(eq(link.tokenHash, sql.placeholder('tokenHash')))
-		.prepare('link_view');
-});
-
-/**
- * The link page's facts in one statement: the link a token names (see findLink) and whether an
- * earlier pass of its application carries to it (see earlierPass). As two statements they cost
- * the page about a tenth of its requests/s on PostgreSQL (tests/bench/NOTES.md §10).
- */
-export async function linkView(
-	db: Tx,
-	token: string
-): Promise<{ link: SigningLink | undefined; earlier: EarlierPass }> {
-	const tokenHash = lookupHash(token);
-	const [row] = tokenHash ? await linkViewQuery(db).execute({ tokenHash }) : [];
-	if (!row) return { link: undefined, earlier: { kind: 'none' } };
-	return { link: row.link, earlier: judgePass(row.passes, row.link.id, row.link.email, 'link') };
-}
-
 /** earlierPass's judgement, on the passes and the email of the link `linkId` (if any). */
-function judgePass(
+export function judgePass(
 	passes: Pass[],
 	linkId: string | null,
 	linkEmail: string | null,

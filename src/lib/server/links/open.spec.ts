@@ -4,7 +4,7 @@ import type { AppContext } from '$lib/server/app';
 import { openMemoryDatabase, type Database } from '$lib/server/db';
 import { testContext } from '$lib/server/testing/app';
 import { createLink } from './links';
-import { openLink } from './open';
+import { openLink, openLinkView } from './open';
 
 const MISSES = 3;
 const OPENS = 5;
@@ -19,10 +19,14 @@ function from(ip: string) {
 	return { event, headers };
 }
 
-async function status(ctx: AppContext, ip: string, token: string) {
+/** The two ways in: Start's and the decline's, and the link page's view (one statement). */
+const OPENERS = { openLink, openLinkView } as const;
+type Opener = keyof typeof OPENERS;
+
+async function status(ctx: AppContext, ip: string, token: string, opener: Opener = 'openLink') {
 	const { event, headers } = from(ip);
 	try {
-		await openLink(ctx, event, token);
+		await OPENERS[opener](ctx, event, token);
 		return { status: 200, retryAfter: headers['retry-after'] };
 	} catch (err) {
 		if (!isHttpError(err)) throw err;
@@ -54,34 +58,65 @@ describe('opening a signing link', () => {
 			})
 		).token;
 
-	it('slows down an address that tries unknown tokens, and tells it when to come back', async () => {
-		const nat = '203.0.113.50';
-		for (let i = 0; i < MISSES; i++) {
-			expect((await status(ctx, nat, `guess-${i}`)).status).toBe(404);
-		}
-		const blocked = await status(ctx, nat, 'one-more-guess');
-		expect(blocked.status).toBe(429);
-		expect(Number(blocked.retryAfter)).toBeGreaterThan(0);
-		// Another address is not affected.
-		expect((await status(ctx, '203.0.113.51', 'a-guess')).status).toBe(404);
+	describe.each([
+		['openLink', '203.0.113'],
+		['openLinkView', '192.0.2']
+	] as const)('%s', (opener, net) => {
+		const open = (ip: string, token: string) => status(ctx, ip, token, opener);
+
+		it('slows down an address that tries unknown tokens, and tells it when to come back', async () => {
+			const nat = `${net}.50`;
+			for (let i = 0; i < MISSES; i++) {
+				expect((await open(nat, `guess-${i}`)).status).toBe(404);
+			}
+			const blocked = await open(nat, 'one-more-guess');
+			expect(blocked.status).toBe(429);
+			expect(Number(blocked.retryAfter)).toBeGreaterThan(0);
+			// Another address is not affected.
+			expect((await open(`${net}.51`, 'a-guess')).status).toBe(404);
+		});
+
+		it('still opens a merchant’s real link from an address a neighbour has used up', async () => {
+			const nat = `${net}.60`;
+			for (let i = 0; i <= MISSES; i++) await open(nat, `guess-${i}`);
+			expect((await open(nat, 'yet-another')).status).toBe(429);
+			expect((await open(nat, await link(50001))).status).toBe(200);
+		});
+
+		it('limits the opens of one link, from whatever address', async () => {
+			const token = await link(50002);
+			for (let i = 0; i < OPENS; i++) {
+				expect((await open(`198.51.100.${i}`, token)).status).toBe(200);
+			}
+			const over = await open('198.51.100.200', token);
+			expect(over.status).toBe(429);
+			expect(Number(over.retryAfter)).toBeGreaterThan(0);
+			// Other links are not affected.
+			expect((await open('198.51.100.200', await link(50003))).status).toBe(200);
+		});
 	});
 
-	it('still opens a merchant’s real link from an address a neighbour has used up', async () => {
-		const nat = '203.0.113.60';
-		for (let i = 0; i <= MISSES; i++) await status(ctx, nat, `guess-${i}`);
-		expect((await status(ctx, nat, 'yet-another')).status).toBe(429);
-		expect((await status(ctx, nat, await link(50001))).status).toBe(200);
-	});
-
-	it('limits the opens of one link, from whatever address', async () => {
-		const token = await link(50002);
+	it('counts the page’s views and Start’s opens of a link as one count', async () => {
+		const token = await link(50004);
 		for (let i = 0; i < OPENS; i++) {
-			expect((await status(ctx, `198.51.100.${i}`, token)).status).toBe(200);
+			const opener = i % 2 === 0 ? 'openLinkView' : 'openLink';
+			expect((await status(ctx, '198.51.100.7', token, opener)).status).toBe(200);
 		}
-		const over = await status(ctx, '198.51.100.200', token);
-		expect(over.status).toBe(429);
-		expect(Number(over.retryAfter)).toBeGreaterThan(0);
-		// Other links are not affected.
-		expect((await status(ctx, '198.51.100.200', await link(50003))).status).toBe(200);
+		expect((await status(ctx, '198.51.100.7', token, 'openLinkView')).status).toBe(429);
+		expect((await status(ctx, '198.51.100.7', token, 'openLink')).status).toBe(429);
+	});
+
+	it('gives the page the link as stored, and no earlier pass where there is none', async () => {
+		const created = await createLink(ctx.db, {
+			officeId: 1207,
+			applicationId: 50005,
+			email: 'marcus@tworivershardware.example',
+			createdBy: 'test',
+			ttlHours: 168,
+			meta: { ip: null, userAgent: null }
+		});
+		const view = await openLinkView(ctx, from('198.51.100.8').event, created.token);
+		expect(view).toEqual({ link: created.link, earlier: { kind: 'none' } });
+		expect(view.link.expiresAt).toBeInstanceOf(Date);
 	});
 });

@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '$lib/server/db';
+import type { PgInsertSelectQueryBuilder } from 'drizzle-orm/pg-core';
+import type { Db, Tx } from '$lib/server/db';
 import { preparedPer } from '$lib/server/db/prepared';
 import { rateLimits } from '$lib/server/db/schema';
 
@@ -17,14 +18,20 @@ export interface LimitResult {
 }
 
 /** The fixed window `now` falls in, and the seconds until the next one starts. */
-function window(limit: Limit, now: Date) {
-	const windowMs = limit.windowSeconds * 1000;
+function window(windowSeconds: number, now: Date) {
+	const windowMs = windowSeconds * 1000;
 	const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
 	const retryAfterSeconds = Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000);
 	return { windowStart, retryAfterSeconds };
 }
 
-/** Every link page view and many a form post run this upsert (see preparedPer). */
+/** A hit on a key whose window has a row already adds one to it. */
+const ANOTHER_HIT = {
+	target: [rateLimits.key, rateLimits.windowStart],
+	set: { count: sql`${rateLimits.count} + 1` }
+};
+
+/** Many a form post runs this upsert (see preparedPer). */
 const countHit = preparedPer((db) =>
 	db
 		.insert(rateLimits)
@@ -33,24 +40,46 @@ const countHit = preparedPer((db) =>
 			windowStart: sql.placeholder('windowStart'),
 			count: 1
 		})
-		.onConflictDoUpdate({
-			target: [rateLimits.key, rateLimits.windowStart],
-			set: { count: sql`${rateLimits.count} + 1` }
-		})
+		.onConflictDoUpdate(ANOTHER_HIT)
 		.returning({ count: rateLimits.count })
 		.prepare('count_rate_limit_hit')
 );
+
+/**
+ * hit()'s upsert for a statement that counts a hit as part of what it reads (a CTE): one hit on
+ * each row the select yields, as { key, windowStart, count: 1 }; see windowStartOf.
+ */
+export const countHitsOf = (db: Tx, rows: PgInsertSelectQueryBuilder<typeof rateLimits>) =>
+	db
+		.insert(rateLimits)
+		.select(rows)
+		.onConflictDoUpdate(ANOTHER_HIT)
+		.returning({ count: rateLimits.count });
+
+/** The start of the window of a limit's length a hit at `now` counts in: for countHitsOf's rows. */
+export const windowStartOf = (windowSeconds: number, now: Date) =>
+	window(windowSeconds, now).windowStart;
 
 /**
  * Counts one hit in a fixed window held in the database, so every instance shares the count.
  * One statement: the upsert is atomic, so two instances cannot both take the last slot.
  */
 export async function hit(db: Db, limit: Limit, now = new Date()): Promise<LimitResult> {
-	const { windowStart, retryAfterSeconds } = window(limit, now);
 	// A Date: in an insert's values a placeholder does go through the column's mapping.
-	const [row] = await countHit(db).execute({ key: limit.key, windowStart });
-	const count = row?.count ?? 1;
-	return { ok: count <= limit.max, count, retryAfterSeconds };
+	const [row] = await countHit(db).execute({
+		key: limit.key,
+		windowStart: windowStartOf(limit.windowSeconds, now)
+	});
+	return judge(limit, row?.count ?? 1, now);
+}
+
+/** Where a limit stands once its window holds `count` hits, this one included. */
+export function judge(limit: Limit, count: number, now = new Date()): LimitResult {
+	return {
+		ok: count <= limit.max,
+		count,
+		retryAfterSeconds: window(limit.windowSeconds, now).retryAfterSeconds
+	};
 }
 
 /**
@@ -59,7 +88,7 @@ export async function hit(db: Db, limit: Limit, now = new Date()): Promise<Limit
  * succeeded.
  */
 export async function undoHit(db: Db, limit: Limit, now = new Date()): Promise<void> {
-	const { windowStart } = window(limit, now);
+	const { windowStart } = window(limit.windowSeconds, now);
 	await db
 		.update(rateLimits)
 		.set({ count: sql`greatest(${rateLimits.count} - 1, 0)` })
@@ -76,7 +105,7 @@ export async function clearLimit(db: Db, key: string): Promise<void> {
  * For limits that count failures only (a wrong key), checked before the attempt is judged.
  */
 export async function peek(db: Db, limit: Limit, now = new Date()): Promise<LimitResult> {
-	const { windowStart, retryAfterSeconds } = window(limit, now);
+	const { windowStart, retryAfterSeconds } = window(limit.windowSeconds, now);
 	const [row] = await db
 		.select({ count: rateLimits.count })
 		.from(rateLimits)

@@ -2,9 +2,8 @@ import { fail, type RequestEvent } from '@sveltejs/kit';
 import { redirect } from '@sveltejs/kit';
 import { app } from '$lib/server/app';
 import { requestMeta } from '$lib/server/http/meta';
-import { linkView } from '$lib/server/identity/attempts';
 import type { SigningLink } from '$lib/server/links/links';
-import { admitLink, openLink } from '$lib/server/links/open';
+import { openLink, openLinkView } from '$lib/server/links/open';
 import { isDecided, type ApplicationListItem } from '$lib/server/onboarding';
 import { merchantRepContact, senderContact, senderRepNo } from '$lib/server/reps/contact';
 import { businessName, findApplication } from '$lib/server/signing/application';
@@ -41,15 +40,13 @@ const repOf = async (link: SigningLink, item: ApplicationListItem | undefined) =
 // Mail scanners open links too: this load reads and never writes (but for the rate-limit count).
 export const load: PageServerLoad = async (event) => {
 	const ctx = app();
-	const view = await linkView(ctx.db, event.params.token);
-	const link = await admitLink(ctx, event, view.link);
+	const { link, earlier } = await openLinkView(ctx, event, event.params.token);
 	let item: ApplicationListItem | undefined;
 	try {
 		item = await findApplication(ctx, link.officeId, link.applicationId);
 	} catch {
 		item = undefined;
 	}
-	const { earlier } = view;
 	// No Start button that could only fail: the page says why and whom to contact instead.
 	const blocked: StartRefusal | null =
 		item && isDecided(item) ? 'decided' : earlier.kind === 'refused' ? 'identity_elsewhere' : null;
