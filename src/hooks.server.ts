@@ -182,8 +182,9 @@ const tablet: Handle = async ({ event, resolve }) => {
 		if (!signing) {
 			// The signing session itself ended (idle past SESSION_IDLE_MINUTES, or closed).
 			h = await lockHandover(ctx.db, h, 'idle');
-		} else if (signing.decisionId) {
-			// Finished: the done page shows once, and locks the tablet behind it.
+		} else if (currentStep(signing) === 'done') {
+			// Finished (a decision, or a decline before identity): the done page shows once, and
+			// locks the tablet behind it.
 			h = await lockHandover(ctx.db, h, 'finished');
 			if (path === STEP_PATHS.done && event.request.method === 'GET') {
 				locals.handover = h;

@@ -80,7 +80,7 @@ test('before and around the link: not sent, link sent, expired, revoked', async 
 	await expect(rep.getByRole('link', { name: /certificate|signed copy/ })).toHaveCount(0);
 	const early = await rep.request.get(`${appPath(fresh.id)}/certificate.pdf`);
 	expect(early.status()).toBe(404);
-	expect(await early.text()).toContain('There is no certificate yet');
+	expect(await early.text()).toContain('There is no certificate for this application');
 
 	const sent = await newApplication(request, 'Console sent');
 	await createLink(request, sent.id, { email: 'morgan@testshop.example' });

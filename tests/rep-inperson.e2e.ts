@@ -117,6 +117,11 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 	await expect(tablet).toHaveURL(/\/sign\/done$/);
 	await expect(tablet.getByRole('heading', { level: 1, name: TEXT.signedTitle })).toBeVisible();
 	await expect(tablet.getByText(LOCK_TITLE + '.')).toBeVisible();
+	await expect(
+		tablet.getByText(
+			'They can send you copies of the signed application and the certificate of completion.'
+		)
+	).toBeVisible();
 	await expect(tablet.getByRole('link', { name: /Download/ })).toHaveCount(0);
 
 	// Finished: from now on only the lock screen, whatever is typed or pressed.
@@ -229,6 +234,48 @@ test('"Return to rep" mid-way keeps the merchant’s progress for a later hand-o
 	await expect(desk.getByText('In progress in person: identity questions').first()).toBeVisible();
 	await tablet.getByRole('button', { name: 'Return to rep' }).click();
 	await expectLocked(tablet);
+});
+
+test('a decline on the tablet before identity: no link to end, no copies promised, no certificate', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'In person declined early');
+	const tablet = await repPage(browser, REPS.sam);
+	await handOver(tablet, app.id);
+	await ready(tablet);
+	await tablet.getByText('I don’t want to sign').click();
+	// In person there is no link to stop working.
+	await expect(
+		tablet.getByText(
+			'If you decline, the application stops here and your sales representative is told.'
+		)
+	).toBeVisible();
+	await tablet.getByLabel('Reason (optional)').fill('We will think about it');
+	await tablet.getByRole('button', { name: 'Decline the application' }).click();
+	await expect(tablet).toHaveURL(/\/sign\/done$/);
+	await expect(tablet.getByText('You declined the application.')).toBeVisible();
+	await expect(tablet.getByText(LOCK_TITLE + '.')).toBeVisible();
+	await expect(
+		tablet.getByText('They have your decision, with your reason if you gave one.')
+	).toBeVisible();
+	await expect(tablet.getByText(/signed application|certificate/)).toHaveCount(0);
+
+	await tablet.goto(appPath(app.id));
+	await expectLocked(tablet);
+	await unlock(tablet, REPS.sam.password());
+	await expect(tablet).toHaveURL(new RegExp(`${appPath(app.id)}\\?done=unlocked$`));
+	await expect(tablet.getByText('Reason: “We will think about it”').first()).toBeVisible();
+	// The rep's page says why there is no certificate, where it said "once the merchant declines".
+	await expect(
+		tablet.getByText(
+			'No certificate of completion: the merchant declined before their identity was confirmed'
+		)
+	).toBeVisible();
+	await expect(tablet.getByRole('link', { name: /certificate of completion/ })).toHaveCount(0);
+	const direct = await tablet.request.get(`${appPath(app.id)}/certificate.pdf`);
+	expect(direct.status()).toBe(404);
+	expect(await direct.text()).not.toContain('has not signed or declined');
 });
 
 test('a rep of another office gets 404 for the hand-over; no hand-over, no lock screen', async ({

@@ -65,7 +65,19 @@ export const load: PageServerLoad = async (event) => {
 		lockedUntil: state.kind === 'identity_locked' ? shownTime(state.until, zone) : null,
 		declineReason: decision && !decision.isAccepted ? (decision.declineReason ?? '') : null,
 		// The evidence exists once a decision is recorded; the signed copy only for an acceptance.
-		documents: { certificate: !!decision, signedCopy: decision?.isAccepted === true },
+		documents: {
+			certificate: !!decision,
+			signedCopy: decision?.isAccepted === true,
+			// Why there is no certificate: a decline before the identity check (no decision is
+			// made, see signing/decline.ts), a decision the service holds from elsewhere, or none yet.
+			absent: decision
+				? null
+				: state.decided
+					? ('elsewhere' as const)
+					: state.kind === 'declined'
+						? ('declined_early' as const)
+						: ('not_yet' as const)
+		},
 		link: state.link
 			? {
 					email: state.link.email,

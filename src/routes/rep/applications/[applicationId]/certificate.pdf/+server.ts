@@ -23,4 +23,4 @@ export const GET: RequestHandler = async (event) => {
 };
 
 const NO_DECISION =
-	'There is no certificate yet: the merchant has not signed or declined. The timeline shows where they are.';
+	'There is no certificate for this application: one is made when the merchant signs, or declines after their identity is confirmed. The application’s page shows where it stands.';
