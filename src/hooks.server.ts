@@ -17,6 +17,8 @@ import {
 	LOCK_PATH,
 	TABLET_COOKIE,
 	findHandover,
+	keepHandover,
+	type Handover,
 	lockHandover
 } from '$lib/server/inperson/handover';
 import {
@@ -123,6 +125,9 @@ const sandbox: Handle = async ({ event, resolve }) => {
 	return ctx.sandbox.handle(event.request);
 };
 
+/** The open hand-over read with a rep's session (see resumeRepSession), for the tablet handle. */
+const repHandovers = new WeakMap<App.Locals, Handover | undefined>();
+
 const session: Handle = async ({ event, resolve }) => {
 	const ctx = app();
 	event.locals.signing = event.url.pathname.startsWith('/sign')
@@ -132,12 +137,14 @@ const session: Handle = async ({ event, resolve }) => {
 				ctx.config.SESSION_IDLE_MINUTES
 			)
 		: undefined;
-	event.locals.rep = isRepPath(event.url.pathname)
+	const resumed = isRepPath(event.url.pathname)
 		? await resumeRepSession(ctx.db, event.cookies.get(REP_COOKIE), {
 				idleMinutes: ctx.config.REP_SESSION_IDLE_MINUTES,
 				maxHours: ctx.config.REP_SESSION_MAX_HOURS
 			})
 		: undefined;
+	event.locals.rep = resumed?.rep;
+	repHandovers.set(event.locals, resumed?.handover ?? undefined);
 	return resolve(event);
 };
 
@@ -163,15 +170,20 @@ const tablet: Handle = async ({ event, resolve }) => {
 		return resolve(event);
 	}
 	const ctx = app();
-	let h = await findHandover(
-		ctx.db,
-		{
-			tabletSecret,
-			repSessionId: locals.rep?.sessionId,
-			signingSessionId: locals.signing?.id
-		},
-		{ idleSeconds: ctx.config.IN_PERSON_IDLE_SECONDS, touch: onSign }
-	);
+	const rules = { idleSeconds: ctx.config.IN_PERSON_IDLE_SECONDS, touch: onSign };
+	// A rep page without the tablet's cookie: the rep session's hand-over came with the session.
+	let h =
+		!tabletSecret && !locals.signing && locals.rep
+			? await keepHandover(ctx.db, repHandovers.get(locals), rules)
+			: await findHandover(
+					ctx.db,
+					{
+						tabletSecret,
+						repSessionId: locals.rep?.sessionId,
+						signingSessionId: locals.signing?.id
+					},
+					rules
+				);
 	if (!h) return resolve(event);
 	let signing: typeof locals.signing;
 	if (!h.lockedAt) {

@@ -189,8 +189,12 @@ describe.runIf(url)('on a PostgreSQL server, two instances side by side', () => 
 		);
 		expect(signedIn.ok).toBe(true);
 		const secret = (signedIn as { secret: string }).secret;
-		const rep = await resumeRepSession(b.db, secret, { idleMinutes: 30, maxHours: 12 });
-		expect(rep).toMatchObject({ email: 'sam@example.com', officeId: 1207 });
+		const resumed = await resumeRepSession(b.db, secret, { idleMinutes: 30, maxHours: 12 });
+		// On a server too, the session's statement reads its (absent) hand-over.
+		expect(resumed).toMatchObject({
+			rep: { email: 'sam@example.com', officeId: 1207 },
+			handover: null
+		});
 		// Failures on one instance lock the email on the other.
 		await signIn(a.db, rules, { email: 'sam@example.com', password: 'wrong one, twice' }, meta);
 		await signIn(b.db, rules, { email: 'sam@example.com', password: 'wrong one, twice' }, meta);

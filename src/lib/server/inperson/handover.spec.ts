@@ -17,6 +17,8 @@ describe('the tablet lock (hand-over rows)', { timeout: 60_000 }, () => {
 	let database: Database;
 	let keys: { tabletSecret: string; repSessionId: string; signingSessionId: string };
 	let handoverId: string;
+	let repSecret: string;
+	const repRules = { idleMinutes: 30, maxHours: 12 };
 
 	beforeAll(async () => {
 		database = await openMemoryDatabase();
@@ -33,7 +35,10 @@ describe('the tablet lock (hand-over rows)', { timeout: 60_000 }, () => {
 			meta,
 			T0
 		);
-		const rep = (await resumeRepSession(db, secret, { idleMinutes: 30, maxHours: 12 }, T0))!;
+		repSecret = secret;
+		const resumed = (await resumeRepSession(db, secret, repRules, T0))!;
+		expect(resumed.handover).toBeNull();
+		const rep = resumed.rep;
 		const { session } = await db.transaction((tx) =>
 			createSession(tx, { ...testSessionInput(70001), channel: 'in_person', repId: rep.id }, T0)
 		);
@@ -66,6 +71,18 @@ describe('the tablet lock (hand-over rows)', { timeout: 60_000 }, () => {
 		expect(await findHandover(database.db, stranger, rules, at(10))).toBeUndefined();
 	});
 
+	it('comes with the rep’s session, as findHandover finds it by that session', async () => {
+		const resumed = await resumeRepSession(database.db, repSecret, repRules, at(10));
+		const found = await findHandover(
+			database.db,
+			{ repSessionId: keys.repSessionId },
+			rules,
+			at(10)
+		);
+		expect(resumed?.handover).toEqual(found);
+		expect(resumed?.handover?.id).toBe(handoverId);
+	});
+
 	it('a signing page restarts the idle count; past the limit the server locks it itself', async () => {
 		const touched = await findHandover(database.db, keys, { ...rules, touch: true }, at(100));
 		expect(touched?.lastSeenAt).toEqual(at(100));
@@ -96,6 +113,9 @@ describe('the tablet lock (hand-over rows)', { timeout: 60_000 }, () => {
 		const h = (await findHandover(database.db, keys, rules, at(400)))!;
 		await endHandover(database.db, h, { repNo: 31, name: 'Sam Ortiz' }, meta, at(401));
 		expect(await findHandover(database.db, keys, rules, at(402))).toBeUndefined();
+		expect(
+			(await resumeRepSession(database.db, repSecret, repRules, at(402)))?.handover
+		).toBeNull();
 		// Ending it again (a second tab's unlock) adds nothing.
 		await endHandover(database.db, h, { repNo: 31, name: 'Sam Ortiz' }, meta, at(403));
 		const events = await trail();

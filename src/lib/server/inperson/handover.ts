@@ -1,9 +1,9 @@
 import type { Cookies } from '@sveltejs/kit';
-import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, or, sql, type Column } from 'drizzle-orm';
 import type { AppContext } from '$lib/server/app';
 import { appendAudit, type AuditInput } from '$lib/server/audit/audit';
 import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
-import type { Db } from '$lib/server/db';
+import type { Db, Tx } from '$lib/server/db';
 import { preparedPer } from '$lib/server/db/prepared';
 import { handovers, signingSessions, type LockReason } from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
@@ -155,8 +155,21 @@ export interface HandoverKeys {
 }
 
 /**
- * Every rep page and every in-person signing page runs this statement (see preparedPer). A key
- * not given is bound as null, which `=` matches with nothing.
+ * The id of the rep session's open hand-over (the newest), correlated with `repSessionId`: a
+ * rep page reads it with the rep's session, in that statement (reps/session.ts), and keeps it
+ * with keepHandover as findHandover would.
+ */
+export const openHandoverIdOf = (db: Tx, repSessionId: Column) =>
+	db
+		.select({ id: handovers.id })
+		.from(handovers)
+		.where(and(isNull(handovers.endedAt), eq(handovers.repSessionId, repSessionId)))
+		.orderBy(desc(handovers.startedAt))
+		.limit(1);
+
+/**
+ * Every in-person signing page, and a rep page on a tablet that has its own cookie, runs this
+ * statement (see preparedPer). A key not given is bound as null, which `=` matches with nothing.
  */
 const handoverQuery = preparedPer((db) =>
 	db
@@ -194,6 +207,19 @@ export async function findHandover(
 	const signingSessionId = keys.signingSessionId || null;
 	if (!tokenHash && !repSessionId && !signingSessionId) return undefined;
 	const [row] = await handoverQuery(db).execute({ tokenHash, repSessionId, signingSessionId });
+	return keepHandover(db, row, rules, now);
+}
+
+/**
+ * findHandover's rules on a hand-over already read (with the rep's session): past the idle limit
+ * it is locked; `touch` restarts the count.
+ */
+export async function keepHandover(
+	db: Db,
+	row: Handover | undefined,
+	rules: { idleSeconds: number; touch: boolean },
+	now = new Date()
+): Promise<Handover | undefined> {
 	if (!row || row.lockedAt) return row;
 	const idleMs = rules.idleSeconds * 1000;
 	const idle = now.getTime() - row.lastSeenAt.getTime();

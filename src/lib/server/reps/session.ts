@@ -3,7 +3,8 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
 import type { Db } from '$lib/server/db';
 import { preparedPer } from '$lib/server/db/prepared';
-import { repSessions, reps } from '$lib/server/db/schema';
+import { handovers, repSessions, reps } from '$lib/server/db/schema';
+import { openHandoverIdOf, type Handover } from '$lib/server/inperson/handover';
 import type { RequestMeta } from '$lib/server/http/meta';
 
 export const REP_COOKIE = 'rep_session';
@@ -38,17 +39,28 @@ export async function createRepSession(db: Db, repId: string, meta: RequestMeta,
 	return secret;
 }
 
-/** Every rep page request runs this statement (see preparedPer). */
+/**
+ * Every rep page request runs this statement (see preparedPer), with the session's open
+ * hand-over, if any: the tablet handle's look-up by the rep's session in the same statement. As
+ * one of its own it cost the console about a tenth of its requests/s (tests/bench/NOTES.md §10).
+ */
 const resumeQuery = preparedPer((db) =>
 	db
-		.select({ session: repSessions, rep: reps })
+		.select({ session: repSessions, rep: reps, handover: handovers })
 		.from(repSessions)
 		.innerJoin(reps, eq(reps.id, repSessions.repId))
+		.leftJoin(handovers, sql`${handovers.id} = (${openHandoverIdOf(db, repSessions.id)})`)
 		.where(
 			and(eq(repSessions.tokenHash, sql.placeholder('tokenHash')), isNull(repSessions.closedAt))
 		)
 		.prepare('resume_rep_session')
 );
+
+/** A resumed rep session, and its device's open hand-over (see keepHandover), if any. */
+export interface ResumedRep {
+	rep: SignedInRep;
+	handover: Handover | null;
+}
 
 /**
  * The signed-in rep behind a cookie, if the session is open, neither idle nor too old, and the
@@ -60,11 +72,11 @@ export async function resumeRepSession(
 	secret: string | undefined,
 	rules: RepSessionRules,
 	now = new Date()
-): Promise<SignedInRep | undefined> {
+): Promise<ResumedRep | undefined> {
 	if (!secret || !isTokenShaped(secret)) return undefined;
 	const [row] = await resumeQuery(db).execute({ tokenHash: hashToken(secret) });
 	if (!row || row.rep.disabledAt) return undefined;
-	const { session, rep } = row;
+	const { session, rep, handover } = row;
 	const idleMs = rules.idleMinutes * 60_000;
 	if (now.getTime() - session.lastSeenAt.getTime() > idleMs) return undefined;
 	if (now.getTime() - session.createdAt.getTime() > rules.maxHours * 3_600_000) return undefined;
@@ -72,13 +84,16 @@ export async function resumeRepSession(
 		await db.update(repSessions).set({ lastSeenAt: now }).where(eq(repSessions.id, session.id));
 	}
 	return {
-		sessionId: session.id,
-		id: rep.id,
-		officeId: rep.officeId,
-		repNo: rep.repNo,
-		name: rep.name,
-		email: rep.email,
-		phone: rep.phone
+		rep: {
+			sessionId: session.id,
+			id: rep.id,
+			officeId: rep.officeId,
+			repNo: rep.repNo,
+			name: rep.name,
+			email: rep.email,
+			phone: rep.phone
+		},
+		handover
 	};
 }
 

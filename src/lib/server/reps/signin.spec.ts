@@ -42,7 +42,7 @@ describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 		const first = await attempt('SAM@example.com ', PASSWORD, '198.51.100.1');
 		expect(first.ok).toBe(true);
 		const secret = (first as { secret: string }).secret;
-		const rep = await resumeRepSession(database.db, secret, sessions, at(1));
+		const rep = (await resumeRepSession(database.db, secret, sessions, at(1)))?.rep;
 		expect(rep).toMatchObject({ email: 'sam@example.com', officeId: 1207, repNo: 31 });
 		expect(JSON.stringify(rep)).not.toContain('scrypt');
 		// Signing in again from the same browser: a new id, and the old session is over.
