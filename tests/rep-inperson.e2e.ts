@@ -276,6 +276,22 @@ test('a decline on the tablet before identity: no link to end, no copies promise
 	const direct = await tablet.request.get(`${appPath(app.id)}/certificate.pdf`);
 	expect(direct.status()).toBe(404);
 	expect(await direct.text()).not.toContain('has not signed or declined');
+
+	// The merchant changes their mind: a new hand-over starts afresh at the terms, and the
+	// console shows the signing under way, no longer the decline.
+	await expect(tablet.getByText(/A new link or an in-person signing opens it again/)).toBeVisible();
+	await handOver(tablet, app.id);
+	await expect(tablet).toHaveURL(/\/sign\/terms$/);
+	await expect(tablet.getByLabel(TEXT.consent)).toBeVisible();
+	const desk = await repPage(browser, REPS.riley);
+	await desk.goto(appPath(app.id));
+	await expect(
+		desk.getByText('In progress in person: reading the agreement').first()
+	).toBeVisible();
+	await tablet.getByRole('button', { name: 'Return to rep' }).click();
+	await expectLocked(tablet);
+	await desk.reload();
+	await expect(desk.getByText('Paused in person').first()).toBeVisible();
 });
 
 test('a rep of another office gets 404 for the hand-over; no hand-over, no lock screen', async ({

@@ -63,10 +63,17 @@ export function stateDetail(s: ConsoleState, zone: string): string {
 			return `Too many failed tries: the questions are locked until ${t(s.until)}.`;
 		case 'signed':
 			return s.at ? `Accepted and signed ${t(s.at)}.` : 'Recorded by the onboarding service.';
-		case 'declined':
+		case 'declined': {
+			const when = s.at ? ` ${t(s.at)}` : '';
+			// Before identity the portal keeps the decline: the service has no decision to show.
+			if (!s.decided) {
+				const why = s.reason ? `Reason: “${s.reason}”.` : 'No reason given.';
+				return `Declined${when}, before identity was confirmed: nothing went to the onboarding service. ${why} A new link or an in-person signing opens it again.`;
+			}
 			return s.reason
-				? `Declined${s.at ? ` ${t(s.at)}` : ''}. Reason: “${s.reason}”`
-				: `Declined${s.at ? ` ${t(s.at)}` : ''}; no reason given.`;
+				? `Declined${when}. Reason: “${s.reason}”`
+				: `Declined${when}; no reason given.`;
+		}
 		case 'delivering':
 			return s.reason
 				? `The ${what} is recorded; sending it failed (${s.reason}), next try ${t(s.until)}.`

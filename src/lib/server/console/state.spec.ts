@@ -210,11 +210,32 @@ describe('the console state of an application', () => {
 			accepted: false,
 			decided: false
 		});
+		// The rep reads that nothing reached the service, and what opens it again.
+		expect(stateDetail(derive(declinedEarly), ZONE)).toMatch(
+			/^Declined .*, before identity was confirmed: nothing went to the onboarding service\. Reason: “Found another processor”\. A new link or an in-person signing opens it again\.$/
+		);
 		const resent = {
 			...declinedEarly,
 			links: [...declinedEarly.links, link('B', { createdAt: ago(2) })]
 		};
 		expect(derive(resent)).toMatchObject({ kind: 'link_sent', at: ago(2) });
+		// The merchant changed their mind and the rep hands them the tablet: in progress, then
+		// paused once the rep takes it back.
+		const inPerson = session('s2', {
+			linkId: null,
+			channel: 'in_person',
+			createdAt: ago(3),
+			lastSeenAt: ago(1),
+			consentAt: ago(2),
+			onTablet: true
+		});
+		const handed = { ...declinedEarly, sessions: [...declinedEarly.sessions, inPerson] };
+		expect(derive(handed)).toMatchObject({ kind: 'in_progress', step: 'identity', inPerson: true });
+		const paused = {
+			...declinedEarly,
+			sessions: [...declinedEarly.sessions, { ...inPerson, onTablet: false }]
+		};
+		expect(derive(paused)).toMatchObject({ kind: 'opened', step: 'identity', inPerson: true });
 	});
 
 	it('has a case above for every state', () => {

@@ -248,9 +248,13 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 		return { ...base, kind: accepted ? 'signed' : 'declined', accepted };
 	}
 
-	// Declined before identity: ends the link it came through, so it stands until a newer link.
+	// Declined before identity: ends the link it came through, so it stands until a newer link,
+	// or a newer session (a hand-over in person; the declining session itself has its decline).
 	const declined = latest(f.declines, (d) => d.at);
-	if (declined && (!link || link.createdAt.getTime() <= declined.at.getTime())) {
+	const reopened = (at: Date) =>
+		(link && link.createdAt.getTime() > at.getTime()) ||
+		f.sessions.some((s) => !s.declineId && s.createdAt.getTime() > at.getTime());
+	if (declined && !reopened(declined.at)) {
 		return { ...base, kind: 'declined', at: declined.at, reason: declined.reason, accepted: false };
 	}
 

@@ -40,7 +40,8 @@ export type HandOverResult =
 
 /**
  * The merchant's earlier in-person session of this application, if it can go on: a later
- * hand-over picks up where the rep took the tablet back.
+ * hand-over picks up where the rep took the tablet back. One that ended in a decision or in a
+ * decline before identity is over: a merchant who changes their mind starts afresh.
  */
 async function resumable(ctx: AppContext, rep: SignedInRep, applicationId: number, now: Date) {
 	const [last] = await ctx.db
@@ -52,7 +53,8 @@ async function resumable(ctx: AppContext, rep: SignedInRep, applicationId: numbe
 				eq(signingSessions.applicationId, applicationId),
 				eq(signingSessions.channel, 'in_person'),
 				isNull(signingSessions.closedAt),
-				isNull(signingSessions.decisionId)
+				isNull(signingSessions.decisionId),
+				isNull(signingSessions.declineId)
 			)
 		)
 		.orderBy(desc(signingSessions.createdAt))
