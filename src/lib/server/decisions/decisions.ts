@@ -142,6 +142,7 @@ export async function recordDecision(
 			officeId: session.officeId,
 			applicationId: session.applicationId,
 			business: session.businessName,
+			repNo: session.repNo,
 			at: now,
 			...(input.isAccepted
 				? { kind: 'signed', signer }

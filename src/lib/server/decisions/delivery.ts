@@ -67,13 +67,14 @@ export async function deliverDecision(
 			await finish({ ...set, status: 'rejected', ssnEnc: null }, tx);
 			await audit('decision.rejected', { status }, tx);
 			const [session] = await tx
-				.select({ business: signingSessions.businessName })
+				.select({ business: signingSessions.businessName, repNo: signingSessions.repNo })
 				.from(signingSessions)
 				.where(eq(signingSessions.id, d.sessionId));
 			await notifyRep(tx, {
 				officeId: d.officeId,
 				applicationId: d.applicationId,
 				business: session?.business ?? `Application ${d.applicationId}`,
+				repNo: session?.repNo,
 				kind: 'undelivered',
 				status
 			});

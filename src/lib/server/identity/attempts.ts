@@ -212,6 +212,7 @@ async function lockedOut(
 			officeId: s.officeId,
 			applicationId: s.applicationId,
 			business: s.businessName,
+			repNo: s.repNo,
 			kind: 'locked',
 			until,
 			onceSince: windowStart(ctx, now),

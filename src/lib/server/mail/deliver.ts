@@ -124,7 +124,8 @@ export async function deliverMail(
 	if (m.data) {
 		let rep;
 		try {
-			rep = await (opts.directory ?? repDirectory(ctx))(m.officeId!, m.applicationId!);
+			const named = (m.data as { repNo?: number | null }).repNo;
+			rep = await (opts.directory ?? repDirectory(ctx))(m.officeId!, m.applicationId!, named);
 		} catch (err) {
 			return retry('the rep could not be looked up', errorClass(err));
 		}

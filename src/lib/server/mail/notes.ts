@@ -14,6 +14,11 @@ export type NoteInput = RepNote & {
 	officeId: number;
 	applicationId: number;
 	business: string;
+	/**
+	 * The rep the merchant's pages named (the session's: who sent the link, or whose tablet it
+	 * was), told rather than the application's own rep while they have an active account.
+	 */
+	repNo?: number | null;
 	/** Skip the note when one of the same kind for the application was written after this. */
 	onceSince?: Date;
 	at?: Date;

@@ -4,6 +4,7 @@ import type { AppContext } from '$lib/server/app';
 import { listAudit, verifyAuditChain } from '$lib/server/audit/audit';
 import { linkReminders, mailOutbox, signingLinks } from '$lib/server/db/schema';
 import { createLink } from '$lib/server/links/links';
+import { addRep } from '$lib/server/reps/accounts';
 import { mailLinkForTest } from '$lib/server/links/testing';
 import { startTestApp } from '$lib/server/testing/app';
 import { deliverMail, deliverMailDue } from './deliver';
@@ -273,6 +274,28 @@ describe('the mail outbox over a real SMTP server', () => {
 			problem: 'no rep with an email address is on record for this application'
 		});
 		expect(smtp.captured).toHaveLength(0);
+	});
+
+	it('sends a note to the rep the merchant’s pages named, where the application’s has no account', async () => {
+		await addRep(
+			ctx.db,
+			{ officeId: 1207, repNo: 77, email: 'riley@office.example', name: 'Riley Lockwood' },
+			'a pass phrase long enough'
+		);
+		const applicationId = nextApp++;
+		// The service knows no such application, so its own rep cannot be found (as above).
+		await notifyRep(ctx.db, {
+			officeId: 1207,
+			applicationId,
+			business: 'Blue Heron Bakery',
+			repNo: 77,
+			kind: 'declined',
+			signer: 'Dana Whitfield',
+			reason: null
+		});
+		expect((await deliverMailDue(ctx)).sent).toBe(1);
+		expect(smtp.captured[0]!.envelopeTo).toEqual(['riley@office.example']);
+		expect(smtp.captured[0]!.parsed.text).toContain('Hello Riley Lockwood,');
 	});
 
 	it('tells the rep of a lock once per window', async () => {

@@ -1,5 +1,5 @@
 import type { AppContext } from '$lib/server/app';
-import { repContactOf, type RepContact } from '$lib/server/reps/contact';
+import { repContact, repContactOf, type RepContact } from '$lib/server/reps/contact';
 
 export type { RepContact };
 
@@ -10,15 +10,20 @@ export type { RepContact };
  */
 export type RepDirectory = (
 	officeId: number,
-	applicationId: number
+	applicationId: number,
+	/** The rep the merchant's pages named, if the note knows (see NoteInput). */
+	repNo?: number | null
 ) => Promise<RepContact | undefined>;
 
 /**
- * The directory the portal uses: the upstream list item's `RepNo` in the application's office →
- * the active rep account with that number (src/lib/server/reps/contact.ts); undefined when there
- * is none (or the service cannot be reached).
+ * The directory the portal uses: the rep the merchant's pages named, while their account is
+ * active; else the upstream list item's `RepNo` in the application's office → the active rep
+ * account with that number (src/lib/server/reps/contact.ts); undefined when there is none (or the
+ * service cannot be reached).
  */
 export function repDirectory(ctx: AppContext): RepDirectory {
-	return async (officeId, applicationId) =>
-		(await repContactOf(ctx, { officeId, applicationId })) ?? undefined;
+	return async (officeId, applicationId, repNo) =>
+		(repNo != null ? await repContact(ctx.db, officeId, repNo) : null) ??
+		(await repContactOf(ctx, { officeId, applicationId })) ??
+		undefined;
 }

@@ -53,6 +53,7 @@ export async function declineBeforeIdentity(
 			officeId: session.officeId,
 			applicationId: session.applicationId,
 			business: session.businessName,
+			repNo: session.repNo,
 			at: now,
 			kind: 'declined',
 			signer: signer || 'The signer',
