@@ -26,7 +26,7 @@ const MESSAGES = {
 	unknown: 'This link isn’t valid',
 	expired: 'This link has expired',
 	revoked: 'This link has been replaced by a newer one',
-	used: 'This link has already been used to record a decision'
+	used: 'A decision on this application is already on record, so this link no longer opens'
 };
 
 /** The error page of a link: status, its own message, no business name, no Start button. */

@@ -29,7 +29,8 @@ const MESSAGES = {
 	],
 	used: [
 		410,
-		'This link has already been used to record a decision, so it can’t be used again. Your sales representative can tell you where things stand.'
+		// Any session's decision (or decline) uses up every link of the application, opened or not.
+		'A decision on this application is already on record, so this link no longer opens. Your sales representative can tell you where things stand.'
 	]
 } as const;
 
