@@ -236,7 +236,7 @@ function summary(s: Sheet, f: EvidenceFacts, o: CertificateOptions): void {
 		1
 	);
 	s.paragraph(
-		`The certificate hash covers the facts above as fixed at the decision; the signed copy prints it too. This PDF is sealed with the portal's digital signature (${o.sealedBy}): a PDF reader shows it as signed, and any change breaks the seal. Verify at ${o.verifyUrl}.`,
+		`The certificate hash covers the facts above as fixed at the decision${f.outcome === 'accepted' ? '; the signed copy prints it too' : ''}. This PDF is sealed with the portal's digital signature (${o.sealedBy}): a PDF reader shows it as signed, and any change breaks the seal. Verify at ${o.verifyUrl}.`,
 		{ size: 7, color: COLOR.muted }
 	);
 }

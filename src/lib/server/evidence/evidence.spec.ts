@@ -162,7 +162,9 @@ describe('certificate of completion and signed copy', () => {
 	 * A typical signing as the routes leave it, delivered: by emailed link, or in person on the
 	 * rep's device (the trail built directly, in the shape facts.ts documents).
 	 */
-	async function linkSigning(opts: { failFirst?: boolean; inPerson?: boolean } = {}) {
+	async function linkSigning(
+		opts: { failFirst?: boolean; inPerson?: boolean; declined?: boolean } = {}
+	) {
 		const applicationId = await newApplication();
 		let linkId: string | null = null;
 		if (!opts.inPerson) {
@@ -220,15 +222,15 @@ describe('certificate of completion and signed copy', () => {
 			t.ctx.encryptionKey,
 			s,
 			{
-				isAccepted: true,
-				flags: accepted(),
+				isAccepted: !opts.declined,
+				flags: opts.declined ? noSections() : accepted(),
 				firstName: 'Dana',
 				lastName: 'Whitfield',
 				email: 'dana@blueheronbakery.example',
 				notificationEmail: 'notices@blueheronbakery.example',
 				ssn: SSN,
-				declineReason: null,
-				signature: 'Dana Whitfield',
+				declineReason: opts.declined ? 'The fees are too high' : null,
+				signature: opts.declined ? null : 'Dana Whitfield',
 				applicationPdf
 			},
 			meta
@@ -304,12 +306,25 @@ describe('certificate of completion and signed copy', () => {
 		expect(all).toContain('The answers were not verified');
 		expect(all).toContain('typing “Dana Whitfield” as their signature');
 		expect(all).toContain('delivered to the onboarding service');
+		expect(all.replace(/\s+/g, ' ')).toContain('the signed copy prints it too');
 		// The signer's copy: their session only, no operator or other addresses, no appendix.
 		expect(all).not.toContain('APPENDIX');
 		expect(all).not.toContain('198.51.100.2');
 		expect(ssnShaped(all)).toEqual([]);
 		expect(all).not.toContain(SSN);
 		expect(qrOnPage1(file)).toBe(`${ORIGIN}/verify/${decision.id}`);
+	});
+
+	it('points a decline’s certificate to no signed copy, which a decline does not have', async () => {
+		const { applicationId } = await linkSigning({ declined: true });
+		const file = write(
+			'declined.pdf',
+			await certificatePdf(t.ctx, { officeId: 1207, applicationId, audience: 'merchant' })
+		);
+		const all = pages(file).join('\n').replace(/\s+/g, ' ');
+		expect(all).toContain('Declined');
+		expect(all).toContain('The certificate hash covers the facts above as fixed at the decision.');
+		expect(all).not.toContain('signed copy');
 	});
 
 	it('prints the rep and the photo-ID attestation of an in-person signing, in three pages', async () => {
