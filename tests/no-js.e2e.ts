@@ -65,6 +65,12 @@ async function acceptWithoutScript(
 		await answerQuestions(page, app.id, 'right');
 		await expect(page).toHaveURL(/\/sign\/sign$/);
 
+		// Decline's first press only asks: with no SSN typed, none is asked for "again".
+		await page.getByRole('button', { name: 'Decline', exact: true }).click();
+		await expect(page.getByRole('heading', { level: 1, name: TEXT.declineTitle })).toBeVisible();
+		await expect(page.locator('#ssn-again')).toHaveCount(0);
+		await page.getByRole('link', { name: 'Go back' }).click();
+
 		// A server-side error keeps what was typed, except the SSN.
 		const ssn = forceOrigin ? '407-38-2261' : '407-38-2262';
 		await fillSignForm(page, { ssn, email: 'morgan@', sections: ['Terms and Conditions'] });
@@ -127,6 +133,12 @@ test('declining works with JavaScript off', async ({ browser, request }) => {
 		await startQuestions(page);
 		await answerQuestions(page, app.id, 'right');
 		await expect(page).toHaveURL(/\/sign\/sign$/);
+
+		// Decline's first press only asks: with no SSN typed, none is asked for "again".
+		await page.getByRole('button', { name: 'Decline', exact: true }).click();
+		await expect(page.getByRole('heading', { level: 1, name: TEXT.declineTitle })).toBeVisible();
+		await expect(page.locator('#ssn-again')).toHaveCount(0);
+		await page.getByRole('link', { name: 'Go back' }).click();
 
 		await page.getByRole('button', { name: 'Decline', exact: true }).click();
 		await expect(page.getByRole('heading', { level: 1, name: TEXT.declineTitle })).toBeVisible();

@@ -97,6 +97,13 @@ async function decide(
 	redirect(303, '/sign/done');
 }
 
+/**
+ * Whether the post carried an SSN, which never comes back: the page then asks for it again, and
+ * says why. Only whether, never what.
+ */
+const ssnSent = (form: Record<string, FormDataEntryValue>) =>
+	typeof form.ssn === 'string' && form.ssn.trim() !== '';
+
 export const actions: Actions = {
 	review: async (event) => {
 		const session = requireStep(event, 'sign');
@@ -127,7 +134,14 @@ export const actions: Actions = {
 		}
 		if (!parsed.success || !signature.success || Object.keys(errors).length > 0) {
 			const typed = typeof form.signature === 'string' ? form.signature.slice(0, 300) : '';
-			return fail(400, { action: 'accept' as const, values, checked, errors, signature: typed });
+			return fail(400, {
+				action: 'accept' as const,
+				values,
+				checked,
+				errors,
+				signature: typed,
+				ssnSent: ssnSent(form)
+			});
 		}
 		const tooMany = await limited(session);
 		if (tooMany) return tooMany;
@@ -148,7 +162,7 @@ export const actions: Actions = {
 		// typed is kept, so going back from the question loses nothing.
 		if (form.confirm !== 'yes') {
 			await saveDraft(app().db, session, draftFrom(form, session));
-			return { declining: true };
+			return { declining: true, ssnSent: ssnSent(form) };
 		}
 		const values = keptValues(form);
 		const reasonInput = typeof form.reason === 'string' ? form.reason : '';
@@ -165,7 +179,8 @@ export const actions: Actions = {
 				values,
 				// Typed text comes back, but never what looks like an SSN.
 				reason: keptReason(reasonInput),
-				errors
+				errors,
+				ssnSent: ssnSent(form)
 			});
 		}
 		const tooMany = await limited(session);
