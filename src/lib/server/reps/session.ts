@@ -42,7 +42,8 @@ export async function createRepSession(db: Db, repId: string, meta: RequestMeta,
 /**
  * Every rep page request runs this statement (see preparedPer), with the session's open
  * hand-over, if any: the tablet handle's look-up by the rep's session in the same statement. As
- * one of its own it cost the console about a tenth of its requests/s (tests/bench/NOTES.md §10).
+ * a statement of its own it held the console's list to about four fifths of its requests/s on
+ * PGlite (tests/bench/NOTES.md §10).
  */
 const resumeQuery = preparedPer((db) =>
 	db
