@@ -60,8 +60,8 @@ async function count(ctx: AppContext, event: RequestEvent, limit: Limit, message
 }
 
 /**
- * Looks a token up for the link page and its Start action; ends in an error page unless the link
- * can be used. Two limits, each on what it protects, so that a neighbour behind the same address
+ * Looks a token up for the link page's actions (its view: openLinkView); ends in an error page
+ * unless the link can be used. Two limits, each on what it protects, so that a neighbour behind the same address
  * (a shop's NAT, a mobile carrier's) cannot lock merchants out:
  * - tokens that match no link are counted per address, which keeps guessing slow (a 256-bit
  *   token cannot be guessed anyway; a real token is honoured from any address);
@@ -164,6 +164,7 @@ export async function openLinkView(
 				windowStart: windowStart.toISOString()
 			})
 		: [];
+	// Without a row admitLink ends in the error page: past it, the row is there.
 	const link = await admitLink(ctx, event, row?.link, row ? Number(row.opens) : undefined);
 	return { link, earlier: judgePass(row!.passes, link.id, link.email, 'link') };
 }
