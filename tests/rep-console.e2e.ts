@@ -163,7 +163,11 @@ test('outcomes: signed, declined with the reason, being delivered, delivery fail
 	await expect(
 		rep.getByRole('heading', { name: 'The merchant’s reason for declining' })
 	).toBeVisible();
-	await expect(rep.getByText('The monthly fee is too high for us.').first()).toBeVisible();
+	// Under its own heading, and not again in the state's sentence beside it.
+	const where = rep.locator('section', {
+		has: rep.getByRole('heading', { name: 'Where it stands' })
+	});
+	await expect(where.getByText('The monthly fee is too high for us.')).toHaveCount(1);
 	// A decline has its certificate and no signed copy.
 	await expect(rep.getByRole('link', { name: /The signed copy/ })).toHaveCount(0);
 	expect(pdf(await download(rep, /certificate of completion/)).text).toContain(declined.business);

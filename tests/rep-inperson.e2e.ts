@@ -265,7 +265,14 @@ test('a decline on the tablet before identity: no link to end, no copies promise
 	await expectLocked(tablet);
 	await unlock(tablet, REPS.sam.password());
 	await expect(tablet).toHaveURL(new RegExp(`${appPath(app.id)}\\?done=unlocked$`));
-	await expect(tablet.getByText('Reason: “We will think about it”').first()).toBeVisible();
+	// The reason under its own heading, once: not again in the state's sentence.
+	const where = tablet.locator('section', {
+		has: tablet.getByRole('heading', { name: 'Where it stands' })
+	});
+	await expect(
+		where.getByRole('heading', { name: 'The merchant’s reason for declining' })
+	).toBeVisible();
+	await expect(where.getByText('We will think about it')).toHaveCount(1);
 	// The rep's page says why there is no certificate, where it said "once the merchant declines".
 	await expect(
 		tablet.getByText(

@@ -38,8 +38,15 @@ export function stateLabel(s: ConsoleState): string {
 	return STATE_LABELS[s.kind];
 }
 
-/** One sentence more, with times in the office's zone. */
-export function stateDetail(s: ConsoleState, zone: string): string {
+/**
+ * One sentence more, with times in the office's zone. A page that shows a decline's reason under
+ * its own heading leaves it out here (`reason: false`).
+ */
+export function stateDetail(
+	s: ConsoleState,
+	zone: string,
+	opts: { reason?: boolean } = {}
+): string {
 	const t = (d: Date | null) => (d ? officeTime(d, zone) : '');
 	const what = s.accepted ? 'signature' : 'decline';
 	switch (s.kind) {
@@ -65,11 +72,13 @@ export function stateDetail(s: ConsoleState, zone: string): string {
 			return s.at ? `Accepted and signed ${t(s.at)}.` : 'Recorded by the onboarding service.';
 		case 'declined': {
 			const when = s.at ? ` ${t(s.at)}` : '';
+			const apart = opts.reason === false;
 			// Before identity the portal keeps the decline: the service has no decision to show.
 			if (!s.decided) {
-				const why = s.reason ? `Reason: “${s.reason}”.` : 'No reason given.';
-				return `Declined${when}, before identity was confirmed: nothing went to the onboarding service. ${why} A new link or an in-person signing opens it again.`;
+				const why = apart ? '' : s.reason ? ` Reason: “${s.reason}”.` : ' No reason given.';
+				return `Declined${when}, before identity was confirmed: nothing went to the onboarding service.${why} A new link or an in-person signing opens it again.`;
 			}
+			if (apart) return `Declined${when}.`;
 			return s.reason
 				? `Declined${when}. Reason: “${s.reason}”`
 				: `Declined${when}; no reason given.`;

@@ -214,6 +214,10 @@ describe('the console state of an application', () => {
 		expect(stateDetail(derive(declinedEarly), ZONE)).toMatch(
 			/^Declined .*, before identity was confirmed: nothing went to the onboarding service\. Reason: “Found another processor”\. A new link or an in-person signing opens it again\.$/
 		);
+		// A page that shows the reason under its own heading leaves it out of the sentence.
+		const apart = stateDetail(derive(declinedEarly), ZONE, { reason: false });
+		expect(apart).not.toContain('Found another processor');
+		expect(apart).toContain('A new link or an in-person signing opens it again.');
 		const resent = {
 			...declinedEarly,
 			links: [...declinedEarly.links, link('B', { createdAt: ago(2) })]

@@ -41,6 +41,14 @@ export const load: PageServerLoad = async (event) => {
 	]);
 	const repNames = await trailRepNames(ctx.db, rep.officeId, events);
 	const done = DONE.find((d) => d === event.url.searchParams.get('done')) ?? null;
+	// A decline's reason, shown under its own heading (so not in the state's sentence): one the
+	// decision carries, or one the portal kept before identity. None for a service's own decision.
+	const declineReason =
+		decision && !decision.isAccepted
+			? (decision.declineReason ?? '')
+			: state.kind === 'declined' && !state.decided
+				? (state.reason ?? '')
+				: null;
 	return {
 		applicationId,
 		business: businessName(application),
@@ -58,12 +66,12 @@ export const load: PageServerLoad = async (event) => {
 		idleMinutes: ctx.config.REP_SESSION_IDLE_MINUTES,
 		kind: state.kind,
 		label: stateLabel(state),
-		detail: stateDetail(state, zone),
+		detail: stateDetail(state, zone, { reason: declineReason === null }),
 		attention: attention(state, zone),
 		decided: state.decided,
 		inPerson: state.inPerson,
 		lockedUntil: state.kind === 'identity_locked' ? shownTime(state.until, zone) : null,
-		declineReason: decision && !decision.isAccepted ? (decision.declineReason ?? '') : null,
+		declineReason,
 		// The evidence exists once a decision is recorded; the signed copy only for an acceptance.
 		documents: {
 			certificate: !!decision,
