@@ -1,6 +1,6 @@
 import type { PDFDocument } from 'pdf-lib';
 import { channelLabel } from '$lib/server/audit/labels';
-import type { EvidenceFacts } from './facts';
+import { IDENTITY_STEP, type EvidenceFacts, type KeyStep } from './facts';
 import { CONTENT_WIDTH, COLOR, MARGIN, Sheet } from './layout';
 import { eventSentence, officeTime, utcTime } from './words';
 
@@ -14,6 +14,21 @@ export interface CertificateOptions {
 }
 
 const HASH = { font: 'mono', size: 7 } as const;
+
+/**
+ * The key steps as printed: in time order, a pass from an earlier session named so. The facts
+ * keep them in the order the certificate hash was first computed over (facts.ts `contentHash`),
+ * so printing them sorted changes no record's hash.
+ */
+export function shownSteps(f: Pick<EvidenceFacts, 'steps' | 'identity'>): KeyStep[] {
+	return f.steps
+		.map((st) =>
+			st.label === IDENTITY_STEP && f.identity?.earlierSession
+				? { ...st, label: `${IDENTITY_STEP} (earlier session)` }
+				: st
+		)
+		.sort((a, b) => a.at.getTime() - b.at.getTime());
+}
 
 function when(at: Date, tz: string): string {
 	return `${officeTime(at, tz)} (${utcTime(at)})`;
@@ -196,7 +211,7 @@ function summary(s: Sheet, f: EvidenceFacts, o: CertificateOptions): void {
 			{ title: `Office time (${tz})`, width: 200, style: { size: 8 } },
 			{ title: 'UTC', width: CONTENT_WIDTH - 370, style: { size: 8, color: COLOR.muted } }
 		],
-		f.steps.map((st) => [st.label, officeTime(st.at, tz), utcTime(st.at)]),
+		shownSteps(f).map((st) => [st.label, officeTime(st.at, tz), utcTime(st.at)]),
 		{ rowGap: 1 }
 	);
 

@@ -40,6 +40,9 @@ export interface InPerson {
 export type Channel =
 	{ kind: 'link'; emailedTo: string | null } | { kind: 'in_person'; inPerson: InPerson };
 
+/** The key step of the identity pass (certificate.ts names one from an earlier session). */
+export const IDENTITY_STEP = 'Identity verified';
+
 export interface KeyStep {
 	label: string;
 	at: Date;
@@ -257,7 +260,7 @@ export async function gatherFacts(ctx: AppContext, req: FactsRequest): Promise<E
 	step(inPerson ? 'In-person signing started' : 'Link opened, session started', started);
 	step('Terms shown', terms);
 	step('Consent to electronic records', consent);
-	step('Identity verified', identity);
+	step(IDENTITY_STEP, identity);
 	step(decision.isAccepted ? 'Accepted and signed' : 'Declined', decided);
 	step('Delivered to the onboarding service', delivered);
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from '$lib/server/audit/audit';
+import { shownSteps } from './certificate';
+import { contentHash, IDENTITY_STEP } from './facts';
 import { describeDevice, eventSentence, officeTime, utcTime } from './words';
 
 describe('evidence words', () => {
@@ -47,5 +49,31 @@ describe('evidence words', () => {
 			'Jan 4, 2026, 9:04:05 AM CST'
 		);
 		expect(utcTime(at)).toBe('2026-07-04 15:04:05 UTC');
+	});
+
+	it('prints the key steps in time order, a pass from an earlier session named so', () => {
+		const at = (m: number) => new Date(Date.UTC(2026, 2, 10, 15, m));
+		const steps = [
+			{ label: 'Link opened, session started', at: at(10) },
+			{ label: 'Consent to electronic records', at: at(11) },
+			{ label: IDENTITY_STEP, at: at(2) },
+			{ label: 'Declined', at: at(12) }
+		];
+		const identity = { attempt: 1, questionSetId: 'Q1', at: at(2), earlierSession: true };
+		expect(shownSteps({ steps, identity }).map((s) => s.label)).toEqual([
+			'Identity verified (earlier session)',
+			'Link opened, session started',
+			'Consent to electronic records',
+			'Declined'
+		]);
+		// In this session: the label stays.
+		const own = { ...identity, earlierSession: false };
+		expect(shownSteps({ steps, identity: own })[0]!.label).toBe(IDENTITY_STEP);
+		// The hash is over the facts' own order: printing sorted leaves it alone.
+		const facts = { steps, identity } as unknown as Parameters<typeof contentHash>[0];
+		const before = contentHash({ ...facts, decidedAt: at(12) });
+		shownSteps({ steps, identity });
+		expect(contentHash({ ...facts, decidedAt: at(12) })).toBe(before);
+		expect(steps[2]!.label).toBe(IDENTITY_STEP);
 	});
 });
