@@ -7,6 +7,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { logError } from '$lib/server/log/log';
 import { lockDataDir } from './lock';
 import { startEmbedded, type EmbeddedThread } from './thread';
 import * as schema from './schema';
@@ -43,6 +44,16 @@ export interface OpenOptions {
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
 	if (opts.url) {
 		const pool = new pg.Pool({ connectionString: opts.url, max: opts.max ?? 10 });
+		// An idle connection the server ends (a restart, a failover, an idle-connection reaper)
+		// is an 'error' on the pool, which would end the process unheard. The pool drops it and
+		// opens a new one at the next statement.
+		pool.on('error', (err) =>
+			logError(
+				'database',
+				'PostgreSQL closed an idle connection; the next statement opens another',
+				err
+			)
+		);
 		return { db: await migrated(pool), kind: 'postgres', close: () => pool.end() };
 	}
 	// PostgreSQL's default 128 MB of shared buffers would all be resident memory of this process

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AppContext } from '$lib/server/app';
 import { appendAudit, listAudit, verifyAuditChain } from '$lib/server/audit/audit';
 import { parseConfig } from '$lib/server/config/config';
@@ -48,6 +48,29 @@ describe.runIf(url)('on a PostgreSQL server, two instances side by side', () => 
 	afterAll(async () => {
 		await a?.close();
 		await b?.close();
+	});
+
+	it('outlives an idle connection the server ends (a restart, a reaper), and says so', async () => {
+		const c = await openDatabase({ url: url! });
+		const errors: string[] = [];
+		const spy = vi.spyOn(console, 'error').mockImplementation((line: string) => {
+			errors.push(line);
+		});
+		try {
+			const rowsOf = (r: unknown) => (r as { rows: Record<string, unknown>[] }).rows;
+			const pid = rowsOf(await c.db.execute(sql`select pg_backend_pid() as pid`))[0]!.pid;
+			// The connection is idle in the pool now; another one ends it, as a restart would.
+			await a.db.execute(sql`select pg_terminate_backend(${pid})`);
+			await expect.poll(() => errors.length).toBeGreaterThan(0);
+			expect(errors[0]).toMatch(
+				/^\[database\] PostgreSQL closed an idle connection; the next statement opens another: \w+/
+			);
+			expect(errors[0]).not.toContain('terminating connection');
+			expect(rowsOf(await c.db.execute(sql`select 1 as one`))).toEqual([{ one: 1 }]);
+		} finally {
+			spy.mockRestore();
+			await c.close();
+		}
 	});
 
 	it('migrates once and both instances see the same tables', async () => {
