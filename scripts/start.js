@@ -17,6 +17,13 @@ if (host) process.env.HOST = host;
 // adapter-node reads its settings as the build loads, and a bad one ended in its stack trace:
 // they are checked first, in the words the portal uses for its own (which it checks on start).
 const problems = adapterProblems(process.env);
+// With a real Onboarding Service the portal makes links for merchants elsewhere: a link to
+// localhost (the default below, for a developer's machine) would reach none of them.
+if (!process.env.ORIGIN?.trim() && process.env.ONBOARDING_BASE_URL?.trim()) {
+	problems.push(
+		'ORIGIN: must be set with ONBOARDING_BASE_URL: the address merchants open their signing links at, such as https://sign.example.com'
+	);
+}
 if (problems.length > 0) {
 	console.error(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
 	process.exit(1);

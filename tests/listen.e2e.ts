@@ -88,7 +88,10 @@ test('embedded defaults listen on loopback only, unless HOST says otherwise', as
 test('with a real Onboarding Service configured, every interface as before', async () => {
 	test.setTimeout(120_000);
 	// Nothing listens on port 9: the portal starts all the same, it calls the service on demand.
-	const production = await start({ ONBOARDING_BASE_URL: 'http://127.0.0.1:9' });
+	const production = await start({
+		ONBOARDING_BASE_URL: 'http://127.0.0.1:9',
+		ORIGIN: 'https://sign.example.com'
+	});
 	try {
 		expect(production.listening).toBe('0.0.0.0');
 		if (lanAddress) expect(await reachable(lanAddress, production.port)).toBe(true);
@@ -147,6 +150,33 @@ test('a seal bundle that does not open stops the start before it listens, in our
 		expect(run.stderr).toContain('  - SEAL_P12_FILE: cannot be opened as a PKCS#12 bundle');
 		expect(run.stdout).not.toContain('Listening');
 		expect(run.stdout).not.toContain('Portal:');
+	} finally {
+		rmSync(dataDir, { recursive: true, force: true });
+	}
+});
+
+test('with a real Onboarding Service and no ORIGIN, npm start stops: links to localhost reach no merchant', async () => {
+	const dataDir = mkdtempSync(join(tmpdir(), 'portal-listen-'));
+	try {
+		const run = spawnSync(process.execPath, ['scripts/start.js'], {
+			env: {
+				PATH: process.env.PATH ?? '',
+				DATA_DIR: dataDir,
+				PORT: String(await freePort()),
+				ONBOARDING_BASE_URL: 'http://127.0.0.1:9'
+			},
+			encoding: 'utf8',
+			timeout: 30_000
+		});
+		expect(run.status).toBe(1);
+		expect(run.stderr).toBe(
+			[
+				'Invalid configuration:',
+				'  - ORIGIN: must be set with ONBOARDING_BASE_URL: the address merchants open their signing links at, such as https://sign.example.com',
+				''
+			].join('\n')
+		);
+		expect(run.stdout).not.toContain('Listening');
 	} finally {
 		rmSync(dataDir, { recursive: true, force: true });
 	}

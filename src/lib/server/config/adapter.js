@@ -66,6 +66,27 @@ export const httpUrl = (example = 'https://portal.example.com') =>
 		)
 	);
 
+/**
+ * Unset or empty, or else an http(s) origin: the portal serves at its root, so a path would be
+ * printed and then left out of every link it makes.
+ */
+const origin = () =>
+	unlessEmpty(
+		v.pipe(
+			v.string(),
+			v.check(
+				(s) =>
+					URL.canParse(s) &&
+					/^https?:$/.test(new URL(s).protocol) &&
+					new URL(s).pathname === '/' &&
+					!new URL(s).search &&
+					!new URL(s).hash,
+				'must be an http:// or https:// address with no path, such as https://sign.example.com'
+			),
+			v.transform((s) => s.replace(/\/+$/, ''))
+		)
+	);
+
 /** An HTTP header's name: a token (RFC 9110). */
 export const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 
@@ -80,7 +101,7 @@ export const ADAPTER_SETTINGS = {
 	PORT: integer(1, 65_535, 3000),
 	/** Read by adapter-node; scripts/start.js sets 127.0.0.1 on embedded defaults when unset. */
 	HOST: v.optional(v.string()),
-	ORIGIN: httpUrl(),
+	ORIGIN: origin(),
 	BODY_SIZE_LIMIT: v.optional(
 		v.pipe(
 			v.string(),

@@ -31,7 +31,7 @@ describe("adapter-node's settings", () => {
 			})
 		).toEqual([
 			'PORT: must be a whole number from 1 to 65535',
-			'ORIGIN: must be an absolute http:// or https:// URL such as https://portal.example.com',
+			'ORIGIN: must be an http:// or https:// address with no path, such as https://sign.example.com',
 			'BODY_SIZE_LIMIT: must be a number of bytes, with K, M or G after it if you like (such as 512K or 8M), or Infinity',
 			'KEEP_ALIVE_TIMEOUT: must be a whole number of seconds from 0 to 86400',
 			'ADDRESS_HEADER: must be an HTTP header name',
@@ -40,6 +40,13 @@ describe("adapter-node's settings", () => {
 		expect(adapterProblems({ PORT: '99999' })).toEqual([
 			'PORT: must be a whole number from 1 to 65535'
 		]);
+		// The portal serves at the root: a path would be printed, then left out of every link.
+		for (const ORIGIN of ['https://sign.example.com/portal', 'https://sign.example.com/?a=1']) {
+			expect(adapterProblems({ ORIGIN }), ORIGIN).toEqual([
+				'ORIGIN: must be an http:// or https:// address with no path, such as https://sign.example.com'
+			]);
+		}
+		expect(adapterProblems({ ORIGIN: 'http://10.0.0.5:3000' })).toEqual([]);
 	});
 
 	it('are checked with the portal’s own, for a start without scripts/start.js', () => {
