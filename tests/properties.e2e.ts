@@ -30,6 +30,11 @@ import { discoverRoutes, pathOf } from './support/routes';
 
 const SEED = Number(process.env.PROPERTY_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 25);
+/**
+ * One run that takes longer than this fails as a counterexample, with the seed and the path that
+ * replay it, where a stall had only hit the test's timeout, which names neither.
+ */
+const RUN_TIMEOUT_MS = 60_000;
 const inventory = discoverRoutes();
 const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype);
 const STEP_PATHS: Record<string, string> = {
@@ -367,7 +372,13 @@ for (const page of inventory.pages) {
 							await sessions.spend();
 						}
 					}),
-					{ seed: SEED, numRuns: RUNS, endOnFailure: true, examples: ACTION_REGRESSIONS }
+					{
+						seed: SEED,
+						numRuns: RUNS,
+						endOnFailure: true,
+						examples: ACTION_REGRESSIONS,
+						plugins: [fc.timeout(RUN_TIMEOUT_MS)]
+					}
 				);
 			} finally {
 				await sessions.close();
@@ -629,6 +640,7 @@ for (const endpoint of inventory.endpoints) {
 				seed: SEED,
 				numRuns: RUNS * 2,
 				endOnFailure: true,
+				plugins: [fc.timeout(RUN_TIMEOUT_MS)],
 				examples: endpoint.methods.includes('POST') ? API_REGRESSIONS.map((r) => [r]) : []
 			}
 		);
