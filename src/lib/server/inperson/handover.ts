@@ -1,5 +1,6 @@
 import type { Cookies } from '@sveltejs/kit';
-import { and, desc, eq, isNull, or, sql, type Column } from 'drizzle-orm';
+import { and, desc, eq, isNull, or, sql, type Column, type SQL } from 'drizzle-orm';
+import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { AppContext } from '$lib/server/app';
 import { appendAudit, type AuditInput } from '$lib/server/audit/audit';
 import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
@@ -162,34 +163,32 @@ export interface HandoverKeys {
  * with keepHandover as findHandover would.
  */
 export const openHandoverIdOf = (db: Tx, repSessionId: Column) =>
-	db
-		.select({ id: handovers.id })
-		.from(handovers)
-		.where(and(isNull(handovers.endedAt), eq(handovers.repSessionId, repSessionId)))
+	newestOpen(
+		db.select({ id: handovers.id }).from(handovers).$dynamic(),
+		eq(handovers.repSessionId, repSessionId)
+	);
+
+/** The newest open hand-over of those `match` finds: the rule both look-ups share. */
+function newestOpen<T extends PgSelect>(q: T, match: SQL) {
+	return q
+		.where(and(isNull(handovers.endedAt), match))
 		.orderBy(desc(handovers.startedAt))
 		.limit(1);
+}
 
 /**
  * Every in-person signing page, and a rep page on a tablet that has its own cookie, runs this
  * statement (see preparedPer). A key not given is bound as null, which `=` matches with nothing.
  */
 const handoverQuery = preparedPer((db) =>
-	db
-		.select()
-		.from(handovers)
-		.where(
-			and(
-				isNull(handovers.endedAt),
-				or(
-					eq(handovers.tokenHash, sql.placeholder('tokenHash')),
-					eq(handovers.repSessionId, sql.placeholder('repSessionId')),
-					eq(handovers.signingSessionId, sql.placeholder('signingSessionId'))
-				)
-			)
-		)
-		.orderBy(desc(handovers.startedAt))
-		.limit(1)
-		.prepare('find_handover')
+	newestOpen(
+		db.select().from(handovers).$dynamic(),
+		or(
+			eq(handovers.tokenHash, sql.placeholder('tokenHash')),
+			eq(handovers.repSessionId, sql.placeholder('repSessionId')),
+			eq(handovers.signingSessionId, sql.placeholder('signingSessionId'))
+		)!
+	).prepare('find_handover')
 );
 
 /**
