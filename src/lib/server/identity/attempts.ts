@@ -390,7 +390,7 @@ export type EarlierPass =
 const sameEmail = (a: string | null | undefined, b: string | null | undefined) =>
 	!!a && !!b && a.trim().toLowerCase() === b.trim().toLowerCase();
 
-/** The link page looks for earlier passes on every view (see preparedPer). */
+/** Start and the identity step's Start look for earlier passes (see preparedPer). */
 const passesQuery = preparedPer((db) => passesOf(db).prepare('identity_earlier_passes'));
 
 /**

@@ -23,7 +23,7 @@ export type RepDirectory = (
  */
 export function repDirectory(ctx: AppContext): RepDirectory {
 	return async (officeId, applicationId, repNo) =>
-		(repNo != null ? await repContact(ctx.db, officeId, repNo) : null) ??
+		(await repContact(ctx.db, officeId, repNo)) ??
 		(await repContactOf(ctx, { officeId, applicationId })) ??
 		undefined;
 }
