@@ -131,83 +131,68 @@ test('a restart prints the demo link again while it opens, and a new one replace
 	}
 });
 
-test('a seal bundle that does not open stops the start before it listens, in our words', async () => {
+/**
+ * Runs `node scripts/start.js` with only the given settings (made in its fresh data folder),
+ * expecting it to stop, exit code 1, before it listens; its output, for the reasons.
+ */
+async function refusedStart(
+	settings: (dataDir: string) => Record<string, string>,
+	timeout = 30_000
+) {
 	const dataDir = mkdtempSync(join(tmpdir(), 'portal-listen-'));
 	try {
-		const bundle = join(dataDir, 'not-a-bundle.p12');
-		writeFileSync(bundle, 'not a PKCS#12 bundle');
 		const run = spawnSync(process.execPath, ['scripts/start.js'], {
 			env: {
 				PATH: process.env.PATH ?? '',
 				DATA_DIR: dataDir,
 				PORT: String(await freePort()),
-				SEAL_P12_FILE: bundle
+				...settings(dataDir)
 			},
 			encoding: 'utf8',
-			timeout: 60_000
+			timeout
 		});
 		expect(run.status).toBe(1);
-		expect(run.stderr).toContain('  - SEAL_P12_FILE: cannot be opened as a PKCS#12 bundle');
 		expect(run.stdout).not.toContain('Listening');
-		expect(run.stdout).not.toContain('Portal:');
+		return run;
 	} finally {
 		rmSync(dataDir, { recursive: true, force: true });
 	}
+}
+
+test('a seal bundle that does not open stops the start before it listens, in our words', async () => {
+	const run = await refusedStart((dataDir) => {
+		const bundle = join(dataDir, 'not-a-bundle.p12');
+		writeFileSync(bundle, 'not a PKCS#12 bundle');
+		return { SEAL_P12_FILE: bundle };
+	}, 60_000);
+	expect(run.stderr).toContain('  - SEAL_P12_FILE: cannot be opened as a PKCS#12 bundle');
+	expect(run.stdout).not.toContain('Portal:');
 });
 
 test('with a real Onboarding Service and no ORIGIN, npm start stops: links to localhost reach no merchant', async () => {
-	const dataDir = mkdtempSync(join(tmpdir(), 'portal-listen-'));
-	try {
-		const run = spawnSync(process.execPath, ['scripts/start.js'], {
-			env: {
-				PATH: process.env.PATH ?? '',
-				DATA_DIR: dataDir,
-				PORT: String(await freePort()),
-				ONBOARDING_BASE_URL: 'http://127.0.0.1:9'
-			},
-			encoding: 'utf8',
-			timeout: 30_000
-		});
-		expect(run.status).toBe(1);
-		expect(run.stderr).toBe(
-			[
-				'Invalid configuration:',
-				'  - ORIGIN: must be set with ONBOARDING_BASE_URL: the address merchants open their signing links at, such as https://sign.example.com',
-				''
-			].join('\n')
-		);
-		expect(run.stdout).not.toContain('Listening');
-	} finally {
-		rmSync(dataDir, { recursive: true, force: true });
-	}
+	const run = await refusedStart(() => ({ ONBOARDING_BASE_URL: 'http://127.0.0.1:9' }));
+	expect(run.stderr).toBe(
+		[
+			'Invalid configuration:',
+			'  - ORIGIN: must be set with ONBOARDING_BASE_URL: the address merchants open their signing links at, such as https://sign.example.com',
+			''
+		].join('\n')
+	);
 });
 
 test('a bad adapter-node setting stops npm start with our words, before anything listens', async () => {
-	const dataDir = mkdtempSync(join(tmpdir(), 'portal-listen-'));
-	try {
-		const run = spawnSync(process.execPath, ['scripts/start.js'], {
-			env: {
-				PATH: process.env.PATH ?? '',
-				DATA_DIR: dataDir,
-				PORT: 'abc',
-				BODY_SIZE_LIMIT: 'lots',
-				KEEP_ALIVE_TIMEOUT: 'x'
-			},
-			encoding: 'utf8',
-			timeout: 30_000
-		});
-		expect(run.status).toBe(1);
-		expect(run.stderr).toBe(
-			[
-				'Invalid configuration:',
-				'  - PORT: must be a whole number from 1 to 65535',
-				'  - BODY_SIZE_LIMIT: must be a number of bytes, with K, M or G after it if you like (such as 512K or 8M), or Infinity',
-				'  - KEEP_ALIVE_TIMEOUT: must be a whole number of seconds from 0 to 86400',
-				''
-			].join('\n')
-		);
-		expect(run.stdout).not.toContain('Listening');
-	} finally {
-		rmSync(dataDir, { recursive: true, force: true });
-	}
+	const run = await refusedStart(() => ({
+		PORT: 'abc',
+		BODY_SIZE_LIMIT: 'lots',
+		KEEP_ALIVE_TIMEOUT: 'x'
+	}));
+	expect(run.stderr).toBe(
+		[
+			'Invalid configuration:',
+			'  - PORT: must be a whole number from 1 to 65535',
+			'  - BODY_SIZE_LIMIT: must be a number of bytes, with K, M or G after it if you like (such as 512K or 8M), or Infinity',
+			'  - KEEP_ALIVE_TIMEOUT: must be a whole number of seconds from 0 to 86400',
+			''
+		].join('\n')
+	);
 });
