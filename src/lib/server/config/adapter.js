@@ -50,41 +50,38 @@ export const unlessEmpty = (schema) =>
 	);
 
 /**
- * Unset or empty, or else an http(s) URL, without its trailing slashes.
- * @param {string} [example]
+ * Unset or empty, or else an absolute http(s) URL that `fits`, without its trailing slashes; one
+ * check, so that one bad value is one line.
+ * @param {(url: URL) => boolean} fits
+ * @param {string} message
  */
-export const httpUrl = (example = 'https://portal.example.com') =>
+const httpUrlThat = (fits, message) =>
 	unlessEmpty(
 		v.pipe(
 			v.string(),
-			// One check, so that one bad value is one line.
 			v.check(
-				(s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol),
-				`must be an absolute http:// or https:// URL such as ${example}`
+				(s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol) && fits(new URL(s)),
+				message
 			),
 			v.transform((s) => s.replace(/\/+$/, ''))
 		)
 	);
 
 /**
+ * Unset or empty, or else an http(s) URL, without its trailing slashes.
+ * @param {string} [example]
+ */
+export const httpUrl = (example = 'https://portal.example.com') =>
+	httpUrlThat(() => true, `must be an absolute http:// or https:// URL such as ${example}`);
+
+/**
  * Unset or empty, or else an http(s) origin: the portal serves at its root, so a path would be
  * printed and then left out of every link it makes.
  */
 const origin = () =>
-	unlessEmpty(
-		v.pipe(
-			v.string(),
-			v.check(
-				(s) =>
-					URL.canParse(s) &&
-					/^https?:$/.test(new URL(s).protocol) &&
-					new URL(s).pathname === '/' &&
-					!new URL(s).search &&
-					!new URL(s).hash,
-				'must be an http:// or https:// address with no path, such as https://sign.example.com'
-			),
-			v.transform((s) => s.replace(/\/+$/, ''))
-		)
+	httpUrlThat(
+		(url) => url.pathname === '/' && !url.search && !url.hash,
+		'must be an http:// or https:// address with no path, such as https://sign.example.com'
 	);
 
 /** An HTTP header's name: a token (RFC 9110). */
