@@ -137,9 +137,8 @@ test('a restart prints the demo link again while it opens, and a new one replace
  */
 async function refusedStart(
 	settings: (dataDir: string) => Record<string, string>,
-	timeout = 30_000
+	{ timeout = 30_000, dataDir = mkdtempSync(join(tmpdir(), 'portal-listen-')) } = {}
 ) {
-	const dataDir = mkdtempSync(join(tmpdir(), 'portal-listen-'));
 	try {
 		const run = spawnSync(process.execPath, ['scripts/start.js'], {
 			env: {
@@ -160,12 +159,30 @@ async function refusedStart(
 }
 
 test('a seal bundle that does not open stops the start before it listens, in our words', async () => {
-	const run = await refusedStart((dataDir) => {
-		const bundle = join(dataDir, 'not-a-bundle.p12');
-		writeFileSync(bundle, 'not a PKCS#12 bundle');
-		return { SEAL_P12_FILE: bundle };
-	}, 60_000);
+	const run = await refusedStart(
+		(dataDir) => {
+			const bundle = join(dataDir, 'not-a-bundle.p12');
+			writeFileSync(bundle, 'not a PKCS#12 bundle');
+			return { SEAL_P12_FILE: bundle };
+		},
+		{ timeout: 60_000 }
+	);
 	expect(run.stderr).toContain('  - SEAL_P12_FILE: cannot be opened as a PKCS#12 bundle');
+	expect(run.stdout).not.toContain('Portal:');
+});
+
+test('a data folder restored without its encryption key is refused, not started under a new key', async () => {
+	test.setTimeout(120_000);
+	const dataDir = mkdtempSync(join(tmpdir(), 'portal-listen-'));
+	const first = await start({}, { dataDir });
+	await first.stop();
+	// A restore that left the key behind (as a backup kept apart from it would): a new one would
+	// be generated, and nothing written before could be read under it.
+	rmSync(join(dataDir, 'encryption.key'));
+	const run = await refusedStart(() => ({}), { timeout: 60_000, dataDir });
+	expect(run.stderr).toContain(
+		`  - the encryption key in the data folder (${join(dataDir, 'encryption.key')}): this key does not open what the database holds, which was encrypted under another key.`
+	);
 	expect(run.stdout).not.toContain('Portal:');
 });
 

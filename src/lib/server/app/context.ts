@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { ConfigError, parseConfig, type Config } from '$lib/server/config/config';
 import { openDatabase, type Database, type Db } from '$lib/server/db';
+import { checkEncryptionKey } from '$lib/server/crypto/key-check';
 import { loadOrCreateKey } from '$lib/server/crypto/secretbox';
 import type { SealKey } from '$lib/server/evidence/seal-key';
 import { createOnboardingClient, type OnboardingClient } from '$lib/server/onboarding';
@@ -70,6 +71,14 @@ export function encryptionKeyOf(config: Config): Buffer {
 	return loadOrCreateKey(config.DATA_DIR, 'encryption.key');
 }
 
+/** Where `encryptionKeyOf` reads the key from, in the words of the setting that chose it. */
+function keySourceOf(config: Config): string {
+	if (config.PORTAL_ENCRYPTION_KEY) return 'PORTAL_ENCRYPTION_KEY';
+	const file = config.PORTAL_ENCRYPTION_KEY_FILE;
+	if (file) return `PORTAL_ENCRYPTION_KEY_FILE (${resolve(file)})`;
+	return `the encryption key in the data folder (${resolve(config.DATA_DIR, 'encryption.key')})`;
+}
+
 /**
  * The seal is needed only for a PDF, and opening it is the most expensive part of a start
  * (node-forge decrypts the PKCS#12 in JavaScript, and its modules, pdf-lib's and fontkit's load
@@ -100,6 +109,12 @@ export async function startApp(
 		url: config.DATABASE_URL,
 		dataDir: config.DATABASE_URL ? undefined : config.DATA_DIR
 	});
+	try {
+		await checkEncryptionKey(database.db, encryptionKey, keySourceOf(config));
+	} catch (err) {
+		await database.close();
+		throw err;
+	}
 	// PGlite unpacks a new database's files, and rewrites some on every start (pg_internal.init),
 	// with modes of its own (0666), whatever the umask: the walk comes after it has opened.
 	secureDataDir(config.DATA_DIR);

@@ -229,3 +229,13 @@ export const sanitizedHtml = pgTable('sanitized_html', {
 	sha256: text('sha256').notNull(),
 	createdAt: ts('created_at').notNull().defaultNow()
 });
+
+/**
+ * What the portal's keys must open, kept with the data (one row per key, by name): a box made
+ * under the encryption key when it was first used with this database. See crypto/key-check.ts.
+ */
+export const keyChecks = pgTable('key_checks', {
+	name: text('name').primaryKey(),
+	box: text('box').notNull(),
+	createdAt: ts('created_at').notNull().defaultNow()
+});
