@@ -86,4 +86,19 @@ describe('configuration', () => {
 			expect(problems).toContain(name);
 		}
 	});
+
+	it('takes one sender in MAIL_FROM, with or without a name, and refuses anything else', () => {
+		for (const from of [
+			'Signing portal <no-reply@localhost>',
+			'no-reply@example.com',
+			'"Acme, Inc." <sign@acme.example>'
+		]) {
+			expect(parseConfig({ MAIL_FROM: from }).MAIL_FROM).toBe(from);
+		}
+		for (const from of ['not an address', 'Portal <no-reply>', 'a@example.com, b@example.com']) {
+			expect(() => parseConfig({ MAIL_FROM: from })).toThrow(
+				'MAIL_FROM: must be one sender address, with a name before it if you like: Signing portal <no-reply@example.com>'
+			);
+		}
+	});
 });

@@ -1,3 +1,4 @@
+import addressparser from 'nodemailer/lib/addressparser';
 import * as v from 'valibot';
 import {
 	ADAPTER_SETTINGS,
@@ -24,6 +25,12 @@ const optionalText = v.optional(
 /** Unset or empty, or else matching the pattern. */
 const optionalMatching = (pattern: RegExp, message: string) =>
 	unlessEmpty(v.pipe(v.string(), v.regex(pattern, message)));
+
+/** One sender, as nodemailer reads a From header: an address, with a name before it if you like. */
+function isSender(value: string): boolean {
+	const parsed = addressparser(value, { flatten: true });
+	return parsed.length === 1 && v.is(v.pipe(v.string(), v.rfcEmail()), parsed[0]!.address);
+}
 
 const base64Key = unlessEmpty(
 	v.pipe(
@@ -94,7 +101,17 @@ export const EnvSchema = v.object({
 		/^smtps?:\/\/[^/\s]/,
 		'must be an smtp:// or smtps:// address such as smtps://user:pass@smtp.example.com:465'
 	),
-	MAIL_FROM: v.optional(v.pipe(v.string(), v.trim()), 'Signing portal <no-reply@localhost>'),
+	MAIL_FROM: v.optional(
+		v.pipe(
+			v.string(),
+			v.trim(),
+			v.check(
+				isSender,
+				'must be one sender address, with a name before it if you like: Signing portal <no-reply@example.com>'
+			)
+		),
+		'Signing portal <no-reply@localhost>'
+	),
 	MAIL_MAX_ATTEMPTS: integer(1, 50, 8),
 	MAIL_RETRY_SECONDS: integer(1, 86_400, 60),
 	REMINDER_FIRST_DAYS: integer(1, 90, 3),
