@@ -107,11 +107,13 @@ export async function deliverMail(
 	};
 	const retry = async (reason: string, code: string | null): Promise<MailResult> => {
 		if (attempts >= ctx.config.MAIL_MAX_ATTEMPTS) return end('failed', reason, code);
-		await update({
-			lastError: reason,
-			lastCode: code,
-			nextAttemptAt: new Date(now.getTime() + mailBackoffMs(ctx, attempts))
-		});
+		const next = new Date(now.getTime() + mailBackoffMs(ctx, attempts));
+		await update({ lastError: reason, lastCode: code, nextAttemptAt: next });
+		// Said at every attempt: an unreachable mail server is the operator's to mend, and with the
+		// defaults the last attempt comes about two hours after the first.
+		console.warn(
+			`[mail] ${m.kind} ${m.id} not sent, attempt ${attempts} of ${ctx.config.MAIL_MAX_ATTEMPTS}, next at ${next.toISOString()}: ${reason}${code ? ` (${code})` : ''}`
+		);
 		return 'retry';
 	};
 

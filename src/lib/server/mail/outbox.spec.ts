@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppContext } from '$lib/server/app';
 import { listAudit, verifyAuditChain } from '$lib/server/audit/audit';
 import { linkReminders, mailOutbox, signingLinks } from '$lib/server/db/schema';
@@ -10,7 +10,7 @@ import { startTestApp } from '$lib/server/testing/app';
 import { deliverMail, deliverMailDue } from './deliver';
 import { mailEnabled } from './mode';
 import { notifyRep } from './notes';
-import { listMailbox, mailStatusFor } from './status';
+import { listMailbox, mailRetrying, mailStatusFor } from './status';
 import { startSmtpServer, type SmtpTestServer } from './test-smtp';
 
 const meta = { ip: '203.0.113.9', userAgent: 'vitest' };
@@ -134,7 +134,22 @@ describe('the mail outbox over a real SMTP server', () => {
 	it('keeps the message while the server is down and sends it when it is back', async () => {
 		const m = await mailedLink();
 		await smtp.stop();
-		expect(await deliverMail(ctx, m.id)).toBe('retry');
+		const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+		try {
+			expect(await mailRetrying(ctx.db)).toBe(0);
+			expect(await deliverMail(ctx, m.id)).toBe('retry');
+			// Said at the first failure, not two hours later at the last.
+			expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
+				expect.stringMatching(
+					new RegExp(
+						`^\\[mail\\] link ${m.id} not sent, attempt 1 of 3, next at \\S+Z: the mail server could not be reached \\((ECONNECTION|ESOCKET)`
+					)
+				)
+			]);
+		} finally {
+			warn.mockRestore();
+		}
+		expect(await mailRetrying(ctx.db)).toBe(1);
 		expect(await row(m.id)).toMatchObject({
 			status: 'pending',
 			lastError: 'the mail server could not be reached'
@@ -142,6 +157,7 @@ describe('the mail outbox over a real SMTP server', () => {
 		expect((await row(m.id)).lastCode).toMatch(/^ECONNECTION|^ESOCKET/);
 		await smtp.start();
 		expect((await deliverMailDue(ctx, new Date(Date.now() + 2 * MINUTE))).sent).toBe(1);
+		expect(await mailRetrying(ctx.db)).toBe(0);
 		expect(smtp.captured.map((c) => c.envelopeTo[0])).toEqual(['dana@blueheron.example']);
 	});
 

@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, gt } from 'drizzle-orm';
 import type { AppContext } from '$lib/server/app';
 import { decrypt } from '$lib/server/crypto/secretbox';
 import type { Tx } from '$lib/server/db';
@@ -34,6 +34,18 @@ function stateOf(r: typeof mailOutbox.$inferSelect): MailState {
 		sentAt: r.sentAt,
 		nextAttemptAt: r.status === 'pending' ? r.nextAttemptAt : null
 	};
+}
+
+/**
+ * How many messages wait to be tried again after a failed attempt: for `/healthz`, where a mail
+ * server that cannot be reached shows at once.
+ */
+export async function mailRetrying(db: Tx): Promise<number> {
+	const [row] = await db
+		.select({ n: count() })
+		.from(mailOutbox)
+		.where(and(eq(mailOutbox.status, 'pending'), gt(mailOutbox.attempts, 0)));
+	return row?.n ?? 0;
 }
 
 /** The application's mail, newest first, for the console: what went out, what is stuck, and why. */
