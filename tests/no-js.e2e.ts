@@ -140,14 +140,26 @@ test('declining works with JavaScript off', async ({ browser, request }) => {
 		await expect(page.locator('#ssn-again')).toHaveCount(0);
 		await page.getByRole('link', { name: 'Go back' }).click();
 
+		await fillSigner(page, { ssn: '219-44-6083' });
 		await page.getByRole('button', { name: 'Decline', exact: true }).click();
+		await expect(page).toHaveURL(/\/sign\/sign\?decline$/);
 		await expect(page.getByRole('heading', { level: 1, name: TEXT.declineTitle })).toBeVisible();
+		// The SSN typed before the press never comes back, and the page says so.
+		await expect(page.locator('#ssn-again')).toHaveText(/type it again/);
+		await expect(page.getByLabel('Social Security Number')).toHaveValue('');
 		await page.getByLabel('Reason (optional)').fill('Not ready yet.');
 		await fillSigner(page, { ssn: '219-44-6083' });
 		await page.getByRole('button', { name: 'Yes, decline' }).click();
 		await expect(page.getByRole('heading', { level: 1, name: TEXT.declinedTitle })).toBeVisible();
 		const d = await waitForDecision(request, app.id);
 		expect(d.body.IsAccepted).toBe(false);
+
+		// Back from the done page finds pages fetched, not posted: the question came by a redirect,
+		// and now that the decision is on record it leads to the done page again (no "Confirm Form
+		// Resubmission").
+		await page.goBack();
+		await expect(page).toHaveURL(/\/sign\/done$/);
+		await expect(page.getByRole('heading', { level: 1, name: TEXT.declinedTitle })).toBeVisible();
 	} finally {
 		await context.close();
 	}

@@ -31,11 +31,16 @@ export const load: PageServerLoad = async (event) => {
 	} catch (err) {
 		logError('evidence', 'the application PDF could not be offered', err);
 	}
+	const draft = draftOf(s);
 	return {
 		sections: (s.termsShown ?? []).map(({ key, title }) => ({ key, title })),
 		owner: `${s.ownerFirstName} ${s.ownerLastName}`.trim(),
 		pdf,
-		draft: draftOf(s)
+		draft,
+		// Decline's first press lands here (`?decline`) by a redirect, so that the browser's Back
+		// from the done page finds a page it can show again, not a post to send again.
+		declining: event.url.searchParams.has('decline'),
+		ssnTyped: draft.ssnTyped === true
 	};
 };
 
@@ -161,8 +166,8 @@ export const actions: Actions = {
 		// The first press only asks once more; nothing is recorded until it is confirmed. What was
 		// typed is kept, so going back from the question loses nothing.
 		if (form.confirm !== 'yes') {
-			await saveDraft(app().db, session, draftFrom(form, session));
-			return { declining: true, ssnSent: ssnSent(form) };
+			await saveDraft(app().db, session, { ...draftFrom(form, session), ssnTyped: ssnSent(form) });
+			redirect(303, '/sign/sign?decline');
 		}
 		const values = keptValues(form);
 		const reasonInput = typeof form.reason === 'string' ? form.reason : '';

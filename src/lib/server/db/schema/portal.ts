@@ -53,6 +53,8 @@ export interface SignDraft {
 	notificationEmail: string;
 	signature: string;
 	checked: string[];
+	/** Whether an SSN was typed when this was kept (never the number): the page asks for it again. */
+	ssnTyped?: boolean;
 }
 
 /** A signing session: the cookie holds a random id, the table holds its hash and the progress. */
