@@ -55,6 +55,9 @@ describe('send: timeouts', () => {
 		expect(err.operation).toBe('getThing');
 		expect(Date.now() - started).toBeLessThan(1_000);
 		expect(s.seen).toHaveLength(1);
+		expect(s.logs).toMatchObject([
+			{ status: 0, problem: 'no answer within ONBOARDING_TIMEOUT_MS' }
+		]);
 	});
 
 	it('bounds the body too: headers sent, body never finished', async () => {
@@ -120,7 +123,10 @@ describe('send: retries', () => {
 		close = undefined;
 		const err = await failure(s.call());
 		expect(err).toMatchObject({ kind: 'network', status: 0 });
-		expect(s.logs).toHaveLength(3);
+		// Each attempt's line says why nothing came back, with the system's code only.
+		expect(s.logs.map((l) => [l.status, l.problem])).toEqual(
+			Array(3).fill([0, 'no connection (ECONNREFUSED)'])
+		);
 	});
 });
 

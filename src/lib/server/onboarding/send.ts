@@ -8,6 +8,8 @@ export interface SendLogEntry {
 	/** HTTP status, or 0 when no response arrived. */
 	status: number;
 	durationMs: number;
+	/** Why no response arrived, in our words with the system's code: `no connection (ECONNREFUSED)`. */
+	problem?: string;
 }
 
 export interface TransportOptions {
@@ -70,6 +72,7 @@ async function attemptOnce<T>(opts: TransportOptions, req: SendRequest<T>): Prom
 	const url = buildUrl(opts.baseUrl, req);
 	const started = performance.now();
 	let status = 0;
+	let problem: string | undefined;
 	try {
 		const res = await fetchFn(url, {
 			method: req.method,
@@ -98,11 +101,25 @@ async function attemptOnce<T>(opts: TransportOptions, req: SendRequest<T>): Prom
 		const kind = signal.aborted ? 'timeout' : 'network';
 		// The cause of a network failure is kept for operators; it names hosts, not payloads.
 		const cause = kind === 'network' ? err : undefined;
+		problem = status === 0 ? noResponse(kind, err) : undefined;
 		const error = new OnboardingError({ kind, operation: req.operation, status: 0, cause });
 		return { ok: false, error };
 	} finally {
-		logAttempt(opts, req, status, performance.now() - started);
+		logAttempt(opts, req, status, performance.now() - started, problem);
 	}
+}
+
+/**
+ * Why a call got no response, for the log: a wrong ONBOARDING_BASE_URL otherwise shows as a bare
+ * status 0. Only the system's code is kept (ECONNREFUSED, ENOTFOUND, a TLS code), never fetch's
+ * message.
+ */
+function noResponse(kind: 'timeout' | 'network', err: unknown): string {
+	if (kind === 'timeout') return 'no answer within ONBOARDING_TIMEOUT_MS';
+	const code = ((err as { cause?: { code?: unknown } })?.cause ?? {}).code;
+	return typeof code === 'string' && /^[A-Z0-9_]+$/.test(code)
+		? `no connection (${code})`
+		: 'no connection';
 }
 
 function buildUrl(baseUrl: string, req: SendRequest<unknown>): string {
@@ -122,12 +139,28 @@ function buildHeaders(opts: TransportOptions, req: SendRequest<unknown>): Header
 	return headers;
 }
 
-function logAttempt(opts: TransportOptions, req: SendRequest<unknown>, status: number, ms: number) {
+function logAttempt(
+	opts: TransportOptions,
+	req: SendRequest<unknown>,
+	status: number,
+	ms: number,
+	problem: string | undefined
+) {
 	if (opts.log === false) return;
-	const entry = { method: req.method, path: req.path, status, durationMs: Math.round(ms) };
+	const entry: SendLogEntry = {
+		method: req.method,
+		path: req.path,
+		status,
+		durationMs: Math.round(ms)
+	};
+	if (problem) entry.problem = problem;
 	if (opts.log) opts.log(entry);
-	else
-		console.info(`onboarding ${entry.method} ${entry.path} ${entry.status} ${entry.durationMs}ms`);
+	else {
+		const why = problem ? ` (${problem})` : '';
+		console.info(
+			`onboarding ${entry.method} ${entry.path} ${entry.status} ${entry.durationMs}ms${why}`
+		);
+	}
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
