@@ -30,6 +30,20 @@ import {
 } from '$lib/server/signing/session';
 import { REP_COOKIE, resumeRepSession } from '$lib/server/reps/session';
 
+/** Why adapter-node could not listen, in our words, by the error's code. */
+function listenProblem(code: string | undefined): string | undefined {
+	const port = env.PORT || 3000;
+	switch (code) {
+		case 'EADDRINUSE':
+			return `port ${port} is in use by another process: stop it, or choose another PORT.`;
+		case 'EADDRNOTAVAIL':
+			return `HOST ${env.HOST} is not an address of this machine: give one it has, or 0.0.0.0 for all of them.`;
+		case 'EACCES':
+			return `port ${port} needs privileges this process does not have: choose a PORT above 1023, and let a proxy take the low one.`;
+	}
+	return undefined;
+}
+
 export const init: ServerInit = async () => {
 	if (building) return;
 	try {
@@ -76,12 +90,10 @@ export const init: ServerInit = async () => {
 	}
 	// Node would print these with their message and stack: name them, then end as Node would.
 	process.on('uncaughtException', (err) => {
-		// adapter-node's listen fails this way when the port is taken.
-		if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-			console.error(
-				`[start] port ${env.PORT || 3000} is in use by another process: stop it, or choose another PORT.`
-			);
-		} else logError('fatal', 'uncaught exception', err);
+		// adapter-node's listen fails this way: its server has no error listener.
+		const listen = listenProblem((err as NodeJS.ErrnoException).code);
+		if (listen) console.error(`[start] ${listen}`);
+		else logError('fatal', 'uncaught exception', err);
 		process.exit(1);
 	});
 	process.on('unhandledRejection', (err) => {

@@ -186,6 +186,15 @@ test('a data folder restored without its encryption key is refused, not started 
 	expect(run.stdout).not.toContain('Portal:');
 });
 
+test('a HOST this machine does not have stops the start in our words', async () => {
+	// 192.0.2.1 is documentation's own address (TEST-NET-1): no machine has it.
+	const run = await refusedStart(() => ({ HOST: '192.0.2.1' }), { timeout: 60_000 });
+	expect(run.stderr).toContain(
+		'[start] HOST 192.0.2.1 is not an address of this machine: give one it has, or 0.0.0.0 for all of them.'
+	);
+	expect(run.stderr).not.toContain('uncaught');
+});
+
 test('with a real Onboarding Service and no ORIGIN, npm start stops: links to localhost reach no merchant', async () => {
 	const run = await refusedStart(() => ({ ONBOARDING_BASE_URL: 'http://127.0.0.1:9' }));
 	expect(run.stderr).toBe(

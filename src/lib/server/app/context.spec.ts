@@ -13,6 +13,7 @@ import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '$lib/server/config/config';
 import { encryptionKeyOf, startApp } from './context';
+import { secureDataDir } from './datadir';
 
 let dir: string | undefined;
 afterEach(() => {
@@ -66,6 +67,43 @@ describe('the data folder', () => {
 			expect(wrong).toEqual([]);
 		} finally {
 			process.umask(before);
+		}
+	});
+});
+
+describe('a data folder that cannot be one', () => {
+	const refused = (dir: string) => {
+		try {
+			secureDataDir(dir);
+		} catch (err) {
+			expect(err).toBeInstanceOf(ConfigError);
+			return (err as ConfigError).problems;
+		}
+		throw new Error(`${dir} was taken`);
+	};
+
+	it('is refused in our words: a file, a file in its path, a place no folder can be made', () => {
+		const root = scratch();
+		const file = join(root, 'a-file');
+		writeFileSync(file, 'x');
+		expect(refused(file)).toEqual([`DATA_DIR: ${file} is a file, not a folder (ENOTDIR)`]);
+		expect(refused(join(file, 'data'))).toEqual([
+			`DATA_DIR: ${join(file, 'data')} has a file where a folder should be, in its path (ENOTDIR)`
+		]);
+		// Node's recursive mkdir never returned here: the start waited for ever.
+		if (process.platform === 'linux') {
+			expect(refused('/proc/portal-data')).toEqual([
+				'DATA_DIR: /proc/portal-data cannot be made there (ENOENT)'
+			]);
+		}
+	});
+
+	it('is made with its missing parents, each private', () => {
+		const root = scratch();
+		const dir = join(root, 'a', 'b', 'data');
+		secureDataDir(dir);
+		for (const p of [join(root, 'a'), join(root, 'a', 'b'), dir]) {
+			expect(statSync(p).mode & 0o777).toBe(0o700);
 		}
 	});
 });

@@ -1,5 +1,51 @@
-import { chmodSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+	accessSync,
+	chmodSync,
+	constants,
+	existsSync,
+	lstatSync,
+	mkdirSync,
+	readdirSync,
+	statSync
+} from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { ConfigError } from '$lib/server/config/config';
+
+const CANNOT: Record<string, string> = {
+	ENOTDIR: 'has a file where a folder should be, in its path',
+	ENOENT: 'cannot be made there',
+	EACCES: "cannot be made or written by this process's user",
+	EPERM: "cannot be made or written by this process's user",
+	EROFS: 'is on a read-only file system'
+};
+
+/**
+ * Makes the folder and its missing parents one at a time. Node's recursive mkdir never returns
+ * under some parents (DATA_DIR=/proc/x kept the start waiting for ever, on Node 20): a plain
+ * mkdir there fails with ENOENT, which is said.
+ */
+function makeFolder(dir: string): void {
+	const missing: string[] = [];
+	for (let at = dir; !existsSync(at) && dirname(at) !== at; at = dirname(at)) missing.unshift(at);
+	for (const path of missing) mkdirSync(path, { mode: 0o700 });
+}
+
+/** The data folder, made if it is missing and checked writable; a problem in our words. */
+function ensureFolder(dir: string): void {
+	const path = resolve(dir);
+	try {
+		makeFolder(path);
+		if (!statSync(path).isDirectory()) throw Object.assign(new Error(), { code: 'ENOTDIR' });
+		accessSync(path, constants.W_OK | constants.X_OK);
+	} catch (err) {
+		const code = (err as NodeJS.ErrnoException).code ?? '';
+		const words = CANNOT[code] ?? 'cannot be made or used';
+		const exists = existsSync(path) && !statSync(path).isDirectory();
+		throw new ConfigError([
+			`DATA_DIR: ${path} ${exists ? 'is a file, not a folder' : words}${code ? ` (${code})` : ''}`
+		]);
+	}
+}
 
 /**
  * The data folder holds the embedded database (PGlite writes its files with the process's umask,
@@ -13,7 +59,7 @@ export function secureDataDir(dir: string, { walk = true } = {}): void {
 	} catch {
 		// A worker thread cannot set the umask; the walk below still tightens what exists.
 	}
-	mkdirSync(dir, { recursive: true, mode: 0o700 });
+	ensureFolder(dir);
 	if (walk) tighten(dir);
 }
 
