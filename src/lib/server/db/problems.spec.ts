@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createServer } from 'node:net';
 import pg from 'pg';
 import { databaseProblem } from './problems';
 
@@ -10,7 +11,8 @@ describe('why PostgreSQL could not be opened', () => {
 			['28P01', /^the PostgreSQL server at db\.internal:6543 refused the password of portal/],
 			['3D000', /has no database named portal_prod/],
 			['ECONNREFUSED', /^nothing answers at db\.internal:6543: is PostgreSQL running there/],
-			['ENOTFOUND', /^the host db\.internal in DATABASE_URL is not known/]
+			['ENOTFOUND', /^the host db\.internal in DATABASE_URL is not known/],
+			['DEPTH_ZERO_SELF_SIGNED_CERT', /shows a self-signed certificate.*sslrootcert=/]
 		];
 		for (const [code, words] of cases) {
 			const text = databaseProblem(Object.assign(new Error('driver text'), { code }), URL_);
@@ -19,6 +21,16 @@ describe('why PostgreSQL could not be opened', () => {
 			expect(text, code).not.toContain('s3cret-pass');
 			expect(text, code).not.toContain('driver text');
 		}
+	});
+
+	it('points at an @ left unencoded in the password', () => {
+		const raw = 'postgres://portal:p@ss@db.internal/portal';
+		const text = databaseProblem(Object.assign(new Error(), { code: '28P01' }), raw);
+		expect(text).toMatch(/\(28P01\)\. An @ in the user or password must be written %40\.$/);
+		expect(text).not.toContain('p@ss');
+		expect(databaseProblem(Object.assign(new Error(), { code: '28P01' }), URL_)).not.toContain(
+			'%40'
+		);
 	});
 
 	it('leaves what it does not know, and starts without a URL, to the usual line', () => {
@@ -36,5 +48,25 @@ describe('why PostgreSQL could not be opened', () => {
 			(e: unknown) => e
 		);
 		expect(databaseProblem(err, url)).toMatch(/^nothing answers at 127\.0\.0\.1:9/);
+	});
+
+	it('reads what pg throws when DATABASE_URL asks for TLS and the server has none', async () => {
+		// A server without TLS answers the protocol's SSLRequest with a single 'N'.
+		const server = createServer((socket) => socket.once('data', () => socket.end('N')));
+		await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+		const { port } = server.address() as { port: number };
+		try {
+			const url = `postgres://portal:pw@127.0.0.1:${port}/portal?sslmode=no-verify`;
+			const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+			const err = await client.connect().then(
+				() => null,
+				(e: unknown) => e
+			);
+			expect(databaseProblem(err, url)).toBe(
+				`the PostgreSQL server at 127.0.0.1:${port} does not offer TLS, which DATABASE_URL's sslmode asks for: turn TLS on at the server, or take sslmode out of DATABASE_URL on a network you trust (NO_SSL).`
+			);
+		} finally {
+			server.close();
+		}
 	});
 });

@@ -6,7 +6,9 @@
  */
 export function databaseProblem(err: unknown, url: string | undefined): string | null {
 	if (!url) return null;
-	const code = (err as { code?: unknown } | null)?.code;
+	const e = err as { code?: unknown; message?: unknown } | null;
+	// pg's one refusal without a code: matched, never printed.
+	const code = e?.message === 'The server does not support SSL connections' ? 'NO_SSL' : e?.code;
 	if (typeof code !== 'string') return null;
 	let where: URL;
 	try {
@@ -29,8 +31,19 @@ export function databaseProblem(err: unknown, url: string | undefined): string |
 		'3D000': `${server} has no database named ${database}: create it, or correct DATABASE_URL`,
 		'42501': `${user} may not do what the portal needs in ${database} (it creates its own tables)`,
 		'53300': `${server} has no connection to spare (too many clients)`,
-		'57P03': `${server} is starting up or shutting down: try again in a moment`
+		'57P03': `${server} is starting up or shutting down: try again in a moment`,
+		NO_SSL: `${server} does not offer TLS, which DATABASE_URL's sslmode asks for: turn TLS on at the server, or take sslmode out of DATABASE_URL on a network you trust`,
+		DEPTH_ZERO_SELF_SIGNED_CERT: `${server} shows a self-signed certificate, which DATABASE_URL's sslmode does not trust: give its CA with sslrootcert=/path/to/ca.pem in DATABASE_URL`,
+		SELF_SIGNED_CERT_IN_CHAIN: `${server} shows a certificate from a CA this machine does not trust: give the CA with sslrootcert=/path/to/ca.pem in DATABASE_URL`,
+		UNABLE_TO_VERIFY_LEAF_SIGNATURE: `${server} shows a certificate this machine cannot verify: give its CA with sslrootcert=/path/to/ca.pem in DATABASE_URL`,
+		ERR_TLS_CERT_ALTNAME_INVALID: `${server} shows a certificate for another name: use the host name its certificate names in DATABASE_URL`,
+		CERT_HAS_EXPIRED: `${server} shows a certificate that has expired`
 	};
 	const text = words[code];
-	return text ? `${text} (${code}).` : null;
+	if (!text) return null;
+	// Only the last @ ends the user and password: one before it was meant as part of them.
+	const authority = /^[^:]+:\/\/([^/?#]*)/.exec(url)?.[1] ?? '';
+	const atInPassword = (authority.match(/@/g) ?? []).length > 1;
+	const hint = atInPassword ? ' An @ in the user or password must be written %40.' : '';
+	return `${text} (${code}).${hint}`;
 }
