@@ -145,6 +145,11 @@ if (status?.sandbox) {
 	lines.push(`Onboarding Service: configured by ONBOARDING_BASE_URL`);
 	if (status.mail === 'off')
 		lines.push('Mail:              off (no SMTP_URL): links are copied by hand');
+	lines.push(
+		process.env.OPERATOR_API_KEY
+			? `Operator API:      ${origin}/api/v1 (OPERATOR_API_KEY)`
+			: 'Operator API:      closed (no OPERATOR_API_KEY)'
+	);
 	lines.push(REPS_LINE);
 }
 console.log(`\n${lines.join('\n')}\n`);

@@ -57,6 +57,7 @@ async function start(settings: Record<string, string>, keep?: { dataDir: string 
 		port,
 		listening,
 		demoLink: /Demo signing link: (\S+)/.exec(out)?.[1],
+		output: () => out,
 		async stop() {
 			const exited = new Promise((r) => child.once('exit', r));
 			child.kill('SIGTERM');
@@ -94,6 +95,7 @@ test('with a real Onboarding Service configured, every interface as before', asy
 	});
 	try {
 		expect(production.listening).toBe('0.0.0.0');
+		expect(production.output()).toContain('Operator API:      closed (no OPERATOR_API_KEY)');
 		if (lanAddress) expect(await reachable(lanAddress, production.port)).toBe(true);
 	} finally {
 		await production.stop();
