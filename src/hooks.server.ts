@@ -4,6 +4,7 @@ import { building, dev } from '$app/environment';
 import { redirect, type Handle, type HandleServerError, type ServerInit } from '@sveltejs/kit';
 import { sequence } from '@sveltejs/kit/hooks';
 import { app, startApp } from '$lib/server/app';
+import { limitHeapGrowth } from '$lib/server/app/heap';
 import { ConfigError } from '$lib/server/config/config';
 import { DataDirBusyError } from '$lib/server/db/lock';
 import { databaseProblem } from '$lib/server/db/problems';
@@ -46,6 +47,7 @@ function listenProblem(code: string | undefined): string | undefined {
 
 export const init: ServerInit = async () => {
 	if (building) return;
+	limitHeapGrowth();
 	try {
 		const ctx = await startApp(env, { devPort: dev ? Number(env.PORT ?? 5173) : undefined });
 		if (!dev && ctx.config.sandbox && !env.HOST) {
