@@ -27,7 +27,16 @@ const CANNOT: Record<string, string> = {
 function makeFolder(dir: string): void {
 	const missing: string[] = [];
 	for (let at = dir; !existsSync(at) && dirname(at) !== at; at = dirname(at)) missing.unshift(at);
-	for (const path of missing) mkdirSync(path, { mode: 0o700 });
+	for (const path of missing) {
+		try {
+			mkdirSync(path, { mode: 0o700 });
+		} catch (err) {
+			// Another process starting beside this one made it first.
+			if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(path).isDirectory()) {
+				throw err;
+			}
+		}
+	}
 }
 
 /** The data folder, made if it is missing and checked writable; a problem in our words. */
