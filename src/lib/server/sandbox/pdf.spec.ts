@@ -34,11 +34,14 @@ describe('GET pdf', () => {
 			'Billing service',
 			'Equipment setup',
 			'Internet and mobile addendum',
-			'Account updater',
-			'Other programs'
+			'Account updater'
 		]) {
 			expect(all).toContain(heading);
 		}
+		// The programs the interface carries as null are not printed as "Not elected": the terms
+		// may present one of them (the Next Day Funding addendum).
+		expect(all).not.toContain('Not elected');
+		expect(all).not.toContain('Next day funding');
 		expect(all).toContain('Blue Heron Bakery LLC');
 		expect(all).toContain('Dana');
 		expect(all).toContain('Countertop terminal T2');

@@ -1,6 +1,5 @@
 import { createTextPdf, type TextPdf } from '../pdf/document';
 import type { StoredApplication } from './application/store';
-import { NULL_GROUPS, RESPONSE_ONLY_NULL_GROUPS } from './application/fields';
 
 type Obj = Record<string, unknown>;
 type Value = string | number | boolean | null | undefined;
@@ -177,14 +176,9 @@ export async function renderApplicationPdf(app: StoredApplication, now: Date): P
 	doc.heading('Account updater');
 	rows(doc, d.AccountUpdater);
 
-	doc.heading('Other programs');
-	const programs = [...NULL_GROUPS, ...RESPONSE_ONLY_NULL_GROUPS, 'TradeReferences'];
-	doc.keyValues(
-		programs.map((g) => [
-			humanize(g),
-			d[g] === null || d[g] === undefined ? 'Not elected' : 'Elected'
-		])
-	);
+	// No "other programs": the interface document carries them (NextDayFunding and the rest) as
+	// null in every request and response, so the application says nothing of them. Printing
+	// "Not elected" contradicted the Next Day Funding addendum the office's terms present.
 
 	return doc.save();
 }
