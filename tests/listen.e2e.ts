@@ -1,7 +1,7 @@
 // Where `npm start` (scripts/start.js) listens: on embedded defaults the sandbox's control API and
 // the development mailbox are served, so only loopback; with a real service, every interface.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,7 +95,10 @@ test('with a real Onboarding Service configured, every interface as before', asy
 	});
 	try {
 		expect(production.listening).toBe('0.0.0.0');
-		expect(production.output()).toContain('Operator API:      closed (no OPERATOR_API_KEY)');
+		// On the embedded database a key is generated, so the API is open.
+		expect(production.output()).toMatch(
+			/Operator API: {6}https:\/\/sign\.example\.com\/api\/v1 \(key in \S+\/operator-api-key\)/
+		);
 		if (lanAddress) expect(await reachable(lanAddress, production.port)).toBe(true);
 	} finally {
 		await production.stop();
@@ -134,12 +137,13 @@ test('a restart prints the demo link again while it opens, and a new one replace
 });
 
 /**
- * Runs `node scripts/start.js` with only the given settings (made in its fresh data folder),
- * expecting it to stop, exit code 1, before it listens; its output, for the reasons.
+ * Runs `node scripts/start.js` with only the given settings (made in its fresh data folder, or
+ * the one given), expecting it to stop, exit code 1, before it listens; its output, for the
+ * reasons. The folder is removed afterwards unless `keep`.
  */
 async function refusedStart(
 	settings: (dataDir: string) => Record<string, string>,
-	{ timeout = 30_000, dataDir = mkdtempSync(join(tmpdir(), 'portal-listen-')) } = {}
+	{ timeout = 30_000, keep = false, dataDir = mkdtempSync(join(tmpdir(), 'portal-listen-')) } = {}
 ) {
 	try {
 		const run = spawnSync(process.execPath, ['scripts/start.js'], {
@@ -156,7 +160,7 @@ async function refusedStart(
 		expect(run.stdout).not.toContain('Listening');
 		return run;
 	} finally {
-		rmSync(dataDir, { recursive: true, force: true });
+		if (!keep) rmSync(dataDir, { recursive: true, force: true });
 	}
 }
 
@@ -181,11 +185,21 @@ test('a data folder restored without its encryption key is refused, not started 
 	// A restore that left the key behind (as a backup kept apart from it would): a new one would
 	// be generated, and nothing written before could be read under it.
 	rmSync(join(dataDir, 'encryption.key'));
-	const run = await refusedStart(() => ({}), { timeout: 60_000, dataDir });
-	expect(run.stderr).toContain(
-		`  - the encryption key in the data folder (${join(dataDir, 'encryption.key')}): this key does not open what the database holds, which was encrypted under another key.`
-	);
-	expect(run.stdout).not.toContain('Portal:');
+	const key = join(dataDir, 'encryption.key');
+	const run = await refusedStart(() => ({}), { timeout: 60_000, keep: true, dataDir });
+	try {
+		expect(run.stderr).toContain(
+			[
+				'The encryption key is not the one this database was written with:',
+				`  - the encryption key in the data folder (${key}): missing, while the database holds data encrypted under a key. Put back the key file it was written with`
+			].join('\n')
+		);
+		expect(run.stdout).not.toContain('Portal:');
+		// The key this start generated is not left to pass for the real one in a backup.
+		expect(existsSync(key)).toBe(false);
+	} finally {
+		rmSync(dataDir, { recursive: true, force: true });
+	}
 });
 
 test('a HOST this machine does not have stops the start in our words', async () => {

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { ConfigError, parseConfig, type Config } from '$lib/server/config/config';
 import { openDatabase, type Database, type Db } from '$lib/server/db';
-import { checkEncryptionKey } from '$lib/server/crypto/key-check';
+import { checkEncryptionKey, KEY_REFUSED } from '$lib/server/crypto/key-check';
 import { loadOrCreateKey } from '$lib/server/crypto/secretbox';
 import type { SealKey } from '$lib/server/evidence/seal-key';
 import { createOnboardingClient, type OnboardingClient } from '$lib/server/onboarding';
@@ -71,12 +71,40 @@ export function encryptionKeyOf(config: Config): Buffer {
 	return loadOrCreateKey(config.DATA_DIR, 'encryption.key');
 }
 
+/** The file `encryptionKeyOf` reads the key from, if it reads one. */
+function keyFileOf(config: Config): string | undefined {
+	if (config.PORTAL_ENCRYPTION_KEY) return undefined;
+	return resolve(config.PORTAL_ENCRYPTION_KEY_FILE ?? resolve(config.DATA_DIR, 'encryption.key'));
+}
+
 /** Where `encryptionKeyOf` reads the key from, in the words of the setting that chose it. */
 function keySourceOf(config: Config): string {
-	if (config.PORTAL_ENCRYPTION_KEY) return 'PORTAL_ENCRYPTION_KEY';
-	const file = config.PORTAL_ENCRYPTION_KEY_FILE;
-	if (file) return `PORTAL_ENCRYPTION_KEY_FILE (${resolve(file)})`;
-	return `the encryption key in the data folder (${resolve(config.DATA_DIR, 'encryption.key')})`;
+	const file = keyFileOf(config);
+	if (!file) return 'PORTAL_ENCRYPTION_KEY';
+	if (config.PORTAL_ENCRYPTION_KEY_FILE) return `PORTAL_ENCRYPTION_KEY_FILE (${file})`;
+	return `the encryption key in the data folder (${file})`;
+}
+
+/**
+ * Refuses a start under a key the database's secrets were not written with. A key file this
+ * start generated (the old one lost) is removed again: left behind, it would pass for the real
+ * key in the next backup.
+ */
+async function checkKey(config: Config, database: Database, key: Buffer, generated: boolean) {
+	const file = keyFileOf(config);
+	try {
+		await checkEncryptionKey(database.db, key, keySourceOf(config));
+	} catch (err) {
+		await database.close();
+		if (!(generated && file && err instanceof ConfigError)) throw err;
+		rmSync(file, { force: true });
+		throw new ConfigError(
+			[
+				`${keySourceOf(config)}: missing, while the database holds data encrypted under a key. Put back the key file it was written with: a new key cannot read that data (the one this start made has been removed).`
+			],
+			KEY_REFUSED
+		);
+	}
 }
 
 /**
@@ -104,17 +132,14 @@ export async function startApp(
 	if (current) return current;
 	const config = parseConfig(env, opts);
 	secureDataDir(config.DATA_DIR, { walk: false });
+	const keyFile = keyFileOf(config);
+	const generated = keyFile !== undefined && !existsSync(keyFile);
 	const encryptionKey = encryptionKeyOf(config);
 	const database = await openDatabase({
 		url: config.DATABASE_URL,
 		dataDir: config.DATABASE_URL ? undefined : config.DATA_DIR
 	});
-	try {
-		await checkEncryptionKey(database.db, encryptionKey, keySourceOf(config));
-	} catch (err) {
-		await database.close();
-		throw err;
-	}
+	await checkKey(config, database, encryptionKey, generated);
 	// PGlite unpacks a new database's files, and rewrites some on every start (pg_internal.init),
 	// with modes of its own (0666), whatever the umask: the walk comes after it has opened.
 	secureDataDir(config.DATA_DIR);

@@ -138,8 +138,11 @@ export interface Config extends Env {
 }
 
 export class ConfigError extends Error {
-	constructor(readonly problems: string[]) {
-		super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+	constructor(
+		readonly problems: string[],
+		heading = 'Invalid configuration:'
+	) {
+		super(`${heading}\n${problems.map((p) => `  - ${p}`).join('\n')}`);
 		this.name = 'ConfigError';
 	}
 }

@@ -13,6 +13,8 @@ import {
 import { decrypt, encrypt } from './secretbox';
 
 const NAME = 'encryption';
+/** The refusal's heading: the settings are well formed, the key is not the data's. */
+export const KEY_REFUSED = 'The encryption key is not the one this database was written with:';
 const PLAIN = 'the portal encryption key check';
 
 /** Every column that holds a box made under the encryption key. */
@@ -53,9 +55,12 @@ async function anyBox(db: Db): Promise<string | undefined> {
  */
 export async function checkEncryptionKey(db: Db, key: Buffer, source: string): Promise<void> {
 	const refuse = () =>
-		new ConfigError([
-			`${source}: this key does not open what the database holds, which was encrypted under another key. Start with the key the data was written with (restore it from where you keep it apart from the backups); the portal does not change keys.`
-		]);
+		new ConfigError(
+			[
+				`${source}: this key does not open what the database holds, which was encrypted under another key. Start with the key the data was written with (restore it from where you keep it apart from the backups); the portal does not change keys.`
+			],
+			KEY_REFUSED
+		);
 	const read = async () =>
 		(await db.select({ box: keyChecks.box }).from(keyChecks).where(eq(keyChecks.name, NAME)))[0]
 			?.box;
