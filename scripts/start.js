@@ -145,11 +145,12 @@ if (status?.sandbox) {
 	lines.push(`Onboarding Service: configured by ONBOARDING_BASE_URL`);
 	if (status.mail === 'off')
 		lines.push('Mail:              off (no SMTP_URL): links are copied by hand');
-	lines.push(
-		process.env.OPERATOR_API_KEY
-			? `Operator API:      ${origin}/api/v1 (OPERATOR_API_KEY)`
-			: 'Operator API:      closed (no OPERATOR_API_KEY)'
-	);
+	// On the embedded database the portal generates a key when none is set (operatorKey).
+	const key = operatorKey();
+	if (!key) lines.push('Operator API:      closed (no OPERATOR_API_KEY)');
+	else if (process.env.OPERATOR_API_KEY) {
+		lines.push(`Operator API:      ${origin}/api/v1 (key: OPERATOR_API_KEY)`);
+	} else lines.push(`Operator API:      ${origin}/api/v1 (key in ${dataFile('operator-api-key')})`);
 	lines.push(REPS_LINE);
 }
 console.log(`\n${lines.join('\n')}\n`);
