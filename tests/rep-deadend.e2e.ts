@@ -25,7 +25,9 @@ async function sendLink(rep: Page, app: TestApplication, to: string): Promise<st
 	await ready(rep);
 	await rep.getByLabel('Owner’s email').fill(to);
 	await rep.getByRole('button', { name: SEND_LINK }).click();
-	await expect(rep.getByText('The link email is on its way (see Email below).')).toBeVisible();
+	await expect(
+		rep.getByText('The link email is queued: Email below says when it goes out.')
+	).toBeVisible();
 	const { path } = await mailTo(rep, to, app.business);
 	await rep.goto(appPath(app.id));
 	return path;
