@@ -67,8 +67,8 @@ export function encryptionKeyOf(config: Config): Buffer {
 			throw new ConfigError([`PORTAL_ENCRYPTION_KEY_FILE: ${file} does not exist`]);
 		}
 	}
-	if (file) return loadOrCreateKey(dirname(resolve(file)), basename(file));
-	return loadOrCreateKey(config.DATA_DIR, 'encryption.key');
+	const path = keyFileOf(config)!;
+	return loadOrCreateKey(dirname(path), basename(path));
 }
 
 /** The file `encryptionKeyOf` reads the key from, if it reads one. */
@@ -86,21 +86,26 @@ function keySourceOf(config: Config): string {
 }
 
 /**
- * Refuses a start under a key the database's secrets were not written with. A key file this
- * start generated (the old one lost) is removed again: left behind, it would pass for the real
- * key in the next backup.
+ * Refuses a start under a key the database's secrets were not written with. `generated` is the
+ * key file this start made (the old one lost), if it made one: it is removed again, since left
+ * behind it would pass for the real key in the next backup.
  */
-async function checkKey(config: Config, database: Database, key: Buffer, generated: boolean) {
-	const file = keyFileOf(config);
+async function checkKey(
+	config: Config,
+	database: Database,
+	key: Buffer,
+	generated: string | undefined
+) {
+	const source = keySourceOf(config);
 	try {
-		await checkEncryptionKey(database.db, key, keySourceOf(config));
+		await checkEncryptionKey(database.db, key, source);
 	} catch (err) {
 		await database.close();
-		if (!(generated && file && err instanceof ConfigError)) throw err;
-		rmSync(file, { force: true });
+		if (!(generated && err instanceof ConfigError)) throw err;
+		rmSync(generated, { force: true });
 		throw new ConfigError(
 			[
-				`${keySourceOf(config)}: missing, while the database holds data encrypted under a key. Put back the key file it was written with: a new key cannot read that data (the one this start made has been removed).`
+				`${source}: missing, while the database holds data encrypted under a key. Put back the key file it was written with: a new key cannot read that data (the one this start made has been removed).`
 			],
 			KEY_REFUSED
 		);
@@ -133,7 +138,7 @@ export async function startApp(
 	const config = parseConfig(env, opts);
 	secureDataDir(config.DATA_DIR, { walk: false });
 	const keyFile = keyFileOf(config);
-	const generated = keyFile !== undefined && !existsSync(keyFile);
+	const generated = keyFile && !existsSync(keyFile) ? keyFile : undefined;
 	const encryptionKey = encryptionKeyOf(config);
 	const database = await openDatabase({
 		url: config.DATABASE_URL,
