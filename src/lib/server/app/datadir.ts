@@ -42,17 +42,16 @@ function makeFolder(dir: string): void {
 /** The data folder, made if it is missing and checked writable; a problem in our words. */
 function ensureFolder(dir: string): void {
 	const path = resolve(dir);
+	if (existsSync(path) && !statSync(path).isDirectory()) {
+		throw new ConfigError([`DATA_DIR: ${path} is a file, not a folder (ENOTDIR)`]);
+	}
 	try {
 		makeFolder(path);
-		if (!statSync(path).isDirectory()) throw Object.assign(new Error(), { code: 'ENOTDIR' });
 		accessSync(path, constants.W_OK | constants.X_OK);
 	} catch (err) {
 		const code = (err as NodeJS.ErrnoException).code ?? '';
 		const words = CANNOT[code] ?? 'cannot be made or used';
-		const exists = existsSync(path) && !statSync(path).isDirectory();
-		throw new ConfigError([
-			`DATA_DIR: ${path} ${exists ? 'is a file, not a folder' : words}${code ? ` (${code})` : ''}`
-		]);
+		throw new ConfigError([`DATA_DIR: ${path} ${words}${code ? ` (${code})` : ''}`]);
 	}
 }
 
