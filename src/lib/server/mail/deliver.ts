@@ -100,7 +100,7 @@ export async function deliverMail(
 		});
 		// A message cancelled before it was sent (its link replaced, say) was never tried.
 		const tried = status === 'cancelled' ? '' : ` after ${attempts} attempt(s)`;
-		const line = `[mail] ${m.kind} ${m.id} ${status}${tried}: ${reason}${code ? ` (${code})` : ''}`;
+		const line = `[mail] ${m.kind} ${m.id} ${status}${tried}: ${said(reason, code)}`;
 		if (status === 'failed') console.error(line);
 		else console.info(line);
 		return status;
@@ -112,7 +112,7 @@ export async function deliverMail(
 		// Said at every attempt: an unreachable mail server is the operator's to mend, and with the
 		// defaults the last attempt comes about two hours after the first.
 		console.warn(
-			`[mail] ${m.kind} ${m.id} not sent, attempt ${attempts} of ${ctx.config.MAIL_MAX_ATTEMPTS}, next at ${next.toISOString()}: ${reason}${code ? ` (${code})` : ''}`
+			`[mail] ${m.kind} ${m.id} not sent, attempt ${attempts} of ${ctx.config.MAIL_MAX_ATTEMPTS}, next at ${next.toISOString()}: ${said(reason, code)}`
 		);
 		return 'retry';
 	};
@@ -193,6 +193,9 @@ export async function deliverMail(
 	});
 	return 'sent';
 }
+
+/** A mail log line's reason, with its code when there is one. */
+const said = (reason: string, code: string | null) => (code ? `${reason} (${code})` : reason);
 
 /** An error's class for logs and the outbox: its code or HTTP status, else its name. */
 export function errorClass(err: unknown): string {
