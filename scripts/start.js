@@ -120,6 +120,7 @@ async function demoLink(key) {
 }
 
 const status = await health();
+const key = operatorKey();
 const REPS_LINE = `Rep console:       ${origin}/rep  (reps are added with \`npm run reps -- add\`, see the README)`;
 const lines = [`Portal:            ${origin}`];
 if (status?.sandbox) {
@@ -128,7 +129,6 @@ if (status?.sandbox) {
 	);
 	if (status.mail === 'mailbox') lines.push(`Dev mailbox:       ${origin}/dev/mailbox`);
 	else lines.push(`Mail:              sent by SMTP (SMTP_URL)`);
-	const key = operatorKey();
 	const demo = await demoLink(key);
 	if (demo.url) lines.push(`Demo signing link: ${demo.url}  (office 1207, application ${demo.id})`);
 	else lines.push(`Demo signing link: none (${demo.why})`);
@@ -146,7 +146,6 @@ if (status?.sandbox) {
 	if (status.mail === 'off')
 		lines.push('Mail:              off (no SMTP_URL): links are copied by hand');
 	// On the embedded database the portal generates a key when none is set (operatorKey).
-	const key = operatorKey();
 	if (!key) lines.push('Operator API:      closed (no OPERATOR_API_KEY)');
 	else if (process.env.OPERATOR_API_KEY) {
 		lines.push(`Operator API:      ${origin}/api/v1 (key: OPERATOR_API_KEY)`);
