@@ -3,11 +3,12 @@
 // the test runs, and the link is taken from the captured message.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { startSmtpServer, type SmtpTestServer } from '../src/lib/server/mail/test-smtp';
 import { E2E } from './support/env';
 import { startSecondServer, type SecondServer } from './support/second-server';
 import { TEXT, createLink, newApplication, resetSandbox } from './support/flow';
+import { REPS, consoleEntry, signIn } from './support/reps';
 
 const SHOTS = resolve(E2E.dir, 'shots');
 const PHONE = { width: 390, height: 844 };
@@ -104,7 +105,29 @@ test.describe('with an SMTP server', () => {
 		await smtp?.close();
 	});
 
+	/** A link emailed by the operator's API on this server: queued in the outbox. */
+	async function emailLink(request: APIRequestContext, applicationId: number, email: string) {
+		const res = await request.post(
+			`${origin}/api/v1/offices/1207/applications/${applicationId}/signing-links`,
+			{ headers: { authorization: `Bearer ${E2E.operatorKey}` }, data: { email } }
+		);
+		expect(res.status()).toBe(201);
+		const created = (await res.json()) as { url: string; mail: string };
+		expect(created.mail).toBe('queued');
+		return created;
+	}
+
+	/** The console's entry of an application on this server, as Riley (office 1207) sees it. */
+	async function consoleSays(browser: Browser, applicationId: number) {
+		const context = await browser.newContext({ viewport: TABLET, baseURL: origin });
+		const rep = await context.newPage();
+		await signIn(rep, REPS.riley);
+		await rep.goto(`/rep?q=${applicationId}`);
+		return { rep, entry: consoleEntry(rep, applicationId), close: () => context.close() };
+	}
+
 	test('the link email goes out by SMTP, after a refusal, and its link opens the signing page', async ({
+		browser,
 		page,
 		request
 	}) => {
@@ -112,19 +135,25 @@ test.describe('with an SMTP server', () => {
 		expect((await request.get(`${origin}/dev/mailbox`)).status()).toBe(404);
 		// The server refuses at first: the outbox keeps the message and tries again.
 		smtp.set('busy');
-		const res = await request.post(
-			`${origin}/api/v1/offices/1207/applications/50001/signing-links`,
-			{
-				headers: { authorization: `Bearer ${E2E.operatorKey}` },
-				data: { email: 'dana@blueheronbakery.example' }
-			}
-		);
-		expect(res.status()).toBe(201);
-		const created = (await res.json()) as { url: string; mail: string };
-		expect(created.mail).toBe('queued');
+		const created = await emailLink(request, 50001, 'dana@blueheronbakery.example');
 		await expect.poll(() => smtp.rejected.count, { timeout: 20_000 }).toBeGreaterThan(0);
+		// The rep is not told it was emailed while it waits to be tried again.
+		const { rep, entry, close } = await consoleSays(browser, 50001);
+		await expect(entry.locator('.badge')).toHaveText('Link email delayed');
+		await expect(entry).toContainText(
+			/The email to dana@blueheronbakery\.example has not gone out yet \(.+\); next try .* C[SD]T\./
+		);
+		await expect(entry).not.toContainText('Emailed to');
 		smtp.set('accept');
 		await expect.poll(() => smtp.captured.length, { timeout: 30_000 }).toBe(1);
+		await expect(async () => {
+			await rep.reload();
+			await expect(entry.locator('.badge')).toHaveText('Link sent', { timeout: 1_000 });
+		}).toPass({ timeout: 10_000 });
+		await expect(entry).toContainText(
+			/Emailed to dana@blueheronbakery\.example .* C[SD]T; valid until .* C[SD]T\./
+		);
+		await close();
 
 		const mail = smtp.captured[0]!;
 		expect(mail.envelopeTo).toEqual(['dana@blueheronbakery.example']);
@@ -138,5 +167,33 @@ test.describe('with an SMTP server', () => {
 		await page.getByRole('link', { name: 'Review and sign' }).click();
 		await expect(page).toHaveURL(created.url);
 		await expect(page.getByRole('heading', { level: 1, name: TEXT.linkHeading })).toBeVisible();
+	});
+
+	test('a link email the mail server refuses for good is flagged to the rep with a way forward', async ({
+		browser,
+		request
+	}) => {
+		smtp.set('refuse');
+		await emailLink(request, 50002, 'nobody@tworivers.example');
+		const { rep, entry, close } = await consoleSays(browser, 50002);
+		await expect(async () => {
+			await rep.reload();
+			await expect(entry.locator('.badge')).toHaveText('Link email failed', { timeout: 1_000 });
+		}).toPass({ timeout: 20_000 });
+		await expect(entry).toContainText(
+			'Needs you: The merchant has no link: its email to nobody@tworivers.example could not be sent.'
+		);
+		await entry.screenshot({ path: resolve(SHOTS, 'console-link-email-failed-tablet.png') });
+		await rep.goto('/rep/applications/50002');
+		await expect(rep.locator('.attention')).toContainText('could not be sent');
+		await expect(
+			rep.getByText(
+				/A link is out for nobody@tworivers\.example, but its email could not be sent\. It works until/
+			)
+		).toBeVisible();
+		await rep.screenshot({ path: resolve(SHOTS, 'application-link-email-failed-tablet.png') });
+		await expect(rep.getByRole('button', { name: 'Make a link to copy' })).toBeVisible();
+		await close();
+		smtp.set('accept');
 	});
 });

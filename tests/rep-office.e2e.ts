@@ -61,6 +61,10 @@ test('a rep of another office gets 404 on every page, file and action of this of
 	await expect(page.getByText('attacker@example.com')).toHaveCount(0);
 	// A rep of this office sees the application as it was.
 	const sam = await repPage(browser, REPS.sam);
-	await sam.goto(appPath(app.id));
-	await expect(sam.getByText(`A link is out, emailed to ${app.email}`)).toBeVisible();
+	await expect(async () => {
+		await sam.goto(appPath(app.id));
+		await expect(sam.getByText(`A link is out, emailed to ${app.email}`)).toBeVisible({
+			timeout: 1_000
+		});
+	}).toPass({ timeout: 15_000 });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, openMemoryDatabase, type Database } from '$lib/server/db';
-import { declines, identityAttempts } from '$lib/server/db/schema';
+import { declines, identityAttempts, mailOutbox } from '$lib/server/db/schema';
 import { createLink } from '$lib/server/links/links';
 import { TEST_DATABASE_URL, throwawayDatabase } from '$lib/server/testing/postgres';
 import { loadFacts } from './facts';
@@ -11,6 +11,7 @@ const meta = { ip: null, userAgent: null };
 // Milliseconds that are not zero: the one statement carries them as numbers, and must keep them.
 const first = new Date('2026-11-20T09:15:30.123Z');
 const second = new Date('2026-11-21T17:45:01.987Z');
+const later = new Date('2026-11-21T17:50:02.456Z');
 
 async function fill(db: Database['db']) {
 	const link = (officeId: number, applicationId: number, at: Date) =>
@@ -27,9 +28,35 @@ async function fill(db: Database['db']) {
 			at
 		);
 	await link(OFFICE, 50001, first);
-	await link(OFFICE, 50001, second); // revokes the first at `second`
+	const current = await link(OFFICE, 50001, second); // revokes the first at `second`
 	await link(OFFICE, 50002, first);
-	await link(3300, 50001, first); // another office's application of the same number
+	const theirs = await link(3300, 50001, first); // another office's application of the same number
+	// The current link's email: tried once and waiting, after an older send of it that failed; and
+	// the other office's, sent. Each link reads only its own newest.
+	const mail = (linkId: string, officeId: number, createdAt: Date) => ({
+		kind: 'link' as const,
+		officeId,
+		applicationId: 50001,
+		linkId,
+		to: '50001@example.com',
+		subject: 'Your application is ready to sign',
+		createdAt
+	});
+	await db.insert(mailOutbox).values([
+		{
+			...mail(current.link.id, OFFICE, first),
+			status: 'failed',
+			lastError: 'the address was refused'
+		},
+		{
+			...mail(current.link.id, OFFICE, second),
+			status: 'pending',
+			attempts: 1,
+			lastError: 'the mail server could not be reached',
+			nextAttemptAt: later
+		},
+		{ ...mail(theirs.link.id, 3300, first), status: 'sent', attempts: 1, sentAt: second }
+	]);
 	const sessionId = randomUUID();
 	await db.insert(identityAttempts).values([
 		{
@@ -83,7 +110,8 @@ function checks(open: () => Promise<{ db: Database['db']; close: () => Promise<v
 				createdAt: first,
 				expiresAt: new Date(first.getTime() + 72 * 3_600_000),
 				revokedAt: second,
-				usedAt: null
+				usedAt: null,
+				mail: null
 			},
 			{
 				id: expect.any(String),
@@ -91,7 +119,13 @@ function checks(open: () => Promise<{ db: Database['db']; close: () => Promise<v
 				createdAt: second,
 				expiresAt: new Date(second.getTime() + 72 * 3_600_000),
 				revokedAt: null,
-				usedAt: null
+				usedAt: null,
+				mail: {
+					status: 'pending',
+					sentAt: null,
+					problem: 'the mail server could not be reached',
+					nextAt: later
+				}
 			}
 		]);
 		expect(a.attempts).toEqual([{ startedAt: first, outcome: 'failed' }]);
@@ -120,6 +154,12 @@ function checks(open: () => Promise<{ db: Database['db']; close: () => Promise<v
 		expect(mine.attempts).toEqual([{ startedAt: first, outcome: 'failed' }]);
 		const theirs = (await loadFacts(db, 3300, [50001])).get(50001)!;
 		expect(theirs.links).toHaveLength(1);
+		expect(theirs.links[0]!.mail).toEqual({
+			status: 'sent',
+			sentAt: second,
+			problem: null,
+			nextAt: null
+		});
 		expect(theirs.attempts).toEqual([{ startedAt: first, outcome: 'passed' }]);
 		expect((await loadFacts(db, OFFICE, [])).size).toBe(0);
 	});

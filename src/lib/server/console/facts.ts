@@ -8,6 +8,7 @@ import {
 	declines,
 	handovers,
 	identityAttempts,
+	mailOutbox,
 	signingLinks,
 	signingSessions
 } from '$lib/server/db/schema';
@@ -17,6 +18,7 @@ import type {
 	DecisionFact,
 	EventFact,
 	LinkFact,
+	LinkMail,
 	PortalDeclineFact,
 	SessionFact
 } from './state';
@@ -49,6 +51,19 @@ function rowsOf(table: PgTable, fields: Record<string, SQL | PgColumn>, where: S
 	return sql`coalesce((select json_agg(json_build_object(${pairs})) from ${table} where ${where}), '[]'::json)`;
 }
 
+/**
+ * The link's own email (the newest, should it have been mailed again), correlated with the link's
+ * row: through the outbox's index on office and application.
+ */
+function linkMailOf() {
+	const m = mailOutbox;
+	return sql`(select json_build_object('status', ${m.status}, 'sentAt', ${ms(m.sentAt)}, 'problem', ${m.lastError}, 'nextAt', ${ms(m.nextAttemptAt)})
+		from ${m}
+		where ${m.officeId} = ${signingLinks.officeId} and ${m.applicationId} = ${signingLinks.applicationId}
+			and ${m.linkId} = ${signingLinks.id} and ${m.kind} = 'link'
+		order by ${m.createdAt} desc limit 1)`;
+}
+
 /** The rows as they come back: timestamps in epoch milliseconds. */
 type Wire<T> = {
 	[K in keyof T]: T[K] extends Date ? number : T[K] extends Date | null ? number | null : T[K];
@@ -73,7 +88,9 @@ function factsQuery(db: Tx, scope: Scope) {
 				);
 	return db
 		.select({
-			links: sql<Rows<LinkFact>>`${rowsOf(
+			links: sql<
+				(Wire<Omit<LinkFact, 'mail'>> & { applicationId: number; mail: Wire<LinkMail> | null })[]
+			>`${rowsOf(
 				signingLinks,
 				{
 					applicationId: signingLinks.applicationId,
@@ -82,7 +99,8 @@ function factsQuery(db: Tx, scope: Scope) {
 					createdAt: ms(signingLinks.createdAt),
 					expiresAt: ms(signingLinks.expiresAt),
 					revokedAt: ms(signingLinks.revokedAt),
-					usedAt: ms(signingLinks.usedAt)
+					usedAt: ms(signingLinks.usedAt),
+					mail: linkMailOf()
 				},
 				of(signingLinks)
 			)}`,
@@ -188,7 +206,13 @@ export async function loadFacts(
 			createdAt: date(l.createdAt),
 			expiresAt: date(l.expiresAt),
 			revokedAt: dateOrNull(l.revokedAt),
-			usedAt: dateOrNull(l.usedAt)
+			usedAt: dateOrNull(l.usedAt),
+			mail: l.mail && {
+				status: l.mail.status,
+				sentAt: dateOrNull(l.mail.sentAt),
+				problem: l.mail.problem,
+				nextAt: l.mail.status === 'pending' ? dateOrNull(l.mail.nextAt) : null
+			}
 		});
 	}
 	for (const s of sessions) {

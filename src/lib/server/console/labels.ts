@@ -35,6 +35,11 @@ export function stateLabel(s: ConsoleState): string {
 	const where = s.inPerson ? ' in person' : '';
 	if (s.kind === 'in_progress' && s.step) return `In progress${where}: ${STEP_NAMES[s.step]}`;
 	if (s.kind === 'opened' && s.inPerson) return 'Paused in person';
+	if (s.kind === 'link_sent') {
+		const mail = s.link?.mail;
+		if (mail?.status === 'failed') return 'Link email failed';
+		if (mail?.status === 'pending' && mail.problem) return 'Link email delayed';
+	}
 	return STATE_LABELS[s.kind];
 }
 
@@ -54,7 +59,7 @@ export function stateDetail(
 			return s.at ? `The last link was revoked ${t(s.at)}.` : 'No signing link yet.';
 		case 'link_sent':
 			return s.link?.email
-				? `Emailed to ${s.link.email}; valid until ${t(s.until)}.`
+				? emailed(s, s.link.email, t)
 				: `A link to copy and hand over; valid until ${t(s.until)}.`;
 		case 'opened':
 			if (s.inPerson) {
@@ -94,8 +99,35 @@ export function stateDetail(
 	}
 }
 
-/** What needs the rep: the known dead end, or a passed identity waiting for a new link. */
+/**
+ * Where the link's email stands, said only as far as the outbox knows it: "Emailed" once it has
+ * gone out, not when it was queued.
+ */
+function emailed(s: ConsoleState, to: string, t: (d: Date | null) => string): string {
+	const mail = s.link?.mail;
+	const valid = `valid until ${t(s.until)}`;
+	switch (mail?.status) {
+		case 'sent':
+			return `Emailed to ${to} ${t(mail.sentAt)}; ${valid}.`;
+		case 'pending':
+			return mail.problem
+				? `The email to ${to} has not gone out yet (${mail.problem}); next try ${t(mail.nextAt)}. The link is ${valid}.`
+				: `The email to ${to} is waiting to go out; the link is ${valid}.`;
+		case 'failed':
+			return `The email to ${to} could not be sent${mail.problem ? ` (${mail.problem})` : ''}.`;
+		default:
+			return `For ${to}; ${valid}.`;
+	}
+}
+
+/**
+ * What needs the rep: a link email that could not be sent, the known dead end, or a passed
+ * identity waiting for a new link.
+ */
 export function attention(s: ConsoleState, zone: string): string | null {
+	if (s.kind === 'link_sent' && s.link?.email && s.link.mail?.status === 'failed') {
+		return `The merchant has no link: its email to ${s.link.email} could not be sent. Check the address with the merchant, then email a new link, or make a link to copy and hand it over.`;
+	}
 	if (s.decided || !s.identityPassed) return null;
 	const passedOn = s.identityPassed.email;
 	const forward = passedOn

@@ -261,6 +261,58 @@ describe('the console state of an application', () => {
 		expect(stateDetail(derive(CASES[13]![1]), ZONE)).toContain('Reason: “Fees too high”');
 	});
 
+	it('says a link was emailed only once its email has gone out, and flags one that failed', () => {
+		const withMail = (mail: LinkFact['mail']) => derive(facts({ links: [link('A', { mail })] }));
+
+		const sent = withMail({ status: 'sent', sentAt: ago(119), problem: null, nextAt: null });
+		expect(stateLabel(sent)).toBe('Link sent');
+		expect(stateDetail(sent, ZONE)).toMatch(
+			/^Emailed to dana@example\.com Mar 10, 2026, 11:01 AM CDT; valid until .* CDT\.$/
+		);
+		expect(attention(sent, ZONE)).toBeNull();
+
+		const waiting = withMail({ status: 'pending', sentAt: null, problem: null, nextAt: ago(119) });
+		expect(stateLabel(waiting)).toBe('Link sent');
+		expect(stateDetail(waiting, ZONE)).toMatch(
+			/^The email to dana@example\.com is waiting to go out; the link is valid until .*\.$/
+		);
+
+		const delayed = withMail({
+			status: 'pending',
+			sentAt: null,
+			problem: 'the mail server could not be reached',
+			nextAt: later(10)
+		});
+		expect(stateLabel(delayed)).toBe('Link email delayed');
+		expect(stateDetail(delayed, ZONE)).toMatch(
+			/^The email to dana@example\.com has not gone out yet \(the mail server could not be reached\); next try Mar 10, 2026, 1:10 PM CDT\. The link is valid until .*\.$/
+		);
+		expect(attention(delayed, ZONE)).toBeNull();
+
+		const failed = withMail({
+			status: 'failed',
+			sentAt: null,
+			problem: 'the address was refused',
+			nextAt: null
+		});
+		expect(stateLabel(failed)).toBe('Link email failed');
+		expect(stateDetail(failed, ZONE)).toBe(
+			'The email to dana@example.com could not be sent (the address was refused).'
+		);
+		expect(attention(failed, ZONE)).toMatch(
+			/^The merchant has no link: its email to dana@example\.com could not be sent\./
+		);
+		// Opened all the same (the merchant had it some other way): the failure no longer matters.
+		const opened = derive(
+			facts({
+				links: [link('A', { mail: failed.link!.mail })],
+				sessions: [session('s', { lastSeenAt: ago(60) })]
+			})
+		);
+		expect(opened.kind).toBe('opened');
+		expect(attention(opened, ZONE)).toBeNull();
+	});
+
 	it('forgets a session that went idle, was closed, or whose link was replaced', () => {
 		const idle = facts({ links: [link('A')], sessions: [session('s', { lastSeenAt: ago(31) })] });
 		expect(derive(idle).kind).toBe('opened');

@@ -1,4 +1,4 @@
-import type { AttemptOutcome, Channel, DecisionStatus } from '$lib/server/db/schema';
+import type { AttemptOutcome, Channel, DecisionStatus, MailStatus } from '$lib/server/db/schema';
 import { currentStep, sessionIsOpen } from '$lib/server/signing/session';
 
 /**
@@ -14,6 +14,18 @@ export interface LinkFact {
 	expiresAt: Date;
 	revokedAt: Date | null;
 	usedAt: Date | null;
+	/** An emailed link's message in the outbox: whether it has gone out (null: not emailed). */
+	mail?: LinkMail | null;
+}
+
+/** Where the link's email stands: the rep is told "Emailed" only once it has gone out. */
+export interface LinkMail {
+	status: MailStatus;
+	sentAt: Date | null;
+	/** Why the last attempt failed, in the outbox's words. */
+	problem: string | null;
+	/** The next try, while it waits after a failed one. */
+	nextAt: Date | null;
 }
 
 export interface SessionFact {
@@ -102,6 +114,7 @@ export interface CurrentLink {
 	createdAt: Date;
 	expiresAt: Date;
 	expired: boolean;
+	mail: LinkMail | null;
 }
 
 export interface ConsoleState {
@@ -195,7 +208,8 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 				email: usable.email,
 				createdAt: usable.createdAt,
 				expiresAt: usable.expiresAt,
-				expired: usable.expiresAt.getTime() <= now.getTime()
+				expired: usable.expiresAt.getTime() <= now.getTime(),
+				mail: usable.mail ?? null
 			}
 		: null;
 

@@ -89,6 +89,7 @@ export const load: PageServerLoad = async (event) => {
 		link: state.link
 			? {
 					email: state.link.email,
+					mail: state.link.mail?.status ?? null,
 					created: shownTime(state.link.createdAt, zone),
 					expires: shownTime(state.link.expiresAt, zone),
 					expired: state.link.expired
