@@ -69,13 +69,38 @@ export const init: ServerInit = async () => {
 		if (ctx.config.SEAL_P12_FILE) await openSeal();
 		else setTimeout(openSeal, 1000).unref();
 		const stopWorker = startWorker(ctx);
+		// adapter-node stops on these by itself, after the requests under way: say so at once, or a
+		// supervisor's log shows nothing until the process has gone.
+		const wait = Number(env.SHUTDOWN_TIMEOUT) || 30;
+		let signalledAt = 0;
+		if (!dev) {
+			for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+				process.once(signal, () => {
+					signalledAt ||= Date.now();
+					console.info(
+						`[stop] ${signal}: no new connections; the requests under way are answered (for at most ${wait} s, SHUTDOWN_TIMEOUT), then the portal stops.`
+					);
+				});
+			}
+		}
 		// adapter-node emits this once the HTTP server has closed (SIGTERM, SIGINT): let go of the
 		// database so the process can end, and end it if something else still holds it open.
 		process.once('sveltekit:shutdown', () => {
 			stopWorker();
 			void ctx.database
 				.close()
-				.catch(() => {})
+				.then(
+					() => {
+						// adapter-node closes what is still open once SHUTDOWN_TIMEOUT has passed.
+						const cut = signalledAt && Date.now() - signalledAt >= wait * 1000;
+						console.info(
+							cut
+								? `[stop] stopped: connections still open after ${wait} s were closed; the database closed.`
+								: '[stop] stopped: every request answered, the database closed.'
+						);
+					},
+					() => console.error('[stop] stopped; the database did not close cleanly.')
+				)
 				.finally(() => setTimeout(() => process.exit(0), 1000).unref());
 		});
 	} catch (err) {

@@ -59,10 +59,11 @@ async function start(settings: Record<string, string>, keep?: { dataDir: string 
 		demoLink: /Demo signing link: (\S+)/.exec(out)?.[1],
 		output: () => out,
 		async stop() {
-			const exited = new Promise((r) => child.once('exit', r));
+			const exited = new Promise<number | null>((r) => child.once('exit', r));
 			child.kill('SIGTERM');
-			await exited;
+			const code = await exited;
 			if (!keep) rmSync(dataDir, { recursive: true, force: true });
+			return code;
 		}
 	};
 }
@@ -75,7 +76,11 @@ test('embedded defaults listen on loopback only, unless HOST says otherwise', as
 		expect(await reachable('127.0.0.1', embedded.port)).toBe(true);
 		if (lanAddress) expect(await reachable(lanAddress, embedded.port)).toBe(false);
 	} finally {
-		await embedded.stop();
+		// A stop says it is stopping, then that it has, and ends cleanly.
+		expect(await embedded.stop()).toBe(0);
+		expect(embedded.output()).toMatch(
+			/\[stop\] SIGTERM: no new connections; .*\n(.*\n)*\[stop\] stopped: every request answered, the database closed\./
+		);
 	}
 	const opened = await start({ HOST: '0.0.0.0' });
 	try {
