@@ -9,7 +9,7 @@ import { ConfigError } from '$lib/server/config/config';
 import { DataDirBusyError } from '$lib/server/db/lock';
 import { databaseProblem } from '$lib/server/db/problems';
 import { compress } from '$lib/server/http/compress';
-import { isForeignFormPost } from '$lib/server/http/csrf';
+import { foreignFormMessage, isForeignFormPost } from '$lib/server/http/csrf';
 import { checkRequest, isApiPath } from '$lib/server/http/inputs';
 import { problemResponse } from '$lib/server/http/problem';
 import { startWorker } from '$lib/server/decisions/worker';
@@ -131,7 +131,7 @@ export const init: ServerInit = async () => {
 
 const csrf: Handle = ({ event, resolve }) => {
 	if (isForeignFormPost(event.request, event.url)) {
-		const message = 'Cross-site form submissions are forbidden.';
+		const message = foreignFormMessage(event.request, event.url);
 		// A form sent by `use:enhance` reads the answer as an action result: give it one, so the
 		// page shows our words instead of failing to parse plain text.
 		if (event.request.headers.get('x-sveltekit-action') === 'true') {

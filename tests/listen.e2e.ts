@@ -91,7 +91,7 @@ test('embedded defaults listen on loopback only, unless HOST says otherwise', as
 	}
 });
 
-test('with a real Onboarding Service configured, every interface as before', async () => {
+test('with a real Onboarding Service configured, every interface as before', async ({ page }) => {
 	test.setTimeout(120_000);
 	// Nothing listens on port 9: the portal starts all the same, it calls the service on demand.
 	const production = await start({
@@ -105,6 +105,16 @@ test('with a real Onboarding Service configured, every interface as before', asy
 			/Operator API: {6}https:\/\/sign\.example\.com\/api\/v1 \(key in \S+\/operator-api-key\)/
 		);
 		if (lanAddress) expect(await reachable(lanAddress, production.port)).toBe(true);
+		// Opened at another address than ORIGIN, a form is refused with the address that works.
+		await page.goto(`http://127.0.0.1:${production.port}/rep/login`);
+		await page.getByLabel('Email').fill('riley.lockwood@office1207.example');
+		await page.getByLabel('Password').fill('whatever it is');
+		await page.getByRole('button', { name: 'Sign in' }).click();
+		await expect(
+			page.getByText(
+				`This form was sent from a page at http://127.0.0.1:${production.port}, but this portal's address is https://sign.example.com, so it was refused.`
+			)
+		).toBeVisible();
 	} finally {
 		await production.stop();
 	}

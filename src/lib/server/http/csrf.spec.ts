@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isForeignFormPost } from './csrf';
+import { foreignFormMessage, isForeignFormPost } from './csrf';
 
 const ORIGIN = 'https://sign.example.com';
 const API = '/api/v1/offices/1207/applications/50001/signing-links';
@@ -91,5 +91,27 @@ describe('form posts from our own pages only', () => {
 			false
 		);
 		expect(foreign({ origin: 'https://evil.example' }, 'GET')).toBe(false);
+	});
+
+	it('names the portal’s address when the browser vouches for a page at another one', () => {
+		const [request, url] = post({
+			...form,
+			origin: 'http://localhost:3000',
+			'sec-fetch-site': 'same-origin'
+		});
+		expect(isForeignFormPost(request, url)).toBe(true);
+		expect(foreignFormMessage(request, url)).toBe(
+			"This form was sent from a page at http://localhost:3000, but this portal's address is https://sign.example.com, so it was refused. Open the portal at https://sign.example.com; if that address is wrong, its operator sets ORIGIN to the one people use."
+		);
+		// A page elsewhere, as the browser tells it: the plain refusal, no address offered.
+		for (const headers of [
+			{ ...form, origin: 'https://evil.example' },
+			{ ...form, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+			{ ...form, origin: 'null' }
+		]) {
+			expect(foreignFormMessage(...post(headers))).toBe(
+				'Cross-site form submissions are forbidden.'
+			);
+		}
 	});
 });

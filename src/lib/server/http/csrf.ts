@@ -32,6 +32,20 @@ export function isForeignFormPost(request: Request, url: URL): boolean {
 	return !((from === 'null' || from === null) && site === 'same-origin');
 }
 
+/**
+ * Why a form post was refused, in words. A browser that says the post came from the page's own
+ * origin, while that origin is not the portal's, is not under attack: the portal was opened at
+ * another address than its ORIGIN (a proxy's name, a typo in the setting). Say which address works.
+ */
+export function foreignFormMessage(request: Request, url: URL): string {
+	const from = request.headers.get('origin');
+	const site = request.headers.get('sec-fetch-site');
+	if (site === 'same-origin' && from && from !== 'null' && from !== url.origin) {
+		return `This form was sent from a page at ${from}, but this portal's address is ${url.origin}, so it was refused. Open the portal at ${url.origin}; if that address is wrong, its operator sets ORIGIN to the one people use.`;
+	}
+	return 'Cross-site form submissions are forbidden.';
+}
+
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
