@@ -1,11 +1,19 @@
 // Starts the built portal (adapter-node reads PORT, HOST, ORIGIN, ADDRESS_HEADER, XFF_DEPTH…)
 // and prints where everything is, with a ready signing link for a demo application.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { adapterProblems, defaultHost } from '../src/lib/server/config/adapter.js';
 
 if (!existsSync('build/index.js')) {
-	console.error('No build found. Run `npm start` (which builds first) or `npm run build`.');
+	// The build, and the migrations the portal applies at start (./drizzle), are read from the
+	// current folder: started from elsewhere, say where to start it from.
+	const repository = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+	console.error(
+		resolve(repository) !== resolve('.') && existsSync(resolve(repository, 'package.json'))
+			? `Start the portal from its own folder: cd ${repository} first: it reads build/ and drizzle/ from the folder it is started in.`
+			: 'No build found. Run `npm start` (which builds first) or `npm run build`.'
+	);
 	process.exit(1);
 }
 

@@ -253,3 +253,16 @@ test('a bad adapter-node setting stops npm start with our words, before anything
 		].join('\n')
 	);
 });
+
+test('started from another folder, start.js says which folder to start it from', () => {
+	const run = spawnSync(process.execPath, [join(process.cwd(), 'scripts/start.js')], {
+		cwd: tmpdir(),
+		env: { PATH: process.env.PATH ?? '' },
+		encoding: 'utf8',
+		timeout: 30_000
+	});
+	expect(run.status).toBe(1);
+	expect(run.stderr).toContain(
+		`Start the portal from its own folder: cd ${process.cwd()} first: it reads build/ and drizzle/ from the folder it is started in.`
+	);
+});
