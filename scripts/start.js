@@ -122,9 +122,26 @@ async function demoLink(key) {
 		}
 		if (res.status !== 409) return { why: `the operator API answered ${res.status}` };
 	}
-	return {
-		why: `${FINISHABLE[0]}–${FINISHABLE.at(-1)}, the demo applications a merchant can finish, each have a decision or a link out; a rep can send a new link for one that is not decided from the console, and removing the data folder (${dataFile('')}) while the portal is stopped starts over`
-	};
+	const range = `${FINISHABLE[0]}–${FINISHABLE.at(-1)}, the demo applications a merchant can finish,`;
+	const over = `removing the data folder (${dataFile('')}) while the portal is stopped starts over with fresh demo data`;
+	return (await demoDecided()) === FINISHABLE.length
+		? { why: `${range} are all decided; ${over}` }
+		: {
+				why: `${range} each have a decision or a link out; a rep can send a new link from the console for one that is not decided, or ${over}`
+			};
+}
+
+/** How many of the demo applications the embedded service lists as decided (null: unknown). */
+async function demoDecided() {
+	try {
+		const res = await fetch(`${local}/sandbox/api/office/1207/application/`);
+		const list = await res.json();
+		return list.filter(
+			(a) => FINISHABLE.includes(Number(a.ApplicationID)) && a.Status !== 'Pending Signature'
+		).length;
+	} catch {
+		return null;
+	}
 }
 
 const status = await health();

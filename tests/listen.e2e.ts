@@ -266,3 +266,38 @@ test('started from another folder, start.js says which folder to start it from',
 		`Start the portal from its own folder: cd ${process.cwd()} first: it reads build/ and drizzle/ from the folder it is started in.`
 	);
 });
+
+test('with every finishable demo application decided, the start says so and how to start over', async () => {
+	test.setTimeout(120_000);
+	const dataDir = mkdtempSync(join(tmpdir(), 'portal-listen-'));
+	try {
+		const first = await start({}, { dataDir });
+		// The embedded service lists 50001–50003 as signed (a fault that replaces its list).
+		const sandbox = `http://127.0.0.1:${first.port}/sandbox`;
+		const list = (await (await fetch(`${sandbox}/api/office/1207/application/`)).json()) as {
+			ApplicationID: number;
+			Status: string;
+		}[];
+		const signed = list.map((a) => (a.ApplicationID <= 50003 ? { ...a, Status: 'Signed' } : a));
+		const fault = await fetch(`${sandbox}/_sandbox/faults/listapplications`, {
+			method: 'PUT',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({
+				status: 200,
+				body: JSON.stringify(signed),
+				contentType: 'application/json'
+			})
+		});
+		expect(fault.status).toBe(200);
+		await first.stop();
+		rmSync(join(dataDir, 'demo-link.json'));
+		const second = await start({}, { dataDir });
+		await second.stop();
+		expect(second.demoLink).toBe('none');
+		expect(second.output()).toContain(
+			`Demo signing link: none (50001–50003, the demo applications a merchant can finish, are all decided; removing the data folder (${dataDir}) while the portal is stopped starts over with fresh demo data)`
+		);
+	} finally {
+		rmSync(dataDir, { recursive: true, force: true });
+	}
+});
