@@ -78,7 +78,9 @@ export class Sheet {
 				bold: await pdf.embedFont(StandardFonts.HelveticaBold),
 				mono: await pdf.embedFont(StandardFonts.Courier),
 				// Whole, not subset: fontkit's subsetting of this CFF font gives a file readers reject.
-				script: await pdf.embedFont(SCRIPT_FONT)
+				// Without its ligatures: pdf-lib drew the font's "or" ligature with a gap after it
+				// ("Gor don Mor ris") and left the two letters out of the PDF's text.
+				script: await pdf.embedFont(SCRIPT_FONT, { features: { liga: false } })
 			},
 			(cp) => script.hasGlyphForCodePoint(cp)
 		);

@@ -1,0 +1,26 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CONTENT_WIDTH, MARGIN, Sheet } from './layout';
+
+const dir = mkdtempSync(join(tmpdir(), 'layout-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the typed signature in the script font', () => {
+	it('is drawn as typed, and the PDF’s text holds every letter of it', async () => {
+		// Names with "or" (the script font's ligature), capitals, accents and a lone lower case.
+		const names = ['Gordon Morris', 'marcus  ortega', 'Dorothy Norton', 'Zoë Fortier'];
+		const sheet = await Sheet.create({ title: 'Signatures', subject: 'test', date: new Date() });
+		let top = sheet.y;
+		for (const name of names) {
+			top -= sheet.signature(name, MARGIN.x, top, CONTENT_WIDTH / 2);
+		}
+		const file = join(dir, 'signatures.pdf');
+		writeFileSync(file, await sheet.pdf.save());
+		const text = spawnSync('pdftotext', ['-raw', file, '-'], { encoding: 'utf8' }).stdout;
+		const lines = text.split('\n').map((l) => l.replace(/\s+/g, ' ').trim());
+		for (const name of names) expect(lines).toContain(name.replace(/\s+/g, ' '));
+	});
+});
