@@ -144,6 +144,10 @@ test.describe('with an SMTP server', () => {
 			/The email to dana@blueheronbakery\.example has not gone out yet \(.+\); next try .* C[SD]T\./
 		);
 		await expect(entry).not.toContainText('Emailed to');
+		await rep.goto('/rep/applications/50001');
+		await expect(rep.locator('.timeline')).toContainText('Signing link created');
+		await expect(rep.locator('.timeline')).not.toContainText('Signing link emailed');
+		await rep.goto('/rep?q=50001');
 		smtp.set('accept');
 		await expect.poll(() => smtp.captured.length, { timeout: 30_000 }).toBe(1);
 		await expect(async () => {
@@ -152,6 +156,10 @@ test.describe('with an SMTP server', () => {
 		}).toPass({ timeout: 10_000 });
 		await expect(entry).toContainText(
 			/Emailed to dana@blueheronbakery\.example .* C[SD]T; valid until .* C[SD]T\./
+		);
+		await rep.goto('/rep/applications/50001');
+		await expect(rep.locator('.timeline')).toContainText(
+			'Signing link emailed Emailed to dana@blueheronbakery.example'
 		);
 		await close();
 

@@ -1,5 +1,4 @@
 import type { AppContext } from '$lib/server/app';
-import { appendAudit } from '$lib/server/audit/audit';
 import { encrypt } from '$lib/server/crypto/secretbox';
 import type { Tx } from '$lib/server/db';
 import { linkReminders } from '$lib/server/db/schema';
@@ -26,8 +25,9 @@ export interface LinkMail {
 export type LinkMailResult = 'queued' | 'off';
 
 /**
- * Queues the link email and plans its reminders, with a `link.sent` event on the trail, all in
- * one transaction (the caller's, when given). The worker sends it.
+ * Queues the link email and plans its reminders, in one transaction (the caller's, when given).
+ * The worker sends it, and only then puts `link.sent` on the trail (mail/deliver.ts): the trail,
+ * the console and the certificate say "emailed" once the mail server has taken it.
  */
 export async function sendLinkMail(
 	ctx: AppContext,
@@ -44,7 +44,7 @@ export async function sendLinkMail(
 		timeZone: ctx.config.OFFICE_TIME_ZONE
 	});
 	const write = async (t: Tx) => {
-		const row = await enqueueMail(
+		await enqueueMail(
 			t,
 			ctx.encryptionKey,
 			{
@@ -79,19 +79,6 @@ export async function sendLinkMail(
 				// The same link mailed again keeps the plan it already has.
 				.onConflictDoNothing();
 		}
-		await appendAudit(t, {
-			officeId: m.officeId,
-			applicationId: m.applicationId,
-			type: 'link.sent',
-			channel: 'link',
-			at: now,
-			data: {
-				linkId: m.linkId,
-				to: m.to,
-				mailId: row.id,
-				remindersFrom: first?.toISOString() ?? null
-			}
-		});
 	};
 	if (tx) await write(tx);
 	else await ctx.db.transaction(write);

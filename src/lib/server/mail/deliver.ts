@@ -105,6 +105,40 @@ export async function deliverMail(
 		else console.info(line);
 		return status;
 	};
+	/**
+	 * Marks it sent; a link's email also goes on the trail now, when the mail server (or the
+	 * development mailbox) has it, not when it was queued.
+	 */
+	const sent = async (
+		set: Pick<OutboxRow, 'transport' | 'to' | 'bodyEnc'>
+	): Promise<MailResult> => {
+		await ctx.db.transaction(async (tx) => {
+			await tx
+				.update(mailOutbox)
+				.set({
+					...set,
+					status: 'sent',
+					attempts,
+					lockedUntil: null,
+					sentAt: now,
+					data: null,
+					lastError: null,
+					lastCode: null
+				})
+				.where(eq(mailOutbox.id, m.id));
+			if (m.kind === 'link' && m.officeId && m.applicationId) {
+				await appendAudit(tx, {
+					officeId: m.officeId,
+					applicationId: m.applicationId,
+					type: 'link.sent',
+					channel: 'link',
+					at: now,
+					data: { linkId: m.linkId, to: set.to, mailId: m.id }
+				});
+			}
+		});
+		return 'sent';
+	};
 	const retry = async (reason: string, code: string | null): Promise<MailResult> => {
 		if (attempts >= ctx.config.MAIL_MAX_ATTEMPTS) return end('failed', reason, code);
 		const next = new Date(now.getTime() + mailBackoffMs(ctx, attempts));
@@ -151,17 +185,11 @@ export async function deliverMail(
 
 	if (mode === 'mailbox') {
 		// Embedded defaults: the development mailbox is the recipient, so the body stays.
-		await update({
-			status: 'sent',
+		return sent({
 			transport: 'mailbox',
 			to,
-			sentAt: now,
-			data: null,
-			bodyEnc: encrypt(ctx.encryptionKey, JSON.stringify(body)),
-			lastError: null,
-			lastCode: null
+			bodyEnc: encrypt(ctx.encryptionKey, JSON.stringify(body))
 		});
-		return 'sent';
 	}
 
 	const sender = opts.sender ?? smtpSender(ctx.config.SMTP_URL!);
@@ -181,17 +209,7 @@ export async function deliverMail(
 	} finally {
 		if (!opts.sender) sender.close();
 	}
-	await update({
-		status: 'sent',
-		transport: 'smtp',
-		to,
-		sentAt: now,
-		bodyEnc: null,
-		data: null,
-		lastError: null,
-		lastCode: null
-	});
-	return 'sent';
+	return sent({ transport: 'smtp', to, bodyEnc: null });
 }
 
 /** A mail log line's reason, with its code when there is one. */

@@ -70,6 +70,9 @@ describe('the mail outbox over a real SMTP server', () => {
 		expect(JSON.stringify(m.row)).not.toContain(m.token);
 		expect(JSON.stringify(await ctx.db.select().from(linkReminders)).includes(m.token)).toBe(false);
 
+		// Queued is not emailed: the trail says so once the mail server has it.
+		const queued = await listAudit(ctx.db, 1207, m.applicationId);
+		expect(queued.map((e) => e.type)).toEqual(['link.created']);
 		const counts = await deliverMailDue(ctx);
 		expect(counts.sent).toBe(1);
 		expect(smtp.captured).toHaveLength(1);
@@ -184,6 +187,8 @@ describe('the mail outbox over a real SMTP server', () => {
 		const status = await mailStatusFor(ctx.db, 1207, m.applicationId);
 		expect(status[0]).toMatchObject({ kind: 'link', status: 'failed', problem: failed.lastError });
 		const events = await listAudit(ctx.db, 1207, m.applicationId);
+		// Never emailed: the trail has its failure, and no "emailed".
+		expect(events.map((e) => e.type)).toEqual(['link.created', 'mail.failed']);
 		expect(events.at(-1)).toMatchObject({
 			type: 'mail.failed',
 			data: { kind: 'link', attempts: 3 }
