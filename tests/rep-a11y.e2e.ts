@@ -103,7 +103,9 @@ test('every rep page has no serious accessibility problem, on a tablet and a pho
 	await expect(page.getByText('We chose another processor.').first()).toBeVisible();
 	await look(page, 'rep-11-app-declined', problems);
 	await page.goto(appPath(locked.id));
-	await expect(page.getByText(/The identity questions unlock/)).toBeVisible();
+	await expect(page.getByRole('region', { name: 'In person' })).toContainText(
+		/Not before .*: the identity questions\s+are locked/
+	);
 	await look(page, 'rep-12-app-locked', problems);
 	await page.goto(appPath(stuck.id));
 	await expect(page.getByText(/^Needs you:/)).toBeVisible();

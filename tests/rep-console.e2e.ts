@@ -131,8 +131,15 @@ test('while the merchant works: each step, then a lock', async ({ browser, reque
 	await expect(m.getByRole('alert')).toContainText('Your sales representative: Sam Ortiz');
 	await expectState(rep, locked, 'Identity locked', /locked until .* C[SD]T\./);
 	await rep.goto(appPath(locked.id));
-	await expect(rep.getByText(/The identity questions unlock .* C[SD]T\./)).toBeVisible();
 	await expect(rep.getByText('Identity questions locked for 24 hours')).toBeVisible();
+	// No hand-over into the same lock: the page says when an in-person signing can start.
+	await expect(rep.getByRole('region', { name: 'In person' })).toContainText(
+		/Not before .* C[SD]T: the identity questions\s+are locked until then on every device, so a signing in person would stop at them too\./
+	);
+	await expect(rep.getByRole('button', { name: 'Hand to merchant' })).toHaveCount(0);
+	// The merchant is told when, and not sent to an in-person signing that would stop there too.
+	await expect(m.getByRole('alert')).toContainText(/You can try again after .*, from your link\./);
+	await expect(m.getByRole('alert')).not.toContainText('in person');
 });
 
 test('outcomes: signed, declined with the reason, being delivered, delivery failed', async ({

@@ -135,7 +135,7 @@ export function renderNote(
 			});
 			blocks.push({
 				kind: 'p',
-				text: 'They can try again from their link once the lock lifts, or you can help them sign in person.'
+				text: 'The questions stay locked on every device until then, in person too: once the lock lifts, they can try again from their link, or with you in person.'
 			});
 			break;
 		}
