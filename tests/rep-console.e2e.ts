@@ -231,6 +231,7 @@ test('the console refreshes itself while the merchant finishes', async ({ browse
 	const m = await merchant(browser);
 	await walkTo(m, request, app, 'sign');
 	await rep.goto(`/rep?q=${encodeURIComponent(app.business)}`);
+	await expect(rep.getByText('this page refreshes itself while it is open.')).toBeVisible();
 	const badge = consoleEntry(rep, app.id).locator('.badge');
 	await expect(badge).toHaveText('In progress: signing');
 	// A mark that a reload would wipe: the page must change without one.
@@ -288,6 +289,9 @@ test('search and filter by state work without JavaScript', async ({ browser, req
 	const page = await context.newPage();
 	await signIn(page, REPS.sam);
 
+	// No script, no refresh: the page does not promise one.
+	await expect(page.getByText('reload the page to see what changed since.')).toBeVisible();
+	await expect(page.getByText('refreshes itself')).toHaveCount(0);
 	await page.getByLabel('Search business or owner').fill('Nojs');
 	await page.getByRole('button', { name: 'Show' }).click();
 	await expect(page).toHaveURL(/\/rep\?q=Nojs&state=$/);

@@ -144,7 +144,7 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 	await expect(tablet.getByRole('alert')).toContainText('That password is not right');
 	await expectLocked(tablet);
 	await unlock(tablet, REPS.sam.password());
-	await expect(tablet).toHaveURL(new RegExp(`${appPath(app.id)}\\?done=unlocked$`));
+	await expect(tablet).toHaveURL(new RegExp(`${appPath(app.id)}(\\?done=unlocked)?$`));
 	await expect(tablet.getByText('The tablet is yours again.')).toBeVisible();
 	// The timeline names the rep, and the merchant on the rep's device: never an account's id.
 	const trail = tablet.locator('ol.timeline');
@@ -208,7 +208,8 @@ test('"Return to rep" mid-way keeps the merchant’s progress for a later hand-o
 	await expectLocked(tablet);
 
 	await unlock(tablet, REPS.sam.password());
-	await expect(tablet).toHaveURL(new RegExp(`${appPath(app.id)}\\?done=unlocked$`));
+	await expect(tablet).toHaveURL(new RegExp(`${appPath(app.id)}(\\?done=unlocked)?$`));
+	await expect(tablet.getByText('The tablet is yours again.')).toBeVisible();
 	await expect(tablet.getByText('Paused in person').first()).toBeVisible();
 	await expect(
 		tablet.getByText(/Taken back from the merchant at identity questions/)
@@ -264,7 +265,8 @@ test('a decline on the tablet before identity: no link to end, no copies promise
 	await tablet.goto(appPath(app.id));
 	await expectLocked(tablet);
 	await unlock(tablet, REPS.sam.password());
-	await expect(tablet).toHaveURL(new RegExp(`${appPath(app.id)}\\?done=unlocked$`));
+	await expect(tablet).toHaveURL(new RegExp(`${appPath(app.id)}(\\?done=unlocked)?$`));
+	await expect(tablet.getByText('The tablet is yours again.')).toBeVisible();
 	// The reason under its own heading, once: not again in the state's sentence.
 	const where = tablet.locator('section', {
 		has: tablet.getByRole('heading', { name: 'Where it stands' })
@@ -362,7 +364,8 @@ test('idle: the screen clears and the tablet locks, with script and without', as
 		await expect(tablet.getByText('The screen was cleared after a while')).toBeVisible();
 		expect(await tablet.content()).not.toContain('Testwell');
 		await unlock(tablet, rep.password());
-		await expect(tablet).toHaveURL(/\?done=unlocked$/);
+		await expect(tablet).toHaveURL(/\/rep\/applications\/\d+(\?done=unlocked)?$/);
+		await expect(tablet.getByText('The tablet is yours again.')).toBeVisible();
 		await expect(
 			tablet.locator('ol.timeline li').filter({ hasText: 'No touch for 5 seconds' })
 		).toContainText('Portal');

@@ -68,9 +68,12 @@ test('send a link in the rep’s name; the merchant opens it from the mail and s
 	await expect(rep.locator('.timeline').getByText(`For ${address}`)).toBeVisible();
 	await expect(rep.locator('.timeline').getByText('Sam Ortiz (rep 31').first()).toBeVisible();
 
+	// The notice answered the send: it leaves the address, and a reload does not show it again.
+	await expect(rep).toHaveURL(new RegExp(`${appPath(app.id)}$`));
 	const mail = await mailTo(page, address, app.business);
 	await rep.reload();
 	await expect(rep.getByText(`A link is out, emailed to ${address}.`)).toBeVisible();
+	await expect(rep.getByText('The link email is queued')).toHaveCount(0);
 	expect(mail.text).toContain(app.business);
 	for (const part of ['Sam Ortiz', REPS.sam.email, REPS.sam.phone])
 		expect(mail.text).toContain(part);
