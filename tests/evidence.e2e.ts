@@ -55,12 +55,16 @@ test('the typed signature must match the name; the signer gets a sealed signed c
 	await agreeToTerms(page);
 	await passIdentity(page, app.id);
 
-	// A signature that is not the name given is refused beside the field, and kept.
-	await fillSignForm(page, { ssn: freshSsn(), signature: 'Morgan Smith' });
+	// A signature that is not the name given is refused beside the field, and kept: in the same
+	// round as a mistyped SSN, not only once the rest is right.
+	await fillSignForm(page, { ssn: '000-12-3456', signature: 'Morgan Smith' });
 	await page.getByRole('button', { name: 'Accept and sign' }).click();
 	const field = page.getByLabel('Type your full name to sign');
 	await expect(
 		page.getByText('Type your first and last name as given above (Morgan Testwell) to sign.')
+	).toBeVisible();
+	await expect(
+		page.getByText('That isn’t a valid Social Security Number. Check the digits.')
 	).toBeVisible();
 	await expect(field).toHaveAttribute('aria-invalid', 'true');
 	await expect(field).toHaveValue('Morgan Smith');

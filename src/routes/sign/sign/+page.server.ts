@@ -130,12 +130,17 @@ export const actions: Actions = {
 		const parsed = v.safeParse(SignerSchema, form);
 		if (!parsed.success) Object.assign(errors, fieldErrors(parsed.issues));
 		const signature = v.safeParse(SignatureSchema, form.signature);
+		// The names alone, so that a signature unlike them is said in the same round as any other
+		// field's problem (an SSN mistyped, say), not only once the rest is right.
+		const first = v.safeParse(SignerSchema.entries.firstName, form.firstName);
+		const last = v.safeParse(SignerSchema.entries.lastName, form.lastName);
 		if (!signature.success) errors.signature = signature.issues[0].message;
 		else if (
-			parsed.success &&
-			!signatureMatches(signature.output, parsed.output.firstName, parsed.output.lastName)
+			first.success &&
+			last.success &&
+			!signatureMatches(signature.output, first.output, last.output)
 		) {
-			errors.signature = `Type your first and last name as given above (${parsed.output.firstName} ${parsed.output.lastName}) to sign.`;
+			errors.signature = `Type your first and last name as given above (${first.output} ${last.output}) to sign.`;
 		}
 		if (!parsed.success || !signature.success || Object.keys(errors).length > 0) {
 			const typed = typeof form.signature === 'string' ? form.signature.slice(0, 300) : '';
