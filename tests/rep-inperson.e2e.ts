@@ -119,7 +119,7 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 	await expect(tablet.getByText(LOCK_TITLE + '.')).toBeVisible();
 	await expect(
 		tablet.getByText(
-			'They can send you copies of the signed application and the certificate of completion.'
+			'For copies of the signed application and the certificate of completion, ask them: they can download both from their console and pass them on.'
 		)
 	).toBeVisible();
 	await expect(tablet.getByRole('link', { name: /Download/ })).toHaveCount(0);

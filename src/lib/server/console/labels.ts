@@ -80,7 +80,12 @@ export function stateDetail(
 			const apart = opts.reason === false;
 			// Before identity the portal keeps the decline: the service has no decision to show.
 			if (!s.decided) {
-				const why = apart ? '' : s.reason ? ` Reason: “${s.reason}”.` : ' No reason given.';
+				const why = apart
+					? ''
+					: s.reason
+						? // A reason that ends its own sentence gets no second full stop.
+							` Reason: “${s.reason}”${/[.!?…]$/.test(s.reason) ? '' : '.'}`
+						: ' No reason given.';
 				return `Declined${when}, before identity was confirmed: nothing went to the onboarding service.${why} A new link or an in-person signing opens it again.`;
 			}
 			if (apart) return `Declined${when}.`;

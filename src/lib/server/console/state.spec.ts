@@ -214,6 +214,11 @@ describe('the console state of an application', () => {
 		expect(stateDetail(derive(declinedEarly), ZONE)).toMatch(
 			/^Declined .*, before identity was confirmed: nothing went to the onboarding service\. Reason: “Found another processor”\. A new link or an in-person signing opens it again\.$/
 		);
+		// A reason that ends its own sentence gets no second full stop.
+		const ownStop = { ...declinedEarly, declines: [{ at: ago(10), reason: 'Call me first.' }] };
+		expect(stateDetail(derive(ownStop), ZONE)).toContain(
+			'Reason: “Call me first.” A new link or an in-person signing opens it again.'
+		);
 		// A page that shows the reason under its own heading leaves it out of the sentence.
 		const apart = stateDetail(derive(declinedEarly), ZONE, { reason: false });
 		expect(apart).not.toContain('Found another processor');
