@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listAudit, verifyAuditChain } from '$lib/server/audit/audit';
 import { decrypt } from '$lib/server/crypto/secretbox';
@@ -44,7 +44,15 @@ describe('reminders for an unsigned link, by a clock moved forward', () => {
 		return { applicationId, ...made };
 	}
 
-	const reminders = async (applicationId: number) =>
+	/** The reminders queued for the application, oldest first. */
+	const reminders = (applicationId: number) =>
+		t.ctx.db
+			.select()
+			.from(mailOutbox)
+			.where(and(eq(mailOutbox.applicationId, applicationId), eq(mailOutbox.kind, 'reminder')))
+			.orderBy(asc(mailOutbox.createdAt));
+	/** "Reminder emailed" on the trail: once the mail server has it, not when it is queued. */
+	const remindedOnTrail = async (applicationId: number) =>
 		(await listAudit(t.ctx.db, 1207, applicationId)).filter((e) => e.type === 'link.reminded');
 	const plan = async (linkId: string) =>
 		(await t.ctx.db.select().from(linkReminders).where(eq(linkReminders.linkId, linkId)))[0]!;
@@ -59,20 +67,15 @@ describe('reminders for an unsigned link, by a clock moved forward', () => {
 	it('sends the first after 3 days, then every 2 days, at most 3, each on the trail', async () => {
 		const l = await mailed(10);
 		expect(await runAt(1, 2.99, 3, 3.5, 4.99, 5, 7, 9, 9.9)).toEqual([0, 0, 1, 0, 0, 1, 1, 0, 0]);
-		const events = await reminders(l.applicationId);
-		expect(events.map((e) => [e.at.toISOString(), e.data.reminder])).toEqual([
-			[at(3).toISOString(), 1],
-			[at(5).toISOString(), 2],
-			[at(7).toISOString(), 3]
-		]);
+		const queued = await reminders(l.applicationId);
+		expect(queued.map((m) => m.createdAt.toISOString())).toEqual(
+			[3, 5, 7].map((d) => at(d).toISOString())
+		);
+		expect(await remindedOnTrail(l.applicationId)).toEqual([]);
 		expect((await verifyAuditChain(t.ctx.db, 1207, l.applicationId)).ok).toBe(true);
 		// The plan is over: the stored link is gone.
 		expect(await plan(l.link.id)).toMatchObject({ sent: 3, nextAt: null, urlEnc: null });
 
-		const queued = await t.ctx.db
-			.select()
-			.from(mailOutbox)
-			.where(and(eq(mailOutbox.applicationId, l.applicationId), eq(mailOutbox.kind, 'reminder')));
 		expect(queued).toHaveLength(3);
 		const first = queued[0]!;
 		expect(first.subject).toBe('Reminder: please review and sign: Blue Heron Bakery');
@@ -84,6 +87,17 @@ describe('reminders for an unsigned link, by a clock moved forward', () => {
 		// It goes out over SMTP like any message (the link is still valid at day 7).
 		expect(await deliverMail(t.ctx, first.id, {}, at(7))).toBe('sent');
 		expect(smtp.captured[0]!.parsed.text).toContain(l.url);
+		// Each goes on the trail as it goes out, numbered in the order it was queued (here the
+		// second is sent last).
+		expect(await deliverMail(t.ctx, queued[2]!.id, {}, at(7.1))).toBe('sent');
+		expect(await deliverMail(t.ctx, queued[1]!.id, {}, at(7.2))).toBe('sent');
+		const events = await remindedOnTrail(l.applicationId);
+		expect(events.map((e) => [e.at.toISOString(), e.data.reminder, e.data.mailId])).toEqual([
+			[at(7).toISOString(), 1, queued[0]!.id],
+			[at(7.1).toISOString(), 3, queued[2]!.id],
+			[at(7.2).toISOString(), 2, queued[1]!.id]
+		]);
+		expect((await verifyAuditChain(t.ctx.db, 1207, l.applicationId)).ok).toBe(true);
 	});
 
 	it('never reminds at or after expiry: the default week allows two', async () => {
@@ -166,6 +180,7 @@ describe('reminders for an unsigned link, by a clock moved forward', () => {
 			.where(eq(signingLinks.id, l.link.id));
 		expect(await deliverMail(t.ctx, queued!.id, {}, at(3))).toBe('cancelled');
 		expect(smtp.captured).toHaveLength(0);
+		expect(await remindedOnTrail(l.applicationId)).toEqual([]);
 	});
 
 	it('queues each reminder once when workers race', async () => {

@@ -1,6 +1,5 @@
 import { and, asc, eq, isNotNull, lte, not, sql } from 'drizzle-orm';
 import type { AppContext } from '$lib/server/app';
-import { appendAudit } from '$lib/server/audit/audit';
 import type { Config } from '$lib/server/config/config';
 import { decrypt } from '$lib/server/crypto/secretbox';
 import { decisions, linkReminders, signingLinks } from '$lib/server/db/schema';
@@ -61,8 +60,8 @@ export async function endSpentReminders(ctx: AppContext, now = new Date()): Prom
 
 /**
  * Queues every reminder that is due. Each is taken by a conditional update (the count it read
- * must still be the count), so when instances race for the same reminder exactly one queues it,
- * together with its `link.reminded` event, in one transaction.
+ * must still be the count), so when instances race for the same reminder exactly one queues it.
+ * Its `link.reminded` event is written when it goes out (mail/deliver.ts), not here.
  */
 export async function queueDueReminders(ctx: AppContext, now = new Date()): Promise<number> {
 	await endSpentReminders(ctx, now);
@@ -99,7 +98,7 @@ export async function queueDueReminders(ctx: AppContext, now = new Date()): Prom
 				rep: plan.rep,
 				timeZone: ctx.config.OFFICE_TIME_ZONE
 			});
-			const mail = await enqueueMail(
+			await enqueueMail(
 				tx,
 				ctx.encryptionKey,
 				{
@@ -113,14 +112,6 @@ export async function queueDueReminders(ctx: AppContext, now = new Date()): Prom
 				},
 				now
 			);
-			await appendAudit(tx, {
-				officeId: plan.officeId,
-				applicationId: plan.applicationId,
-				type: 'link.reminded',
-				channel: 'link',
-				at: now,
-				data: { linkId: plan.linkId, reminder: n, to: plan.to, mailId: mail.id }
-			});
 			return true;
 		});
 		if (done) queued++;

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lt, lte, or } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, lt, lte, or } from 'drizzle-orm';
 import type { AppContext } from '$lib/server/app';
 import { appendAudit } from '$lib/server/audit/audit';
 import { decrypt, encrypt } from '$lib/server/crypto/secretbox';
@@ -106,8 +106,8 @@ export async function deliverMail(
 		return status;
 	};
 	/**
-	 * Marks it sent; a link's email also goes on the trail now, when the mail server (or the
-	 * development mailbox) has it, not when it was queued.
+	 * Marks it sent; a link's email and its reminders also go on the trail now, when the mail
+	 * server (or the development mailbox) has them, not when they were queued.
 	 */
 	const sent = async (
 		set: Pick<OutboxRow, 'transport' | 'to' | 'bodyEnc'>
@@ -126,14 +126,29 @@ export async function deliverMail(
 					lastCode: null
 				})
 				.where(eq(mailOutbox.id, m.id));
-			if (m.kind === 'link' && m.officeId && m.applicationId) {
+			if ((m.kind === 'link' || m.kind === 'reminder') && m.officeId && m.applicationId) {
+				const data: Record<string, unknown> = { linkId: m.linkId, to: set.to, mailId: m.id };
+				if (m.kind === 'reminder' && m.linkId) {
+					// Which of the link's reminders this is, in the order they were queued.
+					const [row] = await tx
+						.select({ n: count() })
+						.from(mailOutbox)
+						.where(
+							and(
+								eq(mailOutbox.linkId, m.linkId),
+								eq(mailOutbox.kind, 'reminder'),
+								lte(mailOutbox.createdAt, m.createdAt)
+							)
+						);
+					data.reminder = row?.n ?? null;
+				}
 				await appendAudit(tx, {
 					officeId: m.officeId,
 					applicationId: m.applicationId,
-					type: 'link.sent',
+					type: m.kind === 'link' ? 'link.sent' : 'link.reminded',
 					channel: 'link',
 					at: now,
-					data: { linkId: m.linkId, to: set.to, mailId: m.id }
+					data
 				});
 			}
 		});
