@@ -100,7 +100,8 @@ test('before and around the link: not sent, link sent, expired, revoked', async 
 	await expectState(rep, expiring, 'Link expired', /The link expired .* C[SD]T\. Send a new one\./);
 
 	await rep.goto(appPath(sent.id));
-	await rep.getByRole('button', { name: 'Revoke the link' }).click();
+	await rep.getByText('Revoke the link', { exact: true }).click();
+	await rep.getByRole('button', { name: 'Yes, revoke the link' }).click();
 	await expect(rep.getByRole('status').filter({ hasText: 'The link was revoked' })).toBeVisible();
 	await expectState(rep, sent, 'Not sent', /The last link was revoked .* C[SD]T\./);
 });
@@ -137,6 +138,17 @@ test('while the merchant works: each step, then a lock', async ({ browser, reque
 		/Not before .* C[SD]T: the identity questions\s+are locked until then on every device, so a signing in person would stop at them too\./
 	);
 	await expect(rep.getByRole('button', { name: 'Hand to merchant' })).toHaveCount(0);
+	// A hand-over posted from an older page is refused the same way.
+	const posted = await rep.request.post(`${appPath(locked.id)}?/handOver`, {
+		form: { photoIdChecked: 'on' },
+		headers: { origin: new URL(rep.url()).origin },
+		maxRedirects: 0
+	});
+	// Answered as an action result (the request accepts JSON): the refusal and its words.
+	expect(await posted.json()).toMatchObject({ type: 'failure', status: 409 });
+	expect(await posted.text()).toMatch(
+		/The identity questions are locked until .* C[SD]T, on every device: a signing in person would stop at them too\./
+	);
 	// The merchant is told when, and not sent to an in-person signing that would stop there too.
 	await expect(m.getByRole('alert')).toContainText(/You can try again after .*, from your link\./);
 	await expect(m.getByRole('alert')).not.toContainText('in person');
@@ -213,7 +225,8 @@ test('identity passed and the merchant gone: the console says what to send', asy
 
 	// The merchant's session ends with the link (the rep revoked it, say by mistake).
 	await rep.goto(appPath(app.id));
-	await rep.getByRole('button', { name: 'Revoke the link' }).click();
+	await rep.getByText('Revoke the link', { exact: true }).click();
+	await rep.getByRole('button', { name: 'Yes, revoke the link' }).click();
 	const entry = await expectState(
 		rep,
 		app,

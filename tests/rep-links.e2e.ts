@@ -123,7 +123,8 @@ test('a colleague’s link names the colleague, in the email and on every page i
 
 	// Once it is replaced, its dead page names the colleague too.
 	await rep.goto(appPath(app.id));
-	await rep.getByRole('button', { name: 'Revoke the link' }).click();
+	await rep.getByText('Revoke the link', { exact: true }).click();
+	await rep.getByRole('button', { name: 'Yes, revoke the link' }).click();
 	await expect(rep.getByText(/^The link was revoked:/)).toBeVisible();
 	expect((await page.goto(mail.path))?.status()).toBe(410);
 	await expect(page.getByText(riley)).toBeVisible();
@@ -156,7 +157,8 @@ test('resend replaces the old link; revoke ends it; the dead links name the rep'
 	expect(gone?.status()).toBe(401);
 
 	await rep.goto(appPath(app.id));
-	await rep.getByRole('button', { name: 'Revoke the link' }).click();
+	await rep.getByText('Revoke the link', { exact: true }).click();
+	await rep.getByRole('button', { name: 'Yes, revoke the link' }).click();
 	// The notice, not the mail list: the first link's email may have been cancelled as replaced,
 	// depending on whether the outbox ran before the resend ("the link was revoked or replaced…").
 	await expect(rep.getByText(/^The link was revoked:/)).toBeVisible();

@@ -125,7 +125,7 @@ const HAND_OVER_REFUSED: Record<StartRefusal, [number, string]> = {
 
 export const actions: Actions = {
 	handOver: async (event) => {
-		const { rep, applicationId } = await requireOfficeApplication(event);
+		const { rep, applicationId, application } = await requireOfficeApplication(event);
 		const form = Object.fromEntries(await event.request.formData());
 		const typed = (k: string) => (typeof form[k] === 'string' ? form[k].slice(0, 40) : '');
 		const kept = {
@@ -139,6 +139,19 @@ export const actions: Actions = {
 			for (const issue of parsed.issues)
 				errors[v.getDotPath(issue) ?? 'photoIdChecked'] ??= issue.message;
 			return fail(400, { ...kept, errors, error: null });
+		}
+		// The page offers no hand-over while the identity questions are locked; a post from an
+		// older page is refused the same way, before the merchant meets the lock on the tablet.
+		const state = await applicationState(app(), application, rep.officeId);
+		if (state.kind === 'identity_locked') {
+			const until = state.until
+				? ` until ${shownTime(state.until, app().config.OFFICE_TIME_ZONE).text}`
+				: '';
+			return fail(409, {
+				...kept,
+				errors: {},
+				error: `The identity questions are locked${until}, on every device: a signing in person would stop at them too. Start it after that.`
+			});
 		}
 		const result = await handOver(app(), {
 			rep,
