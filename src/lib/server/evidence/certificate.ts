@@ -188,10 +188,14 @@ function summary(s: Sheet, f: EvidenceFacts, o: CertificateOptions): void {
 	s.y = Math.min(leftBottom, rightBottom) - 8;
 
 	const photoId = photoIdText(f);
-	const leftBottom2 = column(x, 'How it was signed', [
-		{ label: 'Channel', value: channelText(f) },
-		...(photoId ? [{ label: 'Photo ID', value: photoId }] : [])
-	]);
+	const leftBottom2 = column(
+		x,
+		f.outcome === 'accepted' ? 'How it was signed' : 'How it was decided',
+		[
+			{ label: 'Channel', value: channelText(f) },
+			...(photoId ? [{ label: 'Photo ID', value: photoId }] : [])
+		]
+	);
 	const rightBottom2 = column(x + colW + gap, 'Identity check', [
 		{ label: 'Result', value: identityText(f) },
 		{

@@ -325,6 +325,9 @@ describe('certificate of completion and signed copy', () => {
 		expect(all).toContain('Declined');
 		expect(all).toContain('The certificate hash covers the facts above as fixed at the decision.');
 		expect(all).not.toContain('signed copy');
+		// Nothing was signed: the channel's heading says how it was decided.
+		expect(all).toMatch(/how it was decided/i);
+		expect(all).not.toMatch(/how it was signed/i);
 	});
 
 	it('prints the rep and the photo-ID attestation of an in-person signing, in three pages', async () => {
