@@ -156,7 +156,19 @@ test('resend replaces the old link; revoke ends it; the dead links name the rep'
 	const gone = await page.goto('/sign/terms');
 	expect(gone?.status()).toBe(401);
 
+	// The first email went out (the merchant opened it): the list says its link no longer opens.
 	await rep.goto(appPath(app.id));
+	const firstMail = rep
+		.getByRole('region', { name: 'Email' })
+		.getByRole('listitem')
+		.filter({ hasText: 'Sent, to first@testshop.example' });
+	await expect(firstMail).toContainText('Its link no longer opens');
+	await expect(
+		rep
+			.getByRole('region', { name: 'Email' })
+			.getByRole('listitem')
+			.filter({ hasText: 'to second@testshop.example' })
+	).not.toContainText('Its link no longer opens');
 	await rep.getByText('Revoke the link', { exact: true }).click();
 	await rep.getByRole('button', { name: 'Yes, revoke the link' }).click();
 	// The notice, not the mail list: the first link's email may have been cancelled as replaced,

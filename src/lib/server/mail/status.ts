@@ -8,6 +8,8 @@ import type { Rendered } from './render';
 export interface MailState {
 	id: string;
 	kind: MailKind;
+	/** The link a link email or reminder carries. */
+	linkId: string | null;
 	/** Null for a rep's note not yet sent: the rep is looked up when it goes out. */
 	to: string | null;
 	subject: string;
@@ -25,6 +27,7 @@ function stateOf(r: typeof mailOutbox.$inferSelect): MailState {
 	return {
 		id: r.id,
 		kind: r.kind,
+		linkId: r.linkId,
 		to: r.to,
 		subject: r.subject,
 		status: r.status,

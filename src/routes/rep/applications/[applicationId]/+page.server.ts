@@ -106,6 +106,8 @@ export const load: PageServerLoad = async (event) => {
 			to: m.to,
 			status: m.status,
 			problem: m.problem,
+			// A link email or reminder whose link is no longer the usable one (replaced, revoked).
+			superseded: m.linkId !== null && m.linkId !== (state.link?.id ?? null),
 			at: shownTime(m.sentAt ?? m.createdAt, zone),
 			next: m.nextAttemptAt && m.attempts > 0 ? shownTime(m.nextAttemptAt, zone) : null
 		}))
