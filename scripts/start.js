@@ -10,7 +10,7 @@ if (!existsSync('build/index.js')) {
 	// current folder: started from elsewhere, say where to start it from.
 	const repository = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 	console.error(
-		resolve(repository) !== resolve('.') && existsSync(resolve(repository, 'package.json'))
+		repository !== process.cwd() && existsSync(resolve(repository, 'package.json'))
 			? `Start the portal from its own folder: cd ${repository} first: it reads build/ and drizzle/ from the folder it is started in.`
 			: 'No build found. Run `npm start` (which builds first) or `npm run build`.'
 	);

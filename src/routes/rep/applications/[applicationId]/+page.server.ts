@@ -7,7 +7,7 @@ import { requestMeta } from '$lib/server/http/meta';
 import { attention, stateDetail, stateLabel } from '$lib/server/console/labels';
 import { copyableLink, revokeLink, sendLink } from '$lib/server/console/links';
 import { applicationState } from '$lib/server/console/list';
-import { serviceDate, shownTime } from '$lib/server/console/time';
+import { officeTime, serviceDate, shownTime } from '$lib/server/console/time';
 import { timeline, trailRepNames } from '$lib/server/console/timeline';
 import { mailEnabled } from '$lib/server/mail/mode';
 import { mailStatusFor } from '$lib/server/mail/status';
@@ -147,7 +147,7 @@ export const actions: Actions = {
 		const state = await applicationState(app(), application, rep.officeId);
 		if (state.kind === 'identity_locked') {
 			const until = state.until
-				? ` until ${shownTime(state.until, app().config.OFFICE_TIME_ZONE).text}`
+				? ` until ${officeTime(state.until, app().config.OFFICE_TIME_ZONE)}`
 				: '';
 			return fail(409, {
 				...kept,
