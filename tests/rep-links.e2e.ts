@@ -195,10 +195,17 @@ test('copy link: a new link shown once, with JavaScript off too', async ({ brows
 	expect(url).toMatch(/\/s\/[A-Za-z0-9_-]{43}$/);
 	// Without script there is no clipboard button: the field is there to select.
 	await expect(rep.getByRole('button', { name: 'Copy to clipboard' })).toBeHidden();
+	// The form's answer was a redirect: a reload asks again for the page, not for a new link
+	// (which would end the one just copied), and the link is not shown twice.
+	expect(new URL(rep.url()).search).toBe('?done=copied');
+	await rep.reload();
+	await expect(rep.getByText(/^The link you made is shown only once/)).toBeVisible();
+	expect(await rep.content()).not.toContain(url);
 
 	// Shown once: the page afterwards no longer holds it.
 	await rep.goto(appPath(app.id));
 	await expect(rep.getByText('made to copy, not emailed')).toBeVisible();
+	await expect(rep.getByText(/^The link you made is shown only once/)).toHaveCount(0);
 	expect(await rep.content()).not.toContain(url);
 	// A link made to copy was never emailed: there is nothing to resend.
 	await expect(rep.getByRole('heading', { name: 'Email a new link' })).toBeVisible();
@@ -208,4 +215,30 @@ test('copy link: a new link shown once, with JavaScript off too', async ({ brows
 	const merchant = await browser.newPage();
 	await openLinkAndStart(merchant, new URL(url).pathname);
 	await expect(merchant.getByText(SAM)).toBeVisible();
+});
+
+test('copy link with JavaScript: the link stays on the page through its refreshes', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'Rep copies with script');
+	const rep = await repPage(browser, REPS.sam);
+	await rep.goto(appPath(app.id));
+	await rep.getByRole('button', { name: 'Make a link to copy' }).click();
+	const field = rep.getByLabel(/^The new link \(works until /);
+	await expect(field).toBeVisible();
+	await expect(field).toBeInViewport();
+	await expect(rep.getByRole('button', { name: 'Copy to clipboard' })).toBeVisible();
+	const url = await field.inputValue();
+	// The notice's parameter is taken off the address; the page refreshes itself (every 2 s
+	// here), and the link, which the server gives out once, stays.
+	await expect(rep).toHaveURL(new RegExp(`${appPath(app.id)}$`));
+	await rep.waitForResponse((r) => r.url().includes('__data.json'));
+	await rep.waitForResponse((r) => r.url().includes('__data.json'));
+	await expect(field).toHaveValue(url);
+	await expect(rep.getByText('made to copy, not emailed')).toBeVisible();
+	await rep.reload();
+	await expect(rep.getByLabel(/^The new link/)).toHaveCount(0);
+	await expect(rep.getByText(/^The link you made is shown only once/)).toHaveCount(0);
+	await rep.context().close();
 });

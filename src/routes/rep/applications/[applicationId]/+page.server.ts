@@ -5,6 +5,7 @@ import { listAudit } from '$lib/server/audit/audit';
 import { decisionFor } from '$lib/server/decisions/decisions';
 import { requestMeta } from '$lib/server/http/meta';
 import { attention, stateDetail, stateLabel } from '$lib/server/console/labels';
+import { keepCopied, takeCopied } from '$lib/server/console/copied';
 import { copyableLink, revokeLink, sendLink } from '$lib/server/console/links';
 import { applicationState } from '$lib/server/console/list';
 import { officeTime, serviceDate, shownTime } from '$lib/server/console/time';
@@ -16,11 +17,12 @@ import { requireOfficeApplication } from '$lib/server/reps/guard';
 import { businessName } from '$lib/server/signing/application';
 import { handOver, setTabletCookie } from '$lib/server/inperson/handover';
 import { currentStep, setSessionCookie, STEP_PATHS } from '$lib/server/signing/session';
+import type { SignedInRep } from '$lib/server/reps/session';
 import type { StartRefusal } from '$lib/server/signing/start';
 import { HandOverSchema, SendLinkSchema } from './schema';
 import type { Actions, PageServerLoad } from './$types';
 
-const DONE = ['sent', 'revoked', 'none', 'unlocked'] as const;
+const DONE = ['sent', 'copied', 'revoked', 'none', 'unlocked'] as const;
 
 const MAIL_OFF =
 	'Mail is off on this portal (no SMTP server is set up), so nothing was sent. Make a link to copy below and send it yourself.';
@@ -41,6 +43,12 @@ export const load: PageServerLoad = async (event) => {
 	]);
 	const repNames = await trailRepNames(ctx.db, rep.officeId, events);
 	const done = DONE.find((d) => d === event.url.searchParams.get('done')) ?? null;
+	const copied = takeCopied(
+		event.cookies,
+		event.url,
+		ctx.encryptionKey,
+		ownerOf(rep, applicationId)
+	);
 	// A decline's reason, shown under its own heading (so not in the state's sentence): one the
 	// decision carries, or one the portal kept before identity. None for a service's own decision.
 	const declineReason =
@@ -98,6 +106,8 @@ export const load: PageServerLoad = async (event) => {
 		// A link to the address identity passed on carries the pass over: offer that one first.
 		sendTo: state.identityPassed?.email ?? application.Ownr1_Email ?? '',
 		done,
+		// A link just made to copy, on the one view the action's redirect leads to.
+		copied: copied ? { url: copied.url, expires: shownTime(copied.expiresAt, zone) } : null,
 		timeline: timeline(events, zone, repNames),
 		mailOn: mailEnabled(ctx),
 		mail: mail.map((m) => ({
@@ -114,8 +124,14 @@ export const load: PageServerLoad = async (event) => {
 	};
 };
 
-const after = (event: RequestEvent, done: (typeof DONE)[number]) =>
-	redirect(303, `${event.url.pathname}?done=${done}`);
+const ownerOf = (rep: SignedInRep, applicationId: number) => ({
+	officeId: rep.officeId,
+	applicationId,
+	repId: rep.id
+});
+
+const after = (event: RequestEvent, done: (typeof DONE)[number], hash = '') =>
+	redirect(303, `${event.url.pathname}?done=${done}${hash}`);
 
 const HAND_OVER_REFUSED: Record<StartRefusal, [number, string]> = {
 	unavailable: [503, 'The onboarding service isn’t answering right now. Try again in a minute.'],
@@ -192,7 +208,7 @@ export const actions: Actions = {
 		after(event, 'sent');
 	},
 	copy: async (event) => {
-		const { rep, application } = await requireOfficeApplication(event);
+		const { rep, application, applicationId } = await requireOfficeApplication(event);
 		const made = await copyableLink(app(), {
 			rep,
 			application,
@@ -200,12 +216,10 @@ export const actions: Actions = {
 			origin: event.url.origin
 		});
 		if (!made.ok) return fail(409, { action: 'copy' as const, error: DECIDED });
-		// Shown once, in this answer only: the portal keeps the token's hash, not the token.
-		return {
-			action: 'copy' as const,
-			url: made.url,
-			expires: shownTime(made.expiresAt, app().config.OFFICE_TIME_ZONE)
-		};
+		// Shown once, on the page this redirect leads to: the portal keeps the token's hash, not
+		// the token. Answering the post itself would make a new link at every reload.
+		keepCopied(event.cookies, event.url, app().encryptionKey, ownerOf(rep, applicationId), made);
+		after(event, 'copied', '#copied');
 	},
 	revoke: async (event) => {
 		const { rep, application } = await requireOfficeApplication(event);
