@@ -46,6 +46,10 @@ test('the link email in the development mailbox reads well on a phone and opens 
 	await expect(card).toHaveCount(1);
 	await expect(card).toContainText(link.url);
 	await expect(card).toContainText(/This link works until .+ Central (Standard|Daylight) Time\./);
+	// When it was queued, in the office's time as the console writes it.
+	await expect(card.locator('.meta')).toContainText(
+		/To morgan@testshop\.example · \w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M C[SD]T ·/
+	);
 	await card.getByRole('link', { name: 'Open the HTML version' }).click();
 	await expect(page.getByText(app.business)).toBeVisible();
 	await expectReadableOnPhone(page, 'mail-link-mailbox');

@@ -1,5 +1,6 @@
 import { error } from '@sveltejs/kit';
 import { app } from '$lib/server/app';
+import { shownTime } from '$lib/server/console/time';
 import { mailMode } from '$lib/server/mail/mode';
 import { listMailbox } from '$lib/server/mail/status';
 import type { PageServerLoad } from './$types';
@@ -18,7 +19,8 @@ export const load: PageServerLoad = async () => {
 			problem: m.problem,
 			text: m.body?.text ?? null,
 			hasHtml: Boolean(m.body?.html),
-			at: m.createdAt.toISOString()
+			// In the office's time, as the console shows the same messages.
+			at: shownTime(m.createdAt, ctx.config.OFFICE_TIME_ZONE)
 		}))
 	};
 };
