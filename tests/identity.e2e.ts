@@ -18,6 +18,7 @@ import {
 	setTimeLimit,
 	startQuestions
 } from './support/flow';
+import { REPS, appPath, consoleEntry, repPage } from './support/reps';
 
 const demoDoc = (id: number) => {
 	const demo = DEMO_APPLICATIONS.find((a) => a.id === id);
@@ -204,5 +205,43 @@ test('a new link after identity passed elsewhere does not let a new session skip
 		await expect(p2.getByRole('button', { name: 'Accept and sign' })).toHaveCount(0);
 	} finally {
 		await other.close();
+	}
+});
+
+test('a second try left with its questions on the screen locks at once for the rep, not when the merchant comes back', async ({
+	browser,
+	request
+}) => {
+	await setTimeLimit(request, 1);
+	const app = await newApplication(request, 'Left the questions');
+	const { path } = await createLink(request, app.id);
+	// Without script nothing on the merchant's page ends the try when its time is up.
+	const context = await noScriptContext(browser);
+	const rep = await repPage(browser, REPS.sam);
+	try {
+		const page = await context.newPage();
+		await openLinkAndStart(page, path);
+		await agreeToTerms(page);
+		await startQuestions(page);
+		await answerQuestions(page, app.id, 'wrong');
+		await expect(page.getByText(TEXT.oneMoreTry)).toBeVisible();
+		await startQuestions(page);
+		// The merchant leaves the questions unanswered: the limit and the grace (3 s) pass.
+		await page.waitForTimeout(5_000);
+
+		await rep.goto('/rep');
+		await expect(consoleEntry(rep, app.id)).toContainText('Identity locked');
+		await rep.goto(appPath(app.id));
+		await expect(rep.getByText('Identity locked', { exact: true })).toBeVisible();
+		// No hand-over that would stop at the same lock.
+		await expect(rep.getByRole('button', { name: 'Hand to merchant' })).toHaveCount(0);
+		await expect(rep.getByRole('region', { name: 'In person' })).toContainText(/Not before /);
+
+		// The merchant, back, meets the lock the rep saw.
+		await page.reload();
+		await expect(page.getByText(TEXT.locked)).toBeVisible();
+	} finally {
+		await context.close();
+		await rep.context().close();
 	}
 });

@@ -69,6 +69,17 @@ async function fill(db: Database['db']) {
 			outcome: 'failed'
 		},
 		{
+			// Shown and left: still pending, its questions kept until it is closed.
+			officeId: OFFICE,
+			applicationId: 50001,
+			sessionId,
+			questionSetId: 'q3',
+			startedAt: second,
+			deadlineAt: later,
+			outcome: 'pending',
+			questionsEnc: 'v1.aXY.dGFn.c2V0'
+		},
+		{
 			officeId: 3300,
 			applicationId: 50001,
 			sessionId,
@@ -128,7 +139,10 @@ function checks(open: () => Promise<{ db: Database['db']; close: () => Promise<v
 				}
 			}
 		]);
-		expect(a.attempts).toEqual([{ startedAt: first, outcome: 'failed' }]);
+		expect(a.attempts).toEqual([
+			{ startedAt: first, deadlineAt: second, outcome: 'failed', shown: false },
+			{ startedAt: second, deadlineAt: later, outcome: 'pending', shown: true }
+		]);
 		expect(a.declines).toEqual([]);
 		expect(a.sessions).toEqual([]);
 		expect(a.decision).toBeNull();
@@ -151,7 +165,7 @@ function checks(open: () => Promise<{ db: Database['db']; close: () => Promise<v
 	it('reads one application alone, bound to its office', async () => {
 		const mine = (await loadFacts(db, OFFICE, [50001])).get(50001)!;
 		expect(mine.links).toHaveLength(2);
-		expect(mine.attempts).toEqual([{ startedAt: first, outcome: 'failed' }]);
+		expect(mine.attempts).toHaveLength(2);
 		const theirs = (await loadFacts(db, 3300, [50001])).get(50001)!;
 		expect(theirs.links).toHaveLength(1);
 		expect(theirs.links[0]!.mail).toEqual({
@@ -160,7 +174,9 @@ function checks(open: () => Promise<{ db: Database['db']; close: () => Promise<v
 			problem: null,
 			nextAt: null
 		});
-		expect(theirs.attempts).toEqual([{ startedAt: first, outcome: 'passed' }]);
+		expect(theirs.attempts).toEqual([
+			{ startedAt: first, deadlineAt: second, outcome: 'passed', shown: false }
+		]);
 		expect((await loadFacts(db, OFFICE, [])).size).toBe(0);
 	});
 }

@@ -126,7 +126,9 @@ function factsQuery(db: Tx, scope: Scope) {
 				{
 					applicationId: identityAttempts.applicationId,
 					startedAt: ms(identityAttempts.startedAt),
-					outcome: identityAttempts.outcome
+					deadlineAt: ms(identityAttempts.deadlineAt),
+					outcome: identityAttempts.outcome,
+					shown: sql`${identityAttempts.questionsEnc} is not null`
 				},
 				of(identityAttempts)
 			)}`,
@@ -231,7 +233,12 @@ export async function loadFacts(
 		});
 	}
 	for (const a of attempts) {
-		out.get(a.applicationId)?.attempts.push({ startedAt: date(a.startedAt), outcome: a.outcome });
+		out.get(a.applicationId)?.attempts.push({
+			startedAt: date(a.startedAt),
+			deadlineAt: date(a.deadlineAt),
+			outcome: a.outcome,
+			shown: a.shown
+		});
 	}
 	for (const d of decided) {
 		const facts = out.get(d.applicationId);

@@ -4,6 +4,7 @@ import {
 	deriveState,
 	STATE_KINDS,
 	type ApplicationFacts,
+	type AttemptFact,
 	type ConsoleState,
 	type DecisionFact,
 	type LinkFact,
@@ -13,6 +14,18 @@ import {
 
 const NOW = new Date('2026-03-10T18:00:00Z');
 const ago = (minutes: number) => new Date(NOW.getTime() - minutes * 60_000);
+/** An identity attempt started that many minutes ago, with two minutes to answer its questions. */
+const attempt = (
+	minutes: number,
+	outcome: AttemptFact['outcome'],
+	over: Partial<AttemptFact> = {}
+): AttemptFact => ({
+	startedAt: ago(minutes),
+	deadlineAt: ago(minutes - 2),
+	outcome,
+	shown: true,
+	...over
+});
 const later = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
 const rules = { sessionIdleMinutes: 30, identityMaxAttempts: 2, identityWindowHours: 24 };
 const ZONE = 'America/Chicago';
@@ -126,10 +139,7 @@ const CASES: [string, ApplicationFacts, Partial<ConsoleState> & { kind: StateKin
 		facts({
 			links: [link('A')],
 			sessions: [session('s', { consentAt: ago(200), lastSeenAt: ago(100) })],
-			attempts: [
-				{ startedAt: ago(150), outcome: 'failed' },
-				{ startedAt: ago(110), outcome: 'late' }
-			]
+			attempts: [attempt(150, 'failed'), attempt(110, 'late')]
 		}),
 		{ kind: 'identity_locked', until: new Date(ago(150).getTime() + 24 * 3_600_000) }
 	],
@@ -138,10 +148,7 @@ const CASES: [string, ApplicationFacts, Partial<ConsoleState> & { kind: StateKin
 		facts({
 			links: [link('A')],
 			sessions: [session('s', { consentAt: ago(10) })],
-			attempts: [
-				{ startedAt: ago(8), outcome: 'failed' },
-				{ startedAt: ago(4), outcome: 'failed' }
-			]
+			attempts: [attempt(8, 'failed'), attempt(4, 'failed')]
 		}),
 		{ kind: 'identity_locked', step: 'identity' }
 	],
@@ -189,6 +196,47 @@ const CASES: [string, ApplicationFacts, Partial<ConsoleState> & { kind: StateKin
 		'declined at the service',
 		facts({ serviceStatus: 'Declined' }),
 		{ kind: 'declined', accepted: false, decided: true }
+	],
+	[
+		'identity locked by a second try left with its questions on the screen, merchant still there',
+		facts({
+			links: [link('A')],
+			sessions: [session('s', { consentAt: ago(10), lastSeenAt: ago(1) })],
+			// Not closed yet (the merchant left the questions): its time ran out three minutes ago.
+			attempts: [attempt(8, 'failed'), attempt(5, 'pending')]
+		}),
+		{
+			kind: 'identity_locked',
+			step: 'identity',
+			until: new Date(ago(8).getTime() + 24 * 3_600_000)
+		}
+	],
+	[
+		'a try whose questions are still on the screen, in time, is not counted yet',
+		facts({
+			links: [link('A')],
+			sessions: [session('s', { consentAt: ago(10), lastSeenAt: ago(0) })],
+			attempts: [attempt(8, 'failed'), attempt(1, 'pending')]
+		}),
+		{ kind: 'in_progress', step: 'identity' }
+	],
+	[
+		'a set asked for but never shown is no try, however old',
+		facts({
+			links: [link('A')],
+			sessions: [session('s', { consentAt: ago(10), lastSeenAt: ago(1) })],
+			attempts: [attempt(8, 'failed'), attempt(5, 'pending', { shown: false })]
+		}),
+		{ kind: 'in_progress', step: 'identity' }
+	],
+	[
+		'answers still with the bureau are no lock: they may pass',
+		facts({
+			links: [link('A')],
+			sessions: [session('s', { consentAt: ago(10), lastSeenAt: ago(0) })],
+			attempts: [attempt(8, 'failed'), attempt(1, 'answering')]
+		}),
+		{ kind: 'in_progress', step: 'identity' }
 	]
 ];
 
@@ -333,10 +381,7 @@ describe('the console state of an application', () => {
 	it('counts identity failures only inside the window', () => {
 		const old = facts({
 			links: [link('A')],
-			attempts: [
-				{ startedAt: ago(25 * 60), outcome: 'failed' },
-				{ startedAt: ago(60), outcome: 'failed' }
-			]
+			attempts: [attempt(25 * 60, 'failed'), attempt(60, 'failed')]
 		});
 		expect(derive(old).kind).toBe('link_sent');
 		const byService = facts({

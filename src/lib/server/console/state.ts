@@ -1,4 +1,5 @@
 import type { AttemptOutcome, Channel, DecisionStatus, MailStatus } from '$lib/server/db/schema';
+import { lostTry } from '$lib/server/identity/tries';
 import { currentStep, sessionIsOpen } from '$lib/server/signing/session';
 
 /**
@@ -51,7 +52,10 @@ export interface PortalDeclineFact {
 
 export interface AttemptFact {
 	startedAt: Date;
+	deadlineAt: Date;
 	outcome: AttemptOutcome;
+	/** Its questions were shown (and are kept, encrypted, until it closes). */
+	shown: boolean;
 }
 
 export interface DecisionFact {
@@ -157,11 +161,10 @@ const latest = <T>(items: T[], at: (t: T) => Date | null) =>
 export function identityLock(f: ApplicationFacts, rules: StateRules, now: Date): Date | null {
 	const windowMs = rules.identityWindowHours * 3_600_000;
 	const since = now.getTime() - windowMs;
-	// As the portal counts (identity/attempts.ts): failed or late attempts started in the window.
+	// As the portal counts (identity/attempts.ts), in the window: a try abandoned with its
+	// questions on the screen counts once its time is up, before anyone closes it.
 	const failures = f.attempts
-		.filter(
-			(a) => (a.outcome === 'failed' || a.outcome === 'late') && a.startedAt.getTime() > since
-		)
+		.filter((a) => lostTry(a, now) && a.startedAt.getTime() > since)
 		.map((a) => a.startedAt.getTime())
 		.sort((a, b) => b - a);
 	const byCount =

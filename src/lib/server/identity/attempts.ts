@@ -30,9 +30,7 @@ import { notifyRep } from '$lib/server/mail/notes';
 import { OnboardingError, type IdentityQuestionSet } from '$lib/server/onboarding';
 import { newSessionSecret, type SigningSession } from '$lib/server/signing/session';
 import { sessionEvent } from '$lib/server/signing/event';
-
-/** Answers that arrive this long after the deadline were sent in time over a slow network. */
-const GRACE_MS = 3_000;
+import { GRACE_MS } from './tries';
 
 /**
  * How long a reservation waits for its question set, and answers for the bureau's verdict: one
@@ -78,7 +76,11 @@ async function finishAttempt(ctx: AppContext, id: string, outcome: AttemptOutcom
 
 type Value<T> = T | Placeholder;
 
-/** The condition of triesUsed, on values or on a prepared statement's placeholders. */
+/**
+ * The condition of triesUsed, on values or on a prepared statement's placeholders. The console
+ * judges a lock from its own facts with `lostTry` (tries.ts), the same rule but for answers still
+ * with the bureau.
+ */
 function triesCounted(w: {
 	officeId: Value<number>;
 	applicationId: Value<number>;
