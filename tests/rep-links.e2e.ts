@@ -178,6 +178,11 @@ test('resend replaces the old link; revoke ends it; the dead links name the rep'
 	await expect(rep.getByText('Revoked by the rep')).toBeVisible();
 	const revoked = await page.goto(second.path);
 	expect(revoked?.status()).toBe(410);
+	// Revoked, not replaced: no newer email to look for.
+	await expect(
+		page.getByText('Your sales representative has withdrawn this link, so it no longer opens.')
+	).toBeVisible();
+	await expect(page.getByText(/replaced by a newer one/)).toHaveCount(0);
 	await expect(page.getByRole('button', { name: 'Start' })).toHaveCount(0);
 	await expect(page.getByText(SAM)).toBeVisible();
 });

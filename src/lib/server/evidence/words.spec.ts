@@ -15,6 +15,20 @@ describe('evidence words', () => {
 		expect(describeDevice('curl/8.5.0')).toBe('Unknown browser');
 	});
 
+	it('tells a link replaced by a newer one from one the rep revoked', () => {
+		const say = (data: Record<string, unknown>, rep: string | null) =>
+			eventSentence({ type: 'link.revoked', data, rep } as AuditEvent);
+		expect(say({ linkId: 'l1', reason: 'replaced', by: 'rep:r1' }, 'Sam Ortiz (rep 31)')).toBe(
+			'A signing link was replaced by a newer one, and no longer opens.'
+		);
+		expect(say({ linkId: 'l1', reason: 'revoked' }, 'Sam Ortiz (rep 31, sam@example.com)')).toBe(
+			'Sam Ortiz (rep 31, sam@example.com) revoked the signing link, and it no longer opens.'
+		);
+		expect(say({ linkId: 'l1', reason: 'revoked' }, null)).toBe(
+			'The rep revoked the signing link, and it no longer opens.'
+		);
+	});
+
 	it('says when and why the rep’s device left the signer’s hands, and who opened it', () => {
 		const say = (type: string, data: Record<string, unknown>) =>
 			eventSentence({ type, data } as AuditEvent);

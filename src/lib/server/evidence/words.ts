@@ -47,7 +47,9 @@ export function eventSentence(e: AuditEvent): string {
 		case 'mail.failed':
 			return `An email to the signer could not be delivered (${text(d.reason) ?? 'no reason given'}).`;
 		case 'link.revoked':
-			return 'A signing link was revoked (replaced by a newer one).';
+			return d.reason === 'replaced'
+				? 'A signing link was replaced by a newer one, and no longer opens.'
+				: `${e.rep ?? 'The rep'} revoked the signing link, and it no longer opens.`;
 		case 'link.opened':
 			return 'The signing link was opened.';
 		case 'session.started': {

@@ -1,5 +1,5 @@
 import { error, type RequestEvent } from '@sveltejs/kit';
-import { eq, sql, type Column } from 'drizzle-orm';
+import { and, eq, gt, sql, type Column } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppContext } from '$lib/server/app';
 import { preparedPer } from '$lib/server/db/prepared';
@@ -26,6 +26,11 @@ const MESSAGES = {
 	revoked: [
 		410,
 		'This link has been replaced by a newer one. Use the most recent email you received, or ask your sales representative for a new link.'
+	],
+	// Revoked with no newer link: the rep withdrew it ("Revoke the link").
+	withdrawn: [
+		410,
+		'Your sales representative has withdrawn this link, so it no longer opens. Ask them for a new one if you still want to sign.'
 	],
 	used: [
 		410,
@@ -103,12 +108,29 @@ async function admitLink(
 	}
 	const state = linkState(link);
 	if (state !== 'valid') {
-		const [status, message] = MESSAGES[state];
+		const said = state === 'revoked' && !(await replaced(ctx, link!)) ? 'withdrawn' : state;
+		const [status, message] = MESSAGES[said];
 		// A link we know names its sender or its application, and so the rep the message points to.
 		const rep = link ? await repContactOf(ctx, link) : null;
 		error(status, { message, rep });
 	}
 	return link!;
+}
+
+/** Whether a newer link was made for the link's application: a revoked link was replaced. */
+async function replaced(ctx: AppContext, link: SigningLink): Promise<boolean> {
+	const [newer] = await ctx.db
+		.select({ id: signingLinks.id })
+		.from(signingLinks)
+		.where(
+			and(
+				eq(signingLinks.officeId, link.officeId),
+				eq(signingLinks.applicationId, link.applicationId),
+				gt(signingLinks.createdAt, link.createdAt)
+			)
+		)
+		.limit(1);
+	return newer !== undefined;
 }
 
 /**
