@@ -170,3 +170,38 @@ test('/verify works with JavaScript off and names a missing file', async ({ brow
 		await context.close();
 	}
 });
+
+test('/verify says how large a file it takes, and refuses a larger one in words, with and without JavaScript', async ({
+	page,
+	browser
+}) => {
+	// On the default BODY_SIZE_LIMIT (512K), which leaves 500 KB for the file.
+	const large = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(1024 * 1024, 0x20)]);
+	const TOO_LARGE = 'That file is larger than 500 KB, the most this portal takes.';
+
+	await page.goto('/verify');
+	await expect(
+		page.getByLabel('Certificate of completion or signed copy (PDF, up to 500 KB)')
+	).toBeVisible();
+	const posts: string[] = [];
+	page.on('request', (r) => {
+		if (r.method() === 'POST') posts.push(r.url());
+	});
+	await upload(page, 'large.pdf', large);
+	await expect(page.getByRole('alert')).toContainText(TOO_LARGE);
+	expect(posts, 'nothing was sent').toEqual([]);
+
+	const context = await noScriptContext(browser);
+	try {
+		const noJs = await context.newPage();
+		await noJs.goto('/verify');
+		await upload(noJs, 'large.pdf', large);
+		await expect(noJs.getByRole('heading', { name: 'This could not be accepted' })).toBeVisible();
+		await expect(
+			noJs.getByText('What was sent is larger than this portal takes.', { exact: false })
+		).toBeVisible();
+		await expect(noJs.getByText(/not well-formed/)).toHaveCount(0);
+	} finally {
+		await context.close();
+	}
+});

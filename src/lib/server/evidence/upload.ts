@@ -8,24 +8,52 @@ import { verifyDocument } from './verify';
 
 /** A certificate or signed copy is well under this; anything larger is not one of ours. */
 export const MAX_UPLOAD_BYTES = 8 * 1024 * 1024;
+/** What a multipart body adds around the file: its boundary and part headers, and some. */
+const MULTIPART_MARGIN = 8 * 1024;
+
+/** adapter-node's BODY_SIZE_LIMIT in bytes (its default 512K), as it reads the setting. */
+export function bodySizeLimit(setting = process.env.BODY_SIZE_LIMIT): number {
+	const value = setting?.trim() || '512K';
+	if (/^infinity$/i.test(value)) return Infinity;
+	const m = /^(\d+)([KMG]?)$/i.exec(value);
+	if (!m) return 512 * 1024;
+	const unit = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[m[2]!.toUpperCase()]!;
+	return Number(m[1]) * unit;
+}
+
+/**
+ * The largest file /verify takes: 8 MB, or less when the server's body limit is lower (a body
+ * over it is cut off before the portal sees it). The page states it, and checks it before sending.
+ */
+export function uploadLimit(setting?: string): { bytes: number; words: string } {
+	const usable = Math.min(MAX_UPLOAD_BYTES, bodySizeLimit(setting) - MULTIPART_MARGIN);
+	// Rounded down to a figure a person reads at a glance: 8 MB, 500 KB.
+	const MB = 1024 * 1024;
+	const step = usable >= MB ? MB : usable >= 100 * 1024 ? 100 * 1024 : 1024;
+	const bytes = Math.max(step, Math.floor(usable / step) * step);
+	const words = step === MB ? `${bytes / MB} MB` : `${bytes / 1024} KB`;
+	return { bytes, words };
+}
+
 /** Checks per client address per 10 minutes: parsing PDFs and checking seals costs CPU. */
 const CHECKS_PER_WINDOW = 60;
 
-const UploadSchema = v.pipe(
-	v.instance(File, 'Choose the PDF file to check.'),
-	v.check((f) => f.name !== '' || f.size > 0, 'Choose the PDF file to check.'),
-	v.check((f) => f.size > 0, 'That file is empty: choose the PDF itself.'),
-	v.maxSize(
-		MAX_UPLOAD_BYTES,
-		'That file is larger than 8 MB, so it is not a certificate or signed copy from this portal.'
-	)
-);
+const uploadSchema = (limit: { bytes: number; words: string }) =>
+	v.pipe(
+		v.instance(File, 'Choose the PDF file to check.'),
+		v.check((f) => f.name !== '' || f.size > 0, 'Choose the PDF file to check.'),
+		v.check((f) => f.size > 0, 'That file is empty: choose the PDF itself.'),
+		v.maxSize(limit.bytes, tooLarge(limit.words))
+	);
+
+const tooLarge = (words: string) =>
+	`That file is larger than ${words}, the most this portal takes. Its certificates and signed copies are far smaller, so this is not one of them.`;
 
 /** The form action of /verify and /verify/<reference>: the uploaded file, checked. */
 export async function verifyUpload(event: RequestEvent) {
 	const ctx = app();
 	const form = await event.request.formData();
-	const parsed = v.safeParse(UploadSchema, form.get('document'));
+	const parsed = v.safeParse(uploadSchema(uploadLimit()), form.get('document'));
 	if (!parsed.success) {
 		const tooBig = parsed.issues[0].type === 'max_size';
 		return fail(tooBig ? 413 : 400, { error: parsed.issues[0].message });
@@ -46,4 +74,10 @@ export async function verifyUpload(event: RequestEvent) {
 		verdict: documentVerdict(await verifyDocument(ctx, bytes)),
 		fileName: parsed.output.name.slice(0, 120)
 	};
+}
+
+/** What the upload form needs to state the limit and check it before sending. */
+export function uploadForm() {
+	const limit = uploadLimit();
+	return { maxBytes: limit.bytes, maxWords: limit.words, tooLarge: tooLarge(limit.words) };
 }

@@ -11,7 +11,7 @@
  */
 
 export interface InputProblem {
-	status: 400 | 404 | 415;
+	status: 400 | 404 | 413 | 415;
 	message: string;
 	/** Reasons by field: a form field's name, or a JSON value's dot path. */
 	errors: Record<string, string>;
@@ -66,7 +66,16 @@ async function checkForm(request: Request): Promise<InputProblem | null> {
 	let form: FormData;
 	try {
 		form = await request.clone().formData();
-	} catch {
+	} catch (error) {
+		// The server's BODY_SIZE_LIMIT cut the body off (adapter-node's own 413).
+		if ((error as { status?: unknown } | null)?.status === 413) {
+			return {
+				status: 413,
+				message:
+					'What was sent is larger than this portal takes. If it was a file, choose a smaller one.',
+				errors: { form: 'The body is larger than the server’s limit.' }
+			};
+		}
 		return {
 			status: 400,
 			message: 'The form could not be read. Reload the page and send it again.',

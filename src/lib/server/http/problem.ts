@@ -61,11 +61,12 @@ export function problemResponse(request: Request, url: URL, problem: InputProble
 		return Response.json({ message: problem.message, errors }, { status: problem.status });
 	}
 	if (wantsActionResult(request)) {
+		// A failure the page shows beside its form: bad input, or a body over the server's limit.
 		const result =
-			problem.status === 400
+			problem.status === 400 || problem.status === 413
 				? {
 						type: 'failure',
-						status: 400,
+						status: problem.status,
 						data: devalue.stringify({ message: problem.message, errors: encodable(problem.errors) })
 					}
 				: { type: 'error', error: { message: problem.message } };

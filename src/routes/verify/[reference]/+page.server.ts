@@ -1,6 +1,6 @@
 import { app } from '$lib/server/app';
 import { verifyReference } from '$lib/server/evidence';
-import { verifyUpload } from '$lib/server/evidence/upload';
+import { uploadForm, verifyUpload } from '$lib/server/evidence/upload';
 import { referenceVerdict } from '$lib/server/evidence/verdict';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -8,7 +8,8 @@ export const load: PageServerLoad = async ({ params }) => {
 	const reference = params.reference.slice(0, 64);
 	return {
 		reference,
-		record: referenceVerdict(reference, await verifyReference(app(), reference))
+		record: referenceVerdict(reference, await verifyReference(app(), reference)),
+		upload: uploadForm()
 	};
 };
 
