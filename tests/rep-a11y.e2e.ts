@@ -92,7 +92,7 @@ test('every rep page has no serious accessibility problem, on a tablet and a pho
 	await page.getByLabel('Owner’s email').fill(fresh.email);
 	await page.getByRole('button', { name: 'Send link' }).click();
 	await expect(
-		page.getByText('The link email is queued: Email below says when it goes out.')
+		page.getByText('The link email is queued. The Email section below says when it goes out.')
 	).toBeVisible();
 	await look(page, 'rep-09-app-link-sent', problems);
 	await page.getByRole('button', { name: 'Make a link to copy' }).click();

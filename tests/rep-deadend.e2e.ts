@@ -26,7 +26,7 @@ async function sendLink(rep: Page, app: TestApplication, to: string): Promise<st
 	await rep.getByLabel('Owner’s email').fill(to);
 	await rep.getByRole('button', { name: SEND_LINK }).click();
 	await expect(
-		rep.getByText('The link email is queued: Email below says when it goes out.')
+		rep.getByText('The link email is queued. The Email section below says when it goes out.')
 	).toBeVisible();
 	const { path } = await mailTo(rep, to, app.business);
 	await rep.goto(appPath(app.id));
