@@ -44,7 +44,13 @@ const Kept = v.object({
 	until: v.number()
 });
 
-const pathOf = (applicationId: number) => `/rep/applications/${applicationId}`;
+/** The cookie's attributes, the same to set it and to drop it: the application's page only. */
+const cookieOptions = (url: URL, applicationId: number) => ({
+	path: `/rep/applications/${applicationId}`,
+	httpOnly: true,
+	sameSite: 'strict' as const,
+	secure: url.protocol === 'https:'
+});
 
 export function keepCopied(
 	cookies: Cookies,
@@ -64,10 +70,7 @@ export function keepCopied(
 		})
 	);
 	cookies.set(COOKIE, box, {
-		path: pathOf(owner.applicationId),
-		httpOnly: true,
-		sameSite: 'strict',
-		secure: url.protocol === 'https:',
+		...cookieOptions(url, owner.applicationId),
 		maxAge: LIFETIME_SECONDS
 	});
 }
@@ -85,12 +88,7 @@ export function takeCopied(
 ): CopiedLink | null {
 	const box = cookies.get(COOKIE);
 	if (box === undefined) return null;
-	cookies.delete(COOKIE, {
-		path: pathOf(owner.applicationId),
-		httpOnly: true,
-		sameSite: 'strict',
-		secure: url.protocol === 'https:'
-	});
+	cookies.delete(COOKIE, cookieOptions(url, owner.applicationId));
 	let opened: unknown;
 	try {
 		opened = JSON.parse(decrypt(cookieKey(key), box));
