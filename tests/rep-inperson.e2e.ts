@@ -382,6 +382,17 @@ test('idle: the screen clears and the tablet locks, with script and without', as
 		await page.getByRole('button', { name: 'Hand to merchant' }).click();
 		await expect(page).toHaveURL(/\/sign\/(terms|identity)$/);
 		await page.waitForTimeout(6_000);
+		// Before the tablet asks again, the rep's console elsewhere (their phone) already says the
+		// merchant has it no more, and why.
+		const phone = await browser.newContext({ baseURL: server.origin });
+		const elsewhere = await phone.newPage();
+		await signIn(elsewhere, rep);
+		await elsewhere.goto(at(appPath(DEMO.ordinary)));
+		await expect(
+			elsewhere.getByText(/The tablet was left idle at reading the agreement/)
+		).toBeVisible();
+		await expect(elsewhere.getByText('The merchant has your tablet now')).toHaveCount(0);
+		await phone.close();
 		await page.reload();
 		await expectLocked(page);
 		await page.goto(at('/rep'));

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, openMemoryDatabase, type Database } from '$lib/server/db';
-import { declines, identityAttempts, mailOutbox } from '$lib/server/db/schema';
+import {
+	declines,
+	handovers,
+	identityAttempts,
+	mailOutbox,
+	repSessions,
+	reps,
+	signingSessions
+} from '$lib/server/db/schema';
 import { createLink } from '$lib/server/links/links';
 import { TEST_DATABASE_URL, throwawayDatabase } from '$lib/server/testing/postgres';
 import { loadFacts } from './facts';
@@ -89,6 +97,53 @@ async function fill(db: Database['db']) {
 			outcome: 'passed'
 		}
 	]);
+	// In person on 50002: handed over on one tablet, then resumed on a second (the first tablet's
+	// row stays open, its key to the session dead), which the merchant returned.
+	const [rep] = await db
+		.insert(reps)
+		.values({
+			officeId: OFFICE,
+			repNo: 31,
+			name: 'Sam Ortiz',
+			email: 's@example.com',
+			passwordHash: 'x'
+		})
+		.returning();
+	const tablets = await db
+		.insert(repSessions)
+		.values([1, 2].map((n) => ({ tokenHash: `rep-${n}`, repId: rep!.id })))
+		.returning();
+	const [inPerson] = await db
+		.insert(signingSessions)
+		.values({
+			tokenHash: 'in-person',
+			channel: 'in_person',
+			officeId: OFFICE,
+			applicationId: 50002,
+			businessName: 'Test',
+			createdAt: first,
+			lastSeenAt: later
+		})
+		.returning();
+	const handover = (n: number, startedAt: Date) => ({
+		tokenHash: `tablet-${n}`,
+		repSessionId: tablets[n - 1]!.id,
+		repId: rep!.id,
+		signingSessionId: inPerson!.id,
+		officeId: OFFICE,
+		applicationId: 50002,
+		startedAt,
+		lastSeenAt: startedAt
+	});
+	await db.insert(handovers).values([
+		handover(1, first),
+		{
+			...handover(2, second),
+			lastSeenAt: later,
+			lockedAt: later,
+			lockReason: 'returned' as const
+		}
+	]);
 	await db.insert(declines).values({
 		officeId: OFFICE,
 		applicationId: 50002,
@@ -151,6 +206,14 @@ function checks(open: () => Promise<{ db: Database['db']; close: () => Promise<v
 		expect(b.links).toHaveLength(1);
 		expect(b.declines).toEqual([{ at: second, reason: 'Fees too high' }]);
 		expect(b.attempts).toEqual([]);
+		// The session's newest hand-over only: the first tablet's open row no longer counts.
+		expect(b.sessions).toHaveLength(1);
+		expect(b.sessions[0]!.tablet).toEqual({
+			lastSeenAt: later,
+			lockedAt: later,
+			lockReason: 'returned',
+			endedAt: null
+		});
 
 		expect(facts.get(50003)).toEqual({
 			links: [],

@@ -1,5 +1,5 @@
-import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { and, eq, gt, inArray, notExists, sql, type SQL } from 'drizzle-orm';
+import { alias, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '$lib/server/db';
 import { preparedPer } from '$lib/server/db/prepared';
 import {
@@ -20,7 +20,8 @@ import type {
 	LinkFact,
 	LinkMail,
 	PortalDeclineFact,
-	SessionFact
+	SessionFact,
+	TabletFact
 } from './state';
 
 export type StoredFacts = Omit<ApplicationFacts, 'serviceStatus'>;
@@ -35,6 +36,9 @@ const empty = (): StoredFacts => ({
 });
 
 type Scope = 'office' | 'application';
+
+/** A later hand-over of the same signing session. */
+const newer = alias(handovers, 'newer');
 
 /** A timestamp as epoch milliseconds, the precision a Date keeps (null stays null). */
 const ms = (column: PgColumn) => sql`floor(extract(epoch from ${column}) * 1000)`;
@@ -104,7 +108,7 @@ function factsQuery(db: Tx, scope: Scope) {
 				},
 				of(signingLinks)
 			)}`,
-			sessions: sql<Rows<Omit<SessionFact, 'onTablet'>>>`${rowsOf(
+			sessions: sql<Rows<Omit<SessionFact, 'tablet'>>>`${rowsOf(
 				signingSessions,
 				{
 					applicationId: signingSessions.applicationId,
@@ -168,11 +172,31 @@ function factsQuery(db: Tx, scope: Scope) {
 				},
 				and(of(auditEvents), inArray(auditEvents.type, ['identity.refused', 'identity.locked']))
 			)}`,
-			// Tablets in a merchant's hands now (handed over, not locked).
-			tablets: sql<{ applicationId: number; sessionId: string }[]>`${rowsOf(
+			// Each in-person session's newest hand-over: one resumed on another tablet leaves the
+			// first tablet's row open, but that tablet's key to the session no longer opens it.
+			tablets: sql<(Wire<TabletFact> & { sessionId: string })[]>`${rowsOf(
 				handovers,
-				{ applicationId: handovers.applicationId, sessionId: handovers.signingSessionId },
-				and(of(handovers), isNull(handovers.lockedAt), isNull(handovers.endedAt))
+				{
+					sessionId: handovers.signingSessionId,
+					lastSeenAt: ms(handovers.lastSeenAt),
+					lockedAt: ms(handovers.lockedAt),
+					lockReason: handovers.lockReason,
+					endedAt: ms(handovers.endedAt)
+				},
+				and(
+					of(handovers),
+					notExists(
+						db
+							.select({ one: sql`1` })
+							.from(newer)
+							.where(
+								and(
+									eq(newer.signingSessionId, handovers.signingSessionId),
+									gt(newer.startedAt, handovers.startedAt)
+								)
+							)
+					)
+				)
 			)}`
 		})
 		.from(sql`(select 1) as one`)
@@ -200,7 +224,17 @@ export async function loadFacts(
 	const q = applicationIds.length === 1 ? applicationQuery(db) : officeQuery(db);
 	const [found] = await q.execute({ officeId, applicationId: applicationIds[0] });
 	const { links, sessions, attempts, decided, declined, events, tablets } = found!;
-	const onTablet = new Set(tablets.map((t) => t.sessionId));
+	const tabletOf = new Map(
+		tablets.map((t) => [
+			t.sessionId,
+			{
+				lastSeenAt: date(t.lastSeenAt),
+				lockedAt: dateOrNull(t.lockedAt),
+				lockReason: t.lockReason,
+				endedAt: dateOrNull(t.endedAt)
+			}
+		])
+	);
 	for (const l of links) {
 		out.get(l.applicationId)?.links.push({
 			id: l.id,
@@ -229,7 +263,7 @@ export async function loadFacts(
 			identityPassedAt: dateOrNull(s.identityPassedAt),
 			decisionId: s.decisionId,
 			declineId: s.declineId,
-			onTablet: onTablet.has(s.id)
+			tablet: tabletOf.get(s.id) ?? null
 		});
 	}
 	for (const a of attempts) {

@@ -62,6 +62,9 @@ export function stateDetail(
 				? emailed(s, s.link.email, t)
 				: `A link to copy and hand over; valid until ${t(s.until)}.`;
 		case 'opened':
+			if (s.inPerson && s.tabletIdle) {
+				return `The tablet was left idle at ${STEP_NAMES[s.step ?? 'terms']} and locked itself; last seen ${t(s.at)}. Hand it over again to go on.`;
+			}
 			if (s.inPerson) {
 				return `Taken back from the merchant at ${STEP_NAMES[s.step ?? 'terms']}; last seen ${t(s.at)}. Hand the tablet over again to go on.`;
 			}

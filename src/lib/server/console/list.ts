@@ -18,6 +18,7 @@ export interface ConsoleRow {
 
 export const stateRules = (ctx: AppContext): StateRules => ({
 	sessionIdleMinutes: ctx.config.SESSION_IDLE_MINUTES,
+	tabletIdleSeconds: ctx.config.IN_PERSON_IDLE_SECONDS,
 	identityMaxAttempts: ctx.config.IDENTITY_MAX_ATTEMPTS,
 	identityWindowHours: ctx.config.IDENTITY_WINDOW_HOURS
 });

@@ -9,7 +9,8 @@ import {
 	type DecisionFact,
 	type LinkFact,
 	type SessionFact,
-	type StateKind
+	type StateKind,
+	type TabletFact
 } from './state';
 
 const NOW = new Date('2026-03-10T18:00:00Z');
@@ -27,7 +28,12 @@ const attempt = (
 	...over
 });
 const later = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
-const rules = { sessionIdleMinutes: 30, identityMaxAttempts: 2, identityWindowHours: 24 };
+const rules = {
+	sessionIdleMinutes: 30,
+	tabletIdleSeconds: 180,
+	identityMaxAttempts: 2,
+	identityWindowHours: 24
+};
 const ZONE = 'America/Chicago';
 
 const link = (id: string, over: Partial<LinkFact> = {}): LinkFact => ({
@@ -51,6 +57,14 @@ const session = (id: string, over: Partial<SessionFact> = {}): SessionFact => ({
 	identityPassedAt: null,
 	decisionId: null,
 	declineId: null,
+	...over
+});
+
+const tablet = (over: Partial<TabletFact> = {}): TabletFact => ({
+	lastSeenAt: ago(1),
+	lockedAt: null,
+	lockReason: null,
+	endedAt: null,
 	...over
 });
 
@@ -284,13 +298,13 @@ describe('the console state of an application', () => {
 			createdAt: ago(3),
 			lastSeenAt: ago(1),
 			consentAt: ago(2),
-			onTablet: true
+			tablet: tablet()
 		});
 		const handed = { ...declinedEarly, sessions: [...declinedEarly.sessions, inPerson] };
 		expect(derive(handed)).toMatchObject({ kind: 'in_progress', step: 'identity', inPerson: true });
 		const paused = {
 			...declinedEarly,
-			sessions: [...declinedEarly.sessions, { ...inPerson, onTablet: false }]
+			sessions: [...declinedEarly.sessions, { ...inPerson, tablet: tablet({ lockedAt: ago(1) }) }]
 		};
 		expect(derive(paused)).toMatchObject({ kind: 'opened', step: 'identity', inPerson: true });
 	});
@@ -376,6 +390,44 @@ describe('the console state of an application', () => {
 			sessions: [session('s')]
 		});
 		expect(derive(replaced)).toMatchObject({ kind: 'link_sent', link: { id: 'B' } });
+	});
+
+	it('counts a tablet in the merchant’s hands only until it is taken back or left idle', () => {
+		const inPerson = (t: TabletFact | null) =>
+			facts({
+				sessions: [
+					session('s', {
+						linkId: null,
+						channel: 'in_person',
+						lastSeenAt: ago(4),
+						consentAt: ago(5),
+						tablet: t
+					})
+				]
+			});
+		const at = (seconds: number) => new Date(NOW.getTime() - seconds * 1000);
+		// Asked 170 s ago, within the 180 s limit: still in the merchant's hands.
+		const held = derive(inPerson(tablet({ lastSeenAt: at(170) })));
+		expect(held).toMatchObject({ kind: 'in_progress', inPerson: true, tabletIdle: false });
+		expect(stateDetail(held, ZONE)).toContain('The merchant has your tablet now');
+		// Untouched past the limit: the tablet has locked itself, though the server has not heard.
+		const left = derive(inPerson(tablet({ lastSeenAt: at(190) })));
+		expect(left).toMatchObject({ kind: 'opened', step: 'identity', inPerson: true });
+		expect(left.tabletIdle).toBe(true);
+		expect(stateDetail(left, ZONE)).toMatch(/^The tablet was left idle at identity questions/);
+		const lockedIdle = derive(inPerson(tablet({ lockedAt: ago(1), lockReason: 'idle' })));
+		expect(lockedIdle).toMatchObject({ kind: 'opened', tabletIdle: true });
+		// Taken back ("Return to rep"), then unlocked: paused, not idle, whatever the time.
+		for (const t of [
+			tablet({ lockedAt: ago(1), lockReason: 'returned' }),
+			tablet({ lastSeenAt: at(400), lockedAt: ago(1), lockReason: 'returned', endedAt: ago(0) })
+		]) {
+			const back = derive(inPerson(t));
+			expect(back).toMatchObject({ kind: 'opened', inPerson: true, tabletIdle: false });
+			expect(stateDetail(back, ZONE)).toMatch(/^Taken back from the merchant at identity/);
+		}
+		// Never handed over (or its hand-over is gone): not in anyone's hands.
+		expect(derive(inPerson(null))).toMatchObject({ kind: 'opened', tabletIdle: false });
 	});
 
 	it('counts identity failures only inside the window', () => {

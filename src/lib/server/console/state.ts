@@ -1,4 +1,11 @@
-import type { AttemptOutcome, Channel, DecisionStatus, MailStatus } from '$lib/server/db/schema';
+import type {
+	AttemptOutcome,
+	Channel,
+	DecisionStatus,
+	LockReason,
+	MailStatus
+} from '$lib/server/db/schema';
+import { handoverIdle } from '$lib/server/inperson/handover';
 import { lostTry } from '$lib/server/identity/tries';
 import { currentStep, sessionIsOpen } from '$lib/server/signing/session';
 
@@ -40,8 +47,18 @@ export interface SessionFact {
 	identityPassedAt: Date | null;
 	decisionId: string | null;
 	declineId: string | null;
-	/** In person: the tablet is in the merchant's hands now (handed over, not locked). */
-	onTablet?: boolean;
+	/** In person: the session's newest hand-over of a tablet to the merchant, if any. */
+	tablet?: TabletFact | null;
+}
+
+/** A tablet handed to the merchant, as the console reads it (inperson/handover.ts keeps it). */
+export interface TabletFact {
+	/** Its last request: past the idle limit the tablet has locked itself, or will at its next. */
+	lastSeenAt: Date;
+	lockedAt: Date | null;
+	lockReason: LockReason | null;
+	/** Unlocked by the rep, or given up for a newer hand-over on the same tablet. */
+	endedAt: Date | null;
 }
 
 /** A merchant's "I don't want to sign" before identity passed: the portal's record, no decision. */
@@ -90,6 +107,8 @@ export interface ApplicationFacts {
 
 export interface StateRules {
 	sessionIdleMinutes: number;
+	/** How long a tablet in the merchant's hands may go untouched before it locks itself. */
+	tabletIdleSeconds: number;
 	identityMaxAttempts: number;
 	identityWindowHours: number;
 }
@@ -146,6 +165,8 @@ export interface ConsoleState {
 	decided: boolean;
 	/** The state is an in-person session's (on the rep's tablet, or paused there). */
 	inPerson: boolean;
+	/** Paused in person because the tablet was left idle (not taken back by the rep). */
+	tabletIdle: boolean;
 }
 
 const sameEmail = (a: string | null | undefined, b: string | null | undefined) =>
@@ -256,7 +277,8 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 		identityPassed,
 		deadEnd,
 		decided,
-		inPerson: false
+		inPerson: false,
+		tabletIdle: false
 	} satisfies Omit<ConsoleState, 'kind'>;
 
 	if (f.decision) return { ...base, ...decisionState(f.decision) };
@@ -277,11 +299,18 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 
 	const lockedUntil = identityLock(f, rules, now);
 	// A session that ended in a decline is over, however recently it was seen; an in-person
-	// session is live only while the tablet is in the merchant's hands.
+	// session is live only while the tablet is in the merchant's hands: handed over, not taken
+	// back, and not left idle past the limit (the tablet locks itself; the server learns of it at
+	// the tablet's next request, so the idle rule is applied here as handover.ts applies it then).
+	const idle = (t: TabletFact) =>
+		t.lockReason === 'idle' ||
+		(!t.lockedAt && !t.endedAt && handoverIdle(t.lastSeenAt, rules.tabletIdleSeconds, now));
+	const inHands = (t: TabletFact | null | undefined) =>
+		!!t && !t.lockedAt && !t.endedAt && !idle(t);
 	const open = f.sessions.filter(
 		(s) =>
 			!s.declineId &&
-			(s.channel !== 'in_person' || s.onTablet) &&
+			(s.channel !== 'in_person' || inHands(s.tablet)) &&
 			sessionIsOpen(
 				s,
 				s.linkId ? (linkById.get(s.linkId)?.revokedAt ?? null) : null,
@@ -310,7 +339,8 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 	);
 	if (paused && (!link || paused.createdAt > link.createdAt)) {
 		const step = currentStep(paused) as Step;
-		return { ...base, kind: 'opened', step, at: paused.lastSeenAt, inPerson: true };
+		const tabletIdle = !!paused.tablet && idle(paused.tablet);
+		return { ...base, kind: 'opened', step, at: paused.lastSeenAt, inPerson: true, tabletIdle };
 	}
 	if (link) {
 		if (link.expired) return { ...base, kind: 'link_expired', at: link.expiresAt };

@@ -212,6 +212,13 @@ export async function findHandover(
 }
 
 /**
+ * A hand-over untouched past the idle limit: the tablet has locked itself, and the server locks
+ * the row at its next request. The console (console/state.ts) reads it by the same rule.
+ */
+export const handoverIdle = (lastSeenAt: Date, idleSeconds: number, now: Date) =>
+	now.getTime() - lastSeenAt.getTime() > idleSeconds * 1000;
+
+/**
  * findHandover's rules on a hand-over already read (with the rep's session): past the idle limit
  * it is locked; `touch` restarts the count.
  */
@@ -224,7 +231,8 @@ export async function keepHandover(
 	if (!row || row.lockedAt) return row;
 	const idleMs = rules.idleSeconds * 1000;
 	const idle = now.getTime() - row.lastSeenAt.getTime();
-	if (idle > idleMs) return lockHandover(db, row, 'idle', { now, idleSeconds: rules.idleSeconds });
+	if (handoverIdle(row.lastSeenAt, rules.idleSeconds, now))
+		return lockHandover(db, row, 'idle', { now, idleSeconds: rules.idleSeconds });
 	// Idle time to a tenth of the limit: reading a page is not a write every time.
 	if (rules.touch && idle > Math.min(15_000, idleMs / 10)) {
 		await db.update(handovers).set({ lastSeenAt: now }).where(eq(handovers.id, row.id));
