@@ -139,6 +139,14 @@ test.describe('operator API', () => {
 			expect(typeof json.message, what).toBe('string');
 			expect(json.errors, what).toBeTruthy();
 		}
+		// Two fields wrong at once: both are named, the date's range too.
+		const both = await postLink(request, app.id, {
+			body: { email: 'nope', expiresAt: new Date(Date.now() - 60_000).toISOString() }
+		});
+		expect(both.status()).toBe(400);
+		const { errors } = (await both.json()) as { errors: Record<string, string[]> };
+		expect(Object.keys(errors).sort()).toEqual(['email', 'expiresAt']);
+		expect(errors.expiresAt![0]).toMatch(/^must be in the future/);
 		for (const bad of ['abc', '-1', '1.5']) {
 			const res = await request.post(`/api/v1/offices/1207/applications/${bad}/signing-links`, {
 				headers: { authorization: `Bearer ${E2E.operatorKey}` }

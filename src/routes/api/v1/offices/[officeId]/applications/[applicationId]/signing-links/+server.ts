@@ -42,7 +42,11 @@ export const POST: RequestHandler = async (event) => {
 	}
 	const now = new Date();
 	const latest = new Date(now.getTime() + ctx.config.LINK_TTL_HOURS * 3_600_000);
-	const expiresAt = body?.success ? body.output.expiresAt : undefined;
+	// Its range is judged whatever else is wrong, so one answer names every field to mend.
+	const when = isObject
+		? v.safeParse(BodySchema.entries.expiresAt, (raw.value as { expiresAt?: unknown }).expiresAt)
+		: null;
+	const expiresAt = when?.success ? when.output : undefined;
 	if (expiresAt && (expiresAt <= now || expiresAt > latest)) {
 		errors.expiresAt = [`must be in the future and no later than ${latest.toISOString()}`];
 	}
