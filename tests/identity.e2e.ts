@@ -72,6 +72,7 @@ test('two failures lock the questions, and a new link for the same application i
 	const { path } = await createLink(request, id);
 	await openLinkAndStart(page, path);
 	await agreeToTerms(page);
+	await expect(page.getByRole('heading', { name: 'Need help?' })).toBeVisible();
 
 	await startQuestions(page);
 	await answerQuestions(page, id, 'right'); // this application never verifies
@@ -83,6 +84,9 @@ test('two failures lock the questions, and a new link for the same application i
 	const lockedNotice = page.getByRole('alert').filter({ hasText: TEXT.locked });
 	await expect(lockedNotice).toBeVisible();
 	await expect(lockedNotice).toContainText('contact your sales representative');
+	// The rep is named once, in the notice: no second "Need help?" below it.
+	await expect(page.locator('p.rep')).toHaveCount(1);
+	await expect(page.getByRole('heading', { name: 'Need help?' })).toHaveCount(0);
 	await expect(page.getByRole('button', { name: 'Start the questions' })).toHaveCount(0);
 	await expect(page.locator('fieldset')).toHaveCount(0);
 
