@@ -136,8 +136,9 @@ test('the typed signature must match the name; the signer gets a sealed signed c
 	// The QR code's page: the record, by reference, and the same upload.
 	await page.goto(`/verify/${reference}`);
 	await expect(
-		page.getByRole('heading', { name: 'On record, and the trail verifies' })
+		page.getByRole('heading', { name: 'Signed, on record, and the trail verifies' })
 	).toBeVisible();
+	await expect(page.getByText(/of office 1207, accepted and signed /)).toBeVisible();
 	await check(page, 'verify-reference', problems);
 	await upload(page, 'certificate.pdf', certBytes);
 	await expect(page.getByRole('heading', { name: 'Genuine and intact' })).toBeVisible();

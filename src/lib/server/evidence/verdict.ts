@@ -15,7 +15,8 @@ function recordLines(r: ReferenceCheck): { ok: boolean; lines: string[] } {
 	if (!r.found) {
 		return { ok: false, lines: ['The signing it names is not in our records.'] };
 	}
-	const base = `The signing it names is in our records: application ${r.applicationId} of office ${r.officeId}, decided ${utcTime(r.decidedAt)}.`;
+	const decided = r.outcome === 'accepted' ? 'accepted and signed' : 'declined';
+	const base = `The signing it names is in our records: application ${r.applicationId} of office ${r.officeId}, ${decided} ${utcTime(r.decidedAt)}.`;
 	return r.chainOk
 		? {
 				ok: true,
@@ -119,9 +120,7 @@ export function referenceVerdict(reference: string, r: ReferenceCheck): Verdict 
 	const records = recordLines(r);
 	return {
 		tone: records.ok ? 'good' : 'warn',
-		title: records.ok
-			? 'On record, and the trail verifies'
-			: 'On record, but the trail does not verify',
+		title: `${r.outcome === 'accepted' ? 'Signed' : 'Declined'}, on record${records.ok ? ', and the trail verifies' : ', but the trail does not verify'}`,
 		lines: [
 			...records.lines,
 			'The certificate hash below must match the one printed on your document. To check the document itself, upload it: its seal shows whether it was changed.'

@@ -14,6 +14,7 @@ export type ReferenceCheck =
 			found: true;
 			applicationId: number;
 			officeId: number;
+			outcome: 'accepted' | 'declined';
 			decidedAt: Date;
 			/** The whole trail re-verified now. */
 			chainOk: boolean;
@@ -65,6 +66,7 @@ function referenceCheck(facts: Awaited<ReturnType<typeof recordsOf>>): Reference
 		found: true,
 		applicationId: facts.applicationId,
 		officeId: facts.officeId,
+		outcome: facts.outcome,
 		decidedAt: facts.decidedAt,
 		chainOk: facts.chain.ok,
 		chainCount: facts.chain.count,

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { referenceVerdict } from './verdict';
+import type { ReferenceCheck } from './verify';
+
+const record = (over: Partial<Extract<ReferenceCheck, { found: true }>> = {}): ReferenceCheck => ({
+	found: true,
+	applicationId: 50001,
+	officeId: 1207,
+	outcome: 'accepted',
+	decidedAt: new Date('2026-11-20T15:04:00Z'),
+	chainOk: true,
+	chainCount: 12,
+	chainBrokenAt: null,
+	contentHash: 'ab'.repeat(32),
+	...over
+});
+
+describe('a reference’s verdict', () => {
+	it('says whether the signing was signed or declined, and whether its trail verifies', () => {
+		const signed = referenceVerdict('ref', record());
+		expect(signed.tone).toBe('good');
+		expect(signed.title).toBe('Signed, on record, and the trail verifies');
+		expect(signed.lines[0]).toMatch(
+			/^The signing it names is in our records: application 50001 of office 1207, accepted and signed /
+		);
+		const declined = referenceVerdict('ref', record({ outcome: 'declined' }));
+		expect(declined.title).toBe('Declined, on record, and the trail verifies');
+		expect(declined.lines[0]).toContain('of office 1207, declined ');
+		const broken = referenceVerdict(
+			'ref',
+			record({ outcome: 'declined', chainOk: false, chainBrokenAt: 4 })
+		);
+		expect(broken).toMatchObject({
+			tone: 'warn',
+			title: 'Declined, on record, but the trail does not verify'
+		});
+		expect(broken.lines[1]).toContain('breaks at event 4 of 12');
+	});
+
+	it('says plainly when there is no such signing', () => {
+		expect(referenceVerdict('ref', { found: false })).toMatchObject({
+			tone: 'bad',
+			title: 'No such signing on record'
+		});
+	});
+});
