@@ -60,6 +60,7 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 	const body = await refused.text();
 	expect(body).toContain('Tick “I have checked the signer’s photo ID”');
 	expect(body).toContain('letters and digits only');
+	expect(body).toContain('Nothing was handed over. Please fix the 2 highlighted fields below.');
 
 	await handOver(tablet, app.id, { type: 'Driver’s license', last4: 'K7Q2' });
 	await expect(tablet).toHaveURL(/\/sign\/terms$/);
