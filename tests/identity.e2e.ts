@@ -240,6 +240,10 @@ test('a second try left with its questions on the screen locks at once for the r
 		// No hand-over that would stop at the same lock.
 		await expect(rep.getByRole('button', { name: 'Hand to merchant' })).toHaveCount(0);
 		await expect(rep.getByRole('region', { name: 'In person' })).toContainText(/Not before /);
+		// And the rep's note of the lock is in the outbox already: the worker closed the try.
+		await expect(rep.getByRole('region', { name: 'Email' })).toContainText(
+			`Identity questions locked: ${app.business}`
+		);
 
 		// The merchant, back, meets the lock the rep saw.
 		await page.reload();

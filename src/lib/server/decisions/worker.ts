@@ -1,6 +1,7 @@
 import { and, asc, eq, lte } from 'drizzle-orm';
 import type { AppContext } from '$lib/server/app';
 import { decisions } from '$lib/server/db/schema';
+import { closeAbandonedTries } from '$lib/server/identity/attempts';
 import { queueDueReminders } from '$lib/server/links/reminders';
 import { logError } from '$lib/server/log/log';
 import { deliverMailDue } from '$lib/server/mail/deliver';
@@ -23,14 +24,15 @@ export async function deliverDue(ctx: AppContext, now = new Date()): Promise<num
 }
 
 /**
- * The background worker: decision delivery, reminders, the mail outbox and housekeeping, on a
- * timer that never overlaps. Each part runs even when another fails.
+ * The background worker: decision delivery, abandoned identity tries, reminders, the mail outbox
+ * and housekeeping, on a timer that never overlaps. Each part runs even when another fails.
  */
 export function startWorker(ctx: AppContext): () => void {
 	let running = false;
 	let lastPrune = 0;
 	const steps: [string, () => Promise<unknown>][] = [
 		['decisions', () => deliverDue(ctx)],
+		['identity', () => closeAbandonedTries(ctx)],
 		['reminders', () => queueDueReminders(ctx)],
 		['mail', () => deliverMailDue(ctx)],
 		[

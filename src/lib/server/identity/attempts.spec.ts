@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listAudit } from '$lib/server/audit/audit';
-import { identityAttempts, signingSessions } from '$lib/server/db/schema';
+import { identityAttempts, mailOutbox, signingSessions } from '$lib/server/db/schema';
 import { mailStatusFor } from '$lib/server/mail/status';
 import { createSession, resumeSession } from '$lib/server/signing/session';
 import { startTestApp, testSessionInput } from '$lib/server/testing/app';
 import {
+	closeAbandonedTries,
 	identityState,
 	identityView,
 	startAttempt,
@@ -127,6 +128,50 @@ describe('identity attempts against the sandbox', () => {
 			last: 'late'
 		});
 		expect(await failed()).toBe(failedBefore + 1);
+	});
+
+	it('the worker closes a set left on the screen, and records the lock then, not when the merchant returns', async () => {
+		// 50002 was locked by an earlier test: its tries and the rep's note are forgotten here.
+		await t.ctx.db.delete(identityAttempts).where(eq(identityAttempts.applicationId, 50002));
+		await t.ctx.db.delete(mailOutbox).where(eq(mailOutbox.applicationId, 50002));
+		const events = async (type: string) =>
+			(await listAudit(t.ctx.db, 1207, 50002)).filter((e) => e.type === type).length;
+		const [failedBefore, lockedBefore] = [
+			await events('identity.failed'),
+			await events('identity.locked')
+		];
+		const s = await t.session(50002);
+		const first = await open(s);
+		await submitAnswers(t.ctx, s, first, wrong(first, await rightAnswers(first)), meta);
+		const o = await open(s);
+		// Within the time and its grace the sweep leaves it open.
+		expect(await closeAbandonedTries(t.ctx, new Date(o.attempt.deadlineAt.getTime() + 1_000))).toBe(
+			0
+		);
+		const late = new Date(o.attempt.deadlineAt.getTime() + 10_000);
+		expect(await closeAbandonedTries(t.ctx, late)).toBe(1);
+		const [row] = await t.ctx.db
+			.select()
+			.from(identityAttempts)
+			.where(eq(identityAttempts.id, o.attempt.id));
+		expect(row).toMatchObject({ outcome: 'late', questionsEnc: null });
+		expect(await events('identity.failed')).toBe(failedBefore + 2);
+		expect(await events('identity.locked')).toBe(lockedBefore + 1);
+		const notes = async () =>
+			(await mailStatusFor(t.ctx.db, 1207, 50002)).filter((m) => m.kind === 'note.locked');
+		expect(await notes()).toHaveLength(1);
+		// The merchant comes back to the lock; nothing is recorded twice, and a second sweep finds
+		// nothing to close.
+		const later = new Date(late.getTime() + 60_000);
+		expect((await identityView(t.ctx, s, meta, later)).state).toMatchObject({
+			locked: true,
+			last: 'late',
+			open: undefined
+		});
+		expect(await closeAbandonedTries(t.ctx, later)).toBe(0);
+		expect(await events('identity.failed')).toBe(failedBefore + 2);
+		expect(await events('identity.locked')).toBe(lockedBefore + 1);
+		expect(await notes()).toHaveLength(1);
 	});
 
 	it('spends no try when the bureau is down', async () => {

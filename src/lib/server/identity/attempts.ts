@@ -64,14 +64,68 @@ function auditFor(ctx: AppContext, s: SigningSession, meta: RequestMeta) {
 		appendAudit(ctx.db, { ...sessionEvent(s, meta), type, data });
 }
 
+/** Closes an attempt still open; false when something else closed it first. */
 async function finishAttempt(ctx: AppContext, id: string, outcome: AttemptOutcome, now: Date) {
 	// The questions go with the attempt: nothing of the set outlives it.
-	await ctx.db
+	const closed = await ctx.db
 		.update(identityAttempts)
 		.set({ outcome, finishedAt: now, questionsEnc: null })
 		.where(
 			and(eq(identityAttempts.id, id), inArray(identityAttempts.outcome, ['pending', 'answering']))
-		);
+		)
+		.returning({ id: identityAttempts.id });
+	return closed.length > 0;
+}
+
+/**
+ * A set whose time (and grace) ran out with no answers judged: closed as late, the failure in the
+ * trail, and the lock with the rep's note if it was the last try. Whoever closes it records it,
+ * once: the merchant's next view, a late post of the answers, or the worker's sweep.
+ */
+async function closeLate(
+	ctx: AppContext,
+	s: SigningSession,
+	attempt: Pick<Attempt, 'id' | 'questionSetId'>,
+	meta: RequestMeta,
+	now: Date
+) {
+	if (!(await finishAttempt(ctx, attempt.id, 'late', now))) return;
+	await auditFor(
+		ctx,
+		s,
+		meta
+	)('identity.failed', { questionSetId: attempt.questionSetId, reason: 'time limit passed' });
+	await afterFailure(ctx, s, meta, now);
+}
+
+const NO_REQUEST: RequestMeta = { ip: null, userAgent: null };
+
+/**
+ * The worker's sweep: sets left with their questions on the screen past their time. Closing
+ * them here, not when the merchant comes back, drops the questions at once, and records a lock
+ * (and emails the rep) when it happens. The count of tries is the same either way (triesCounted
+ * counts such a set already).
+ */
+export async function closeAbandonedTries(ctx: AppContext, now = new Date()): Promise<number> {
+	const due = await ctx.db
+		.select({
+			id: identityAttempts.id,
+			questionSetId: identityAttempts.questionSetId,
+			session: getTableColumns(signingSessions)
+		})
+		.from(identityAttempts)
+		.innerJoin(signingSessions, eq(signingSessions.id, identityAttempts.sessionId))
+		.where(
+			and(
+				eq(identityAttempts.outcome, 'pending'),
+				isNotNull(identityAttempts.questionsEnc),
+				lt(identityAttempts.deadlineAt, new Date(now.getTime() - GRACE_MS))
+			)
+		)
+		.orderBy(identityAttempts.deadlineAt)
+		.limit(20);
+	for (const a of due) await closeLate(ctx, a.session, a, NO_REQUEST, now);
+	return due.length;
 }
 
 type Value<T> = T | Placeholder;
@@ -310,13 +364,7 @@ export async function identityView(
 		}
 	} else if (latest?.outcome === 'pending' && latest.questionsEnc) {
 		if (now.getTime() > latest.deadlineAt.getTime() + GRACE_MS) {
-			await finishAttempt(ctx, latest.id, 'late', now);
-			await auditFor(
-				ctx,
-				s,
-				meta
-			)('identity.failed', { questionSetId: latest.questionSetId, reason: 'time limit passed' });
-			await afterFailure(ctx, s, meta, now);
+			await closeLate(ctx, s, latest, meta, now);
 			last = 'late';
 		} else {
 			open = {
@@ -598,12 +646,7 @@ export async function submitAnswers(
 	const { attempt, questions } = open;
 	const audit = auditFor(ctx, s, meta);
 	if (now.getTime() > attempt.deadlineAt.getTime() + GRACE_MS) {
-		await finishAttempt(ctx, attempt.id, 'late', now);
-		await audit('identity.failed', {
-			questionSetId: attempt.questionSetId,
-			reason: 'time limit passed'
-		});
-		await afterFailure(ctx, s, meta, now);
+		await closeLate(ctx, s, attempt, meta, now);
 		return { result: 'late' };
 	}
 	const claimed = await ctx.db
