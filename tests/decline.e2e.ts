@@ -34,6 +34,8 @@ test('declining asks once more, the reason is optional, the service receives IsA
 	await expect(page.getByLabel('Reason (optional)')).toBeVisible();
 	await expect(page.getByLabel('First name')).toHaveValue(app.first);
 	await expect(page.getByLabel('Social Security Number')).toHaveAttribute('type', 'password');
+	// Why the SSN is asked for here, when the earlier steps' decline needed none.
+	await expect(page.getByText(/Now that\s+your identity is confirmed/)).toBeVisible();
 	await expect(page.getByRole('button', { name: 'Yes, decline' })).toBeVisible();
 	expect(
 		await receivedDecision(request, app.id),
