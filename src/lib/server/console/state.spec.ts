@@ -412,7 +412,7 @@ describe('the console state of an application', () => {
 		expect(stateDetail(held, ZONE)).toContain('The merchant has your tablet now');
 		// Untouched past the limit: the tablet has locked itself, though the server has not heard.
 		const left = derive(inPerson(tablet({ lastSeenAt: at(190) })));
-		expect(left).toMatchObject({ kind: 'opened', step: 'identity', inPerson: true });
+		expect(left).toMatchObject({ kind: 'opened', step: 'identity', inPerson: true, at: at(190) });
 		expect(left.tabletIdle).toBe(true);
 		expect(stateDetail(left, ZONE)).toMatch(/^The tablet was left idle at identity questions/);
 		const lockedIdle = derive(inPerson(tablet({ lockedAt: ago(1), lockReason: 'idle' })));

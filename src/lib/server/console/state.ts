@@ -340,7 +340,10 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 	if (paused && (!link || paused.createdAt > link.createdAt)) {
 		const step = currentStep(paused) as Step;
 		const tabletIdle = !!paused.tablet && idle(paused.tablet);
-		return { ...base, kind: 'opened', step, at: paused.lastSeenAt, inPerson: true, tabletIdle };
+		// Left idle: the merchant's last touch is the tablet's, not a later request of the locked
+		// tablet that found the session.
+		const at = tabletIdle ? paused.tablet!.lastSeenAt : paused.lastSeenAt;
+		return { ...base, kind: 'opened', step, at, inPerson: true, tabletIdle };
 	}
 	if (link) {
 		if (link.expired) return { ...base, kind: 'link_expired', at: link.expiresAt };
