@@ -328,13 +328,20 @@ export const handleError: HandleServerError = ({ error, event, status }) => {
 			error
 		);
 	}
+	const path = event.url.pathname;
+	const rep = path === '/rep' || path.startsWith('/rep/');
 	const message =
 		status === 404
-			? 'There is nothing at this address. Check the link, or ask your sales representative for a new one.'
-			: status === 413
-				? 'What was sent is larger than this portal accepts.'
-				: status < 500
-					? 'This request could not be handled. Go back and try again.'
-					: 'Something went wrong on our side. Please try again in a minute.';
+			? rep
+				? 'There is no page at this address in the rep console.'
+				: 'There is nothing at this address. Check the link, or ask your sales representative for a new one.'
+			: // A form posted as something else (JSON, or with no type): SvelteKit's own refusal.
+				status === 415
+				? 'Forms are accepted only as application/x-www-form-urlencoded or multipart/form-data.'
+				: status === 413
+					? 'What was sent is larger than this portal accepts.'
+					: status < 500
+						? 'This request could not be handled. Go back and try again.'
+						: 'Something went wrong on our side. Please try again in a minute.';
 	return { message, errorId: status >= 500 ? errorId : undefined };
 };

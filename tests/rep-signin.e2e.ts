@@ -116,3 +116,28 @@ test('five wrong passwords lock the account for a while, even against the right 
 	// Another rep at the same counter is not locked out with them.
 	await signIn(page, REPS.sam);
 });
+
+test('a wrong address under /rep, or a sign-in posted as JSON, is answered in the console’s words', async ({
+	page,
+	request
+}) => {
+	const res = await page.goto('/rep/nosuch');
+	expect(res?.status()).toBe(404);
+	await expect(
+		page.getByText('There is no page at this address in the rep console.')
+	).toBeVisible();
+	await expect(page.getByText('Rep console').first()).toBeVisible();
+	await expect(page.getByText('ask your sales representative')).toHaveCount(0);
+	await expect(page.getByRole('link', { name: 'Sign in to the rep console' })).toBeVisible();
+	const asJson: Record<string, string> = { 'content-type': 'application/json' };
+	for (const type of [asJson, {}] as Record<string, string>[]) {
+		const posted = await request.post('/rep/login', {
+			headers: { origin: E2E.origin, accept: 'text/html', ...type },
+			data: type === asJson ? '{"email":"a@b.example"}' : undefined
+		});
+		expect(posted.status()).toBe(415);
+		const body = await posted.text();
+		expect(body).toContain('Forms are accepted only as application/x-www-form-urlencoded');
+		expect(body).not.toContain('Something went wrong');
+	}
+});

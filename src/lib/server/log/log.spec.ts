@@ -68,6 +68,7 @@ describe('error logging', () => {
 				error: err,
 				event: {
 					request: new Request('http://portal.test/sign/sign?/accept', { method: 'POST' }),
+					url: new URL('http://portal.test/sign/sign?/accept'),
 					route: { id: '/sign/sign' }
 				} as Parameters<typeof handleError>[0]['event'],
 				status: 500,
