@@ -336,6 +336,22 @@ test('the hand-over form and the lock screen: axe, at phone and tablet size', as
 	await tablet.setViewportSize(TABLET);
 	await handOver(tablet, app.id);
 	await check(tablet, 'in-person-terms', problems);
+	// Meanwhile, on the rep's phone: the longest state label stays inside its card.
+	const phone = await repPage(browser, REPS.sam);
+	await phone.setViewportSize({ width: 390, height: 844 });
+	for (const path of ['/rep', appPath(app.id)]) {
+		await phone.goto(path);
+		await ready(phone);
+		const badge = phone.getByText('In progress in person: reading the agreement').first();
+		await expect(badge).toBeVisible();
+		const [right, cardRight] = await badge.evaluate((el) => [
+			el.getBoundingClientRect().right,
+			el.closest('li, .card')!.getBoundingClientRect().right
+		]);
+		expect(right, `${path}: the badge ends inside its card`).toBeLessThanOrEqual(cardRight);
+	}
+	await check(phone, 'rep-in-person-state', problems);
+	await phone.context().close();
 	await tablet.setViewportSize(TABLET);
 	await tablet.getByRole('button', { name: 'Return to rep' }).click();
 	await expectLocked(tablet);
