@@ -74,6 +74,18 @@ describe('form bodies', () => {
 		);
 	});
 
+	it('refuses the invisible text-direction overrides and isolates, but not right-to-left text', async () => {
+		for (const code of [0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069]) {
+			const value = `Fees too high ${String.fromCharCode(code)}live${String.fromCharCode(0x202c)}`;
+			const problem = await check('/sign/terms?/decline', urlencoded([['reason', value]]));
+			expect(problem, code.toString(16)).toMatchObject({ status: 400 });
+			expect(Object.keys(problem!.errors)).toEqual(['reason']);
+		}
+		expect(
+			await check('/sign/terms?/decline', urlencoded([['reason', 'שלום \u200fעולם']]))
+		).toBeNull();
+	});
+
 	it('accepts tabs and line breaks (a textarea sends them) and any other unicode text', async () => {
 		await fc.assert(
 			fc.asyncProperty(

@@ -24,9 +24,11 @@ const UNREADABLE_FORM_TYPES = new Set(['text/plain', 'application/x-sveltekit-fo
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 // Tab, line feed and carriage return are what a textarea sends; every other C0 control, DEL and
-// the C1 controls are refused.
+// the C1 controls are refused. So are the bidirectional embeddings, overrides and isolates
+// (U+202A–202E, U+2066–2069): invisible, they make text read otherwise than it is ("evil" shown
+// reversed in a decline reason the rep reads). The marks (U+200E, U+200F) are left to RTL text.
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 export const hasControlCharacter = (s: string) => CONTROL.test(s);
 
@@ -37,7 +39,7 @@ export const hasControlCharacter = (s: string) => CONTROL.test(s);
 export const reasonsByField = <T = string>() => Object.create(null) as Record<string, T>;
 
 const CONTROL_REASON =
-	'This contains an invisible control character (such as NUL or a backspace). Type it again without one.';
+	'This contains an invisible control character (such as NUL, a backspace or a text-direction override). Type it again without one.';
 
 export function mediaType(request: Request): string {
 	return request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
