@@ -35,6 +35,30 @@ describe('sign form', () => {
 		expect(JSON.stringify(errors)).not.toContain('3456');
 	});
 
+	it('takes names in any letters, with accents, apostrophes and hyphens, but no emoji or symbols', () => {
+		const signer = (firstName: string, lastName = 'Whitfield') =>
+			v.safeParse(SignerSchema, {
+				firstName,
+				lastName,
+				email: 'dana@example.com',
+				notificationEmail: 'dana@example.com',
+				ssn: '123-45-6789'
+			});
+		for (const ok of ['Márcus', 'Łukasz', 'Zoë', 'Jean-Luc', 'D’Angelo', 'Анна', '李']) {
+			expect(signer(ok).success, ok).toBe(true);
+		}
+		for (const bad of ['Marcus😀', 'Dana👍🏽', 'Ann♥', 'Bob™', 'Tom\u200d']) {
+			const r = signer(bad);
+			expect(r.success, bad).toBe(false);
+			expect(fieldErrors(r.success ? [] : r.issues)).toEqual({
+				firstName:
+					'Type your first name in letters only: emoji and symbols can’t go on your documents.'
+			});
+		}
+		expect(v.safeParse(SignatureSchema, 'Marcus😀 Ortega').success).toBe(false);
+		expect(v.safeParse(SignatureSchema, 'Łukasz Kowalczyk').success).toBe(true);
+	});
+
 	it('keeps what was typed, except the SSN', () => {
 		const kept = keptValues({ firstName: 'Dana', email: 'x@y', ssn: '123456789' });
 		expect(kept).toEqual({ firstName: 'Dana', lastName: '', email: 'x@y', notificationEmail: '' });

@@ -2,12 +2,25 @@ import * as v from 'valibot';
 import { reasonsByField } from '$lib/server/http/inputs';
 import { isPossibleSsn, ssnDigits } from '$lib/server/signing/ssn';
 
+/**
+ * Emoji and other symbols are no part of a name, and the documents' fonts cannot print them (the
+ * signed copy and certificate showed "Marcus?"): refused, with the reason, rather than sent on.
+ */
+// Skin tones, the zero-width joiner and the emoji presentation selector are parts of emoji too.
+const SYMBOL = /\p{Extended_Pictographic}|\p{So}|[\u{1F3FB}-\u{1F3FF}]|\u200d|\ufe0f/u;
+const noSymbol = (what: string) =>
+	v.check(
+		(s: string) => !SYMBOL.test(s),
+		`Type your ${what} in letters only: emoji and symbols can’t go on your documents.`
+	);
+
 const name = (what: string) =>
 	v.pipe(
 		v.optional(v.string(`Enter your ${what}.`), ''),
 		v.trim(),
 		v.nonEmpty(`Enter your ${what}.`),
-		v.maxLength(100, `Your ${what} must be 100 characters or fewer.`)
+		v.maxLength(100, `Your ${what} must be 100 characters or fewer.`),
+		noSymbol(what)
 	);
 
 const email = (what: string) =>
@@ -41,7 +54,8 @@ export const SignatureSchema = v.pipe(
 	v.trim(),
 	v.transform((s) => s.replace(/\s+/g, ' ')),
 	v.nonEmpty('Type your full name to sign.'),
-	v.maxLength(210, 'Your signature must be 210 characters or fewer.')
+	v.maxLength(210, 'Your signature must be 210 characters or fewer.'),
+	noSymbol('signature')
 );
 
 export { DeclineReasonSchema } from '$lib/server/signing/decline-form';
