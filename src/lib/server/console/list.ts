@@ -79,12 +79,39 @@ export async function officeConsole(
 		.sort(newestFirst);
 }
 
-/** Search by business (trading or legal name), owner, owner's email or application number. */
+/** Letters that lose no mark in decomposition but are typed without one (Łukasz as Lukasz). */
+const PLAIN: Record<string, string> = {
+	ł: 'l',
+	ø: 'o',
+	đ: 'd',
+	ħ: 'h',
+	ı: 'i',
+	ß: 'ss',
+	æ: 'ae',
+	œ: 'oe',
+	þ: 'th'
+};
+
+/** Text as search compares it: no case, no accents, one space between words. */
+export function searchFold(text: string): string {
+	return text
+		.toLowerCase()
+		.normalize('NFKD')
+		.replace(/\p{M}/gu, '')
+		.replace(/[łøđħıßæœþ]/g, (c) => PLAIN[c]!)
+		.replace(/\s+/g, ' ')
+		.trim();
+}
+
+/**
+ * Search by business (trading or legal name), owner, owner's email or application number,
+ * whatever the case or accents typed ("Beltran" finds Beltrán, "cafe" Café).
+ */
 export function matches(row: ConsoleRow, query: string): boolean {
-	const q = query.trim().toLowerCase();
+	const q = searchFold(query);
 	if (!q) return true;
 	return [row.business, row.legalName, row.owner, row.ownerEmail, String(row.applicationId)].some(
-		(field) => field.toLowerCase().includes(q)
+		(field) => searchFold(field).includes(q)
 	);
 }
 
