@@ -8,6 +8,7 @@ import { E2E } from './support/env';
 import {
 	DEMO,
 	TEXT,
+	clearFaults,
 	createLink,
 	linkPath,
 	newApplication,
@@ -15,6 +16,7 @@ import {
 	postLink,
 	ready,
 	resetSandbox,
+	setFault,
 	walkTo
 } from './support/flow';
 
@@ -113,9 +115,27 @@ test.describe('operator API', () => {
 		expect(r?.status()).toBe(200);
 	});
 
-	test('404 for an unknown application or office', async ({ request }) => {
-		expect((await postLink(request, 59999)).status()).toBe(404);
-		expect((await postLink(request, DEMO.ordinary, { officeId: 4242 })).status()).toBe(404);
+	test('404 for an unknown application or office, naming which', async ({ request }) => {
+		const message = async (res: Awaited<ReturnType<typeof postLink>>) => {
+			expect(res.status()).toBe(404);
+			return ((await res.json()) as { message: string }).message;
+		};
+		expect(await message(await postLink(request, 59999))).toBe(
+			'Office 1207 has no application 59999.'
+		);
+		expect(await message(await postLink(request, DEMO.ordinary, { officeId: 4242 }))).toBe(
+			`Office 4242 has no application ${DEMO.ordinary}.`
+		);
+		// The service answering 404 to the office's whole list (what a wrong ONBOARDING_BASE_URL
+		// gets for every call) is not told as a missing application.
+		await setFault(request, 'listapplications', { status: 404 });
+		try {
+			expect(await message(await postLink(request, DEMO.ordinary))).toMatch(
+				/^The Onboarding Service answered 404 to office 1207's list of applications: .*ONBOARDING_BASE_URL/
+			);
+		} finally {
+			await clearFaults(request);
+		}
 	});
 
 	test('400 with message and errors for bad JSON or fields', async ({ request }) => {

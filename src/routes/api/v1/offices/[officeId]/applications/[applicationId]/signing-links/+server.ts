@@ -63,12 +63,18 @@ export const POST: RequestHandler = async (event) => {
 	try {
 		application = await findApplication(ctx, officeId, applicationId, { fresh: true });
 	} catch (err) {
-		if (err instanceof OnboardingError && err.status === 404) application = undefined;
-		else
+		// A 404 to the office's whole list: the office is unknown there, or the portal asks the
+		// wrong address (a base URL without its path answers 404 to everything).
+		if (err instanceof OnboardingError && err.status === 404) {
 			return problem(
-				502,
-				'The Onboarding Service could not be reached; nothing was created. Try again shortly.'
+				404,
+				`The Onboarding Service answered 404 to office ${officeId}'s list of applications: it does not know that office, or ONBOARDING_BASE_URL is not its address. Nothing was created.`
 			);
+		}
+		return problem(
+			502,
+			'The Onboarding Service could not be reached; nothing was created. Try again shortly.'
+		);
 	}
 	if (!application) return problem(404, `Office ${officeId} has no application ${applicationId}.`);
 	if (isDecided(application) || (await decisionFor(ctx.db, officeId, applicationId))) {
