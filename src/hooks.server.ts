@@ -13,6 +13,7 @@ import { foreignFormMessage, isForeignFormPost } from '$lib/server/http/csrf';
 import { checkRequest, isApiPath } from '$lib/server/http/inputs';
 import { problemResponse } from '$lib/server/http/problem';
 import { startWorker } from '$lib/server/decisions/worker';
+import { isRepPath } from '$lib/paths';
 import { logError } from '$lib/server/log/log';
 import {
 	LOCK_PATH,
@@ -256,8 +257,6 @@ const tablet: Handle = async ({ event, resolve }) => {
 	return resolve(event);
 };
 
-const isRepPath = (path: string) => path === '/rep' || path.startsWith('/rep/');
-
 /**
  * What a handed-over tablet must not open beside its signing step: every address but the
  * machines' own (the operator API, the health check, the sandbox's control API, the reminder
@@ -328,11 +327,9 @@ export const handleError: HandleServerError = ({ error, event, status }) => {
 			error
 		);
 	}
-	const path = event.url.pathname;
-	const rep = path === '/rep' || path.startsWith('/rep/');
 	const message =
 		status === 404
-			? rep
+			? isRepPath(event.url.pathname)
 				? 'There is no page at this address in the rep console.'
 				: 'There is nothing at this address. Check the link, or ask your sales representative for a new one.'
 			: // A form posted as something else (JSON, or with no type): SvelteKit's own refusal.
