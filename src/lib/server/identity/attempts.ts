@@ -98,6 +98,19 @@ async function closeLate(
 	await afterFailure(ctx, s, meta, now);
 }
 
+type Value<T> = T | Placeholder;
+
+/**
+ * A set whose questions were shown and whose deadline passed before `lateBefore` (the grace
+ * taken off), still open: a try used, and the sweep's to close.
+ */
+const leftPastTime = (lateBefore: Value<Date>) =>
+	and(
+		eq(identityAttempts.outcome, 'pending'),
+		isNotNull(identityAttempts.questionsEnc),
+		lt(identityAttempts.deadlineAt, lateBefore)
+	);
+
 const NO_REQUEST: RequestMeta = { ip: null, userAgent: null };
 
 /**
@@ -115,20 +128,12 @@ export async function closeAbandonedTries(ctx: AppContext, now = new Date()): Pr
 		})
 		.from(identityAttempts)
 		.innerJoin(signingSessions, eq(signingSessions.id, identityAttempts.sessionId))
-		.where(
-			and(
-				eq(identityAttempts.outcome, 'pending'),
-				isNotNull(identityAttempts.questionsEnc),
-				lt(identityAttempts.deadlineAt, new Date(now.getTime() - GRACE_MS))
-			)
-		)
+		.where(leftPastTime(new Date(now.getTime() - GRACE_MS)))
 		.orderBy(identityAttempts.deadlineAt)
 		.limit(20);
 	for (const a of due) await closeLate(ctx, a.session, a, NO_REQUEST, now);
 	return due.length;
 }
-
-type Value<T> = T | Placeholder;
 
 /**
  * The condition of triesUsed, on values or on a prepared statement's placeholders. The console
@@ -147,11 +152,7 @@ function triesCounted(w: {
 		gt(identityAttempts.startedAt, w.since),
 		or(
 			inArray(identityAttempts.outcome, ['failed', 'late', 'answering']),
-			and(
-				eq(identityAttempts.outcome, 'pending'),
-				isNotNull(identityAttempts.questionsEnc),
-				lt(identityAttempts.deadlineAt, w.lateBefore)
-			)
+			leftPastTime(w.lateBefore)
 		)
 	);
 }
