@@ -229,12 +229,11 @@ export async function keepHandover(
 	now = new Date()
 ): Promise<Handover | undefined> {
 	if (!row || row.lockedAt) return row;
-	const idleMs = rules.idleSeconds * 1000;
-	const idle = now.getTime() - row.lastSeenAt.getTime();
 	if (handoverIdle(row.lastSeenAt, rules.idleSeconds, now))
 		return lockHandover(db, row, 'idle', { now, idleSeconds: rules.idleSeconds });
 	// Idle time to a tenth of the limit: reading a page is not a write every time.
-	if (rules.touch && idle > Math.min(15_000, idleMs / 10)) {
+	const idle = now.getTime() - row.lastSeenAt.getTime();
+	if (rules.touch && idle > Math.min(15_000, (rules.idleSeconds * 1000) / 10)) {
 		await db.update(handovers).set({ lastSeenAt: now }).where(eq(handovers.id, row.id));
 		return { ...row, lastSeenAt: now };
 	}
