@@ -46,6 +46,12 @@ const origin = process.env.ORIGIN.replace(/\/+$/, '');
 
 await import(resolve('build/index.js'));
 
+// Stopped (Ctrl-C, SIGTERM) while this script still asks the portal for its demo link: the portal
+// stops by itself (adapter-node, whose own handlers are in place now), and there is then nothing
+// to announce, nor a refused connection to report as a fault.
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT']) process.once(signal, () => (stopping = true));
+
 /** A file in the data folder, where the portal keeps what it generates. */
 const dataFile = (name) => resolve(process.env.DATA_DIR || './data', name);
 
@@ -114,7 +120,8 @@ async function demoLink(key) {
 			method: 'POST',
 			headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
 			body: JSON.stringify({ replace: false })
-		});
+		}).catch(() => null);
+		if (!res) return { why: 'the portal did not answer' };
 		if (res.status === 201) {
 			const { url } = await res.json();
 			writeFileSync(dataFile(DEMO_FILE), JSON.stringify({ id, url }) + '\n', { mode: 0o600 });
@@ -177,4 +184,4 @@ if (status?.sandbox) {
 	} else lines.push(`Operator API:      ${origin}/api/v1 (key in ${dataFile('operator-api-key')})`);
 	lines.push(REPS_LINE);
 }
-console.log(`\n${lines.join('\n')}\n`);
+if (!stopping) console.log(`\n${lines.join('\n')}\n`);

@@ -37,8 +37,15 @@ const lanAddress = Object.values(networkInterfaces())
 	.flat()
 	.find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
 
-/** Runs `node scripts/start.js` with only the given settings until it prints where it listens. */
-async function start(settings: Record<string, string>, keep?: { dataDir: string }) {
+/**
+ * Runs `node scripts/start.js` with only the given settings until it prints where it listens, or
+ * until its output matches `until`. A `dataDir` given is kept; else one is made, and removed.
+ */
+async function start(
+	settings: Record<string, string>,
+	keep?: { dataDir: string },
+	until = /Demo signing link:|Rep console:/
+) {
 	const port = await freePort();
 	const dataDir = keep?.dataDir ?? mkdtempSync(join(tmpdir(), 'portal-listen-'));
 	const child = spawn(process.execPath, ['scripts/start.js'], {
@@ -46,13 +53,20 @@ async function start(settings: Record<string, string>, keep?: { dataDir: string 
 		stdio: ['ignore', 'pipe', 'pipe']
 	});
 	let out = '';
-	child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-	child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-	await expect.poll(() => /Portal:/.test(out), { timeout: 45_000 }).toBe(true);
+	// Watched as it comes rather than polled: a test can then stop the portal at that very line.
+	let seen = () => {};
+	const shown = new Promise<void>((resolve) => (seen = resolve));
+	const read = (d: Buffer) => {
+		out += d.toString();
+		if (until.test(out)) seen();
+	};
+	child.stdout.on('data', read);
+	child.stderr.on('data', read);
+	const late = setTimeout(() => seen(), 45_000);
+	await shown;
+	clearTimeout(late);
+	expect(out, 'the start did not print what was awaited within 45 s').toMatch(until);
 	const listening = /Listening on https?:\/\/([^\s]+):\d+/.exec(out)?.[1];
-	await expect
-		.poll(() => /Demo signing link:|Rep console:/.test(out), { timeout: 45_000 })
-		.toBe(true);
 	return {
 		port,
 		listening,
@@ -77,7 +91,8 @@ test('embedded defaults listen on loopback only, unless HOST says otherwise', as
 		if (lanAddress) expect(await reachable(lanAddress, embedded.port)).toBe(false);
 	} finally {
 		// A stop says it is stopping, then that it has, and ends cleanly.
-		expect(await embedded.stop()).toBe(0);
+		const code = await embedded.stop();
+		expect(code, embedded.output()).toBe(0);
 		expect(embedded.output()).toMatch(
 			/\[stop\] SIGTERM: no new connections; .*\n(.*\n)*\[stop\] stopped: every request answered, the database closed\./
 		);
@@ -89,6 +104,19 @@ test('embedded defaults listen on loopback only, unless HOST says otherwise', as
 	} finally {
 		await opened.stop();
 	}
+});
+
+test('a stop while the portal is still starting ends cleanly, and announces nothing', async () => {
+	test.setTimeout(120_000);
+	// Stopped as soon as it listens: the start script is then still asking it for the demo link,
+	// and the seal generated on embedded defaults has not opened yet.
+	const starting = await start({}, undefined, /Listening on/);
+	const code = await starting.stop();
+	expect(code, starting.output()).toBe(0);
+	expect(starting.output()).toMatch(
+		/\[stop\] stopped: every request answered, the database closed\./
+	);
+	expect(starting.output()).not.toMatch(/\[fatal\]|Portal:/);
 });
 
 test('with a real Onboarding Service configured, every interface as before', async ({ page }) => {
