@@ -57,18 +57,19 @@ export const init: ServerInit = async () => {
 				'[start] the sandbox on every network interface: its control API and the dev mailbox are reachable from the network. Start with `npm start` or `npm run serve`, or set HOST=127.0.0.1.'
 			);
 		}
+		let sealing: Promise<unknown> | undefined;
 		const openSeal = () =>
-			ctx.seal().catch((err) => {
+			(sealing = ctx.seal().catch((err) => {
 				if (err instanceof ConfigError) console.error(err.message);
 				else logError('start', 'the seal could not be opened', err);
 				process.exit(1);
-			});
+			}));
 		// The operator's own seal is opened before the portal listens, so that a bundle or a
 		// passphrase that is wrong stops it before it says it is up. The seal generated on embedded
 		// defaults opens on first use, or once the first requests have been answered (it is the
 		// costliest part of a start, and can hardly be wrong).
+		const sealTimer = ctx.config.SEAL_P12_FILE ? undefined : setTimeout(openSeal, 1000).unref();
 		if (ctx.config.SEAL_P12_FILE) await openSeal();
-		else setTimeout(openSeal, 1000).unref();
 		const stopWorker = startWorker(ctx);
 		// adapter-node stops on these by itself, after the requests under way: say so at once, or a
 		// supervisor's log shows nothing until the process has gone.
@@ -88,8 +89,11 @@ export const init: ServerInit = async () => {
 		// database so the process can end, and end it if something else still holds it open.
 		process.once('sveltekit:shutdown', () => {
 			stopWorker();
-			void ctx.database
-				.close()
+			// A seal not yet opened is not opened now; one opening records its certificate first,
+			// or its write would meet a closed database and end the stop with an error.
+			clearTimeout(sealTimer);
+			void Promise.resolve(sealing)
+				.then(() => ctx.database.close())
 				.then(
 					() => {
 						// adapter-node closes what is still open once SHUTDOWN_TIMEOUT has passed.
