@@ -1,7 +1,7 @@
 import type { PDFDocument } from 'pdf-lib';
 import { channelLabel } from '$lib/server/audit/labels';
 import { IDENTITY_STEP, type EvidenceFacts, type KeyStep } from './facts';
-import { CONTENT_WIDTH, COLOR, MARGIN, Sheet } from './layout';
+import { CONTENT_WIDTH, COLOR, MARGIN, Sheet, needsUnicode } from './layout';
 import { eventSentence, officeTime, utcTime } from './words';
 
 export interface CertificateOptions {
@@ -315,11 +315,14 @@ export async function renderCertificate(
 	f: EvidenceFacts,
 	o: CertificateOptions
 ): Promise<PDFDocument> {
-	const s = await Sheet.create({
-		title: `Certificate of completion - application ${f.applicationId}`,
-		subject: `${f.businessName} - decision ${f.reference}`,
-		date: o.generatedAt
-	});
+	const s = await Sheet.create(
+		{
+			title: `Certificate of completion - application ${f.applicationId}`,
+			subject: `${f.businessName} - decision ${f.reference}`,
+			date: o.generatedAt
+		},
+		{ unicode: needsUnicode(f) }
+	);
 	summary(s, f, o);
 	s.newPage();
 	timeline(s, f, o.timeZone);

@@ -163,7 +163,13 @@ describe('certificate of completion and signed copy', () => {
 	 * rep's device (the trail built directly, in the shape facts.ts documents).
 	 */
 	async function linkSigning(
-		opts: { failFirst?: boolean; inPerson?: boolean; declined?: boolean } = {}
+		opts: {
+			failFirst?: boolean;
+			inPerson?: boolean;
+			declined?: boolean;
+			/** The names and signature the signer typed, if not Dana Whitfield's. */
+			signer?: { firstName: string; lastName: string; signature: string };
+		} = {}
 	) {
 		const applicationId = await newApplication();
 		let linkId: string | null = null;
@@ -224,13 +230,13 @@ describe('certificate of completion and signed copy', () => {
 			{
 				isAccepted: !opts.declined,
 				flags: opts.declined ? noSections() : accepted(),
-				firstName: 'Dana',
-				lastName: 'Whitfield',
+				firstName: opts.signer?.firstName ?? 'Dana',
+				lastName: opts.signer?.lastName ?? 'Whitfield',
 				email: 'dana@blueheronbakery.example',
 				notificationEmail: 'notices@blueheronbakery.example',
 				ssn: SSN,
 				declineReason: opts.declined ? 'The fees are too high' : null,
-				signature: opts.declined ? null : 'Dana Whitfield',
+				signature: opts.declined ? null : (opts.signer?.signature ?? 'Dana Whitfield'),
 				applicationPdf
 			},
 			meta
@@ -428,6 +434,43 @@ describe('certificate of completion and signed copy', () => {
 		expect(qrOnPage1(write('sigpage.pdf', await lastPage(bytes)))).toBe(
 			`${ORIGIN}/verify/${decision.id}`
 		);
+	});
+
+	it('prints names in letters Windows-1252 lacks as typed, in an embedded Noto Sans', async () => {
+		const fontsOf = (file: string) => run('pdffonts', [file]);
+		// Polish, Vietnamese and Cyrillic: the standard fonts printed "Lukasz", "Nguyen", "????".
+		for (const signer of [
+			{ firstName: 'Łukasz', lastName: 'Żółć', signature: 'Łukasz Żółć' },
+			{ firstName: 'Nguyễn Thị', lastName: 'Hương', signature: 'Nguyễn Thị Hương' },
+			{ firstName: 'Олег', lastName: 'Петров', signature: 'Олег Петров' }
+		]) {
+			const name = `${signer.firstName} ${signer.lastName}`;
+			const { applicationId } = await linkSigning({ signer });
+			const key = { officeId: 1207, applicationId, origin: ORIGIN };
+			const copy = write(`signed-${applicationId}.pdf`, await signedCopyPdf(t.ctx, key));
+			const cert = write(
+				`cert-${applicationId}.pdf`,
+				await certificatePdf(t.ctx, { ...key, audience: 'merchant' })
+			);
+			for (const file of [copy, cert]) {
+				expect(run('pdfsig', [file])).toContain('Signature Validation: Signature is Valid.');
+				expect(fontsOf(file)).toMatch(/NotoSans-Regular\S*\s+CID TrueType\s+Identity-H\s+yes/);
+			}
+			const signaturePage = pages(copy).at(-1)!;
+			expect(signaturePage).toContain(`${name} typed "${signer.signature}" as their signature`);
+			// The signature drawn large, on its own line.
+			expect(pages(copy, 'raw').at(-1)!.split('\n')).toContain(signer.signature);
+			expect(pages(cert)[0]).toContain(name);
+			expect(pages(cert)[0]).not.toContain('?');
+		}
+		// A signing in Windows-1252's letters embeds no font but the script, as before.
+		const { applicationId } = await linkSigning();
+		const plain = write(
+			'plain.pdf',
+			await signedCopyPdf(t.ctx, { officeId: 1207, applicationId, origin: ORIGIN })
+		);
+		expect(fontsOf(plain)).not.toContain('NotoSans');
+		expect(fontsOf(plain)).toContain('DancingScript');
 	});
 
 	/** The signature page alone, to read its QR code. */

@@ -1,9 +1,20 @@
 import fontkit from '@pdf-lib/fontkit';
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage, type RGB } from 'pdf-lib';
+import {
+	PDFDocument,
+	StandardFonts,
+	degrees,
+	rgb,
+	type PDFFont,
+	type PDFPage,
+	type RGB
+} from 'pdf-lib';
 import QRCode from 'qrcode';
 import { sanitizeWinAnsi, wrapText } from '$lib/server/pdf/document';
+import { sanitizeForFont } from '$lib/server/pdf/text';
 // Inlined into the server bundle, so the built app needs no file beside it.
 import scriptFontUrl from './fonts/DancingScript-Regular.otf?inline';
+import notoBoldUrl from './fonts/NotoSans-Bold.ttf?inline';
+import notoRegularUrl from './fonts/NotoSans-Regular.ttf?inline';
 
 /**
  * A small layout kit for the evidence documents: US Letter pages, a y cursor with page breaks,
@@ -11,6 +22,13 @@ import scriptFontUrl from './fonts/DancingScript-Regular.otf?inline';
  * name drawn in a script font. Text stays real text (extractable, searchable). Standard fonts
  * encode only Windows-1252, so text goes through `sanitizeWinAnsi`; the script font (Dancing
  * Script, SIL Open Font License, `fonts/OFL.txt`) draws what it has glyphs for.
+ *
+ * A document whose facts hold letters Windows-1252 lacks (Łukasz, Nguyễn, Олег, Γιώργος: see
+ * `needsUnicode`) also embeds Noto Sans (SIL Open Font License, `fonts/NotoSans-OFL.txt`), subset
+ * to the glyphs drawn, and each text that has such a letter is drawn in it, so a name is printed
+ * as the signer typed it rather than as "?" or without its accents. Other documents are as
+ * before, with no font embedded but the script. Scripts Noto Sans lacks (Chinese, Arabic,
+ * Hebrew…) still become "?".
  */
 
 export const PAGE = { width: 612, height: 792 };
@@ -28,7 +46,28 @@ export const COLOR = {
 	white: rgb(1, 1, 1)
 };
 
-const SCRIPT_FONT = Buffer.from(scriptFontUrl.slice(scriptFontUrl.indexOf(',') + 1), 'base64');
+const fontBytes = (dataUrl: string) =>
+	Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
+const SCRIPT_FONT = fontBytes(scriptFontUrl);
+const NOTO = { regular: fontBytes(notoRegularUrl), bold: fontBytes(notoBoldUrl) };
+
+/** Noto Sans's coverage (the bold face has the same), read once. */
+let notoFace: ReturnType<typeof fontkit.create> | undefined;
+const notoHas = (cp: number) =>
+	(notoFace ??= fontkit.create(NOTO.regular)).hasGlyphForCodePoint(cp);
+
+/** Whether Noto Sans draws some character of `text` that the standard fonts would change. */
+const wantsNoto = (text: string) => sanitizeForFont(text, notoHas) !== sanitizeWinAnsi(text);
+
+/**
+ * Whether any text in `facts` (its strings, however deep) needs Noto Sans: a document made from
+ * them passes this to `Sheet.create` or `Sheet.on`.
+ */
+export function needsUnicode(facts: unknown): boolean {
+	if (typeof facts === 'string') return wantsNoto(facts);
+	if (facts === null || typeof facts !== 'object' || ArrayBuffer.isView(facts)) return false;
+	return Object.values(facts).some(needsUnicode);
+}
 
 export interface Style {
 	size?: number;
@@ -50,27 +89,39 @@ export class Sheet {
 	private constructor(
 		readonly pdf: PDFDocument,
 		readonly fonts: Record<'regular' | 'bold' | 'mono' | 'script', PDFFont>,
-		private readonly scriptGlyphs: (cp: number) => boolean
+		private readonly scriptGlyphs: (cp: number) => boolean,
+		/** Noto Sans, for the texts the standard fonts would change (see `needsUnicode`). */
+		private readonly noto: Record<'regular' | 'bold', PDFFont> | undefined
 	) {
 		this.newPage();
 	}
 
-	static async create(meta: { title: string; subject: string; date: Date }): Promise<Sheet> {
+	static async create(
+		meta: { title: string; subject: string; date: Date },
+		opts: { unicode?: boolean } = {}
+	): Promise<Sheet> {
 		const pdf = await PDFDocument.create();
 		pdf.registerFontkit(fontkit);
-		pdf.setTitle(sanitizeWinAnsi(meta.title));
-		pdf.setSubject(sanitizeWinAnsi(meta.subject));
+		// The document's properties are UTF-16 text, shown by the reader whatever the fonts: only
+		// control and invisible characters go.
+		const property = (text: string) => sanitizeForFont(text, () => true);
+		pdf.setTitle(property(meta.title));
+		pdf.setSubject(property(meta.subject));
 		pdf.setCreator('signing-portal');
 		pdf.setProducer('signing-portal (pdf-lib)');
 		pdf.setCreationDate(meta.date);
 		pdf.setModificationDate(meta.date);
-		return Sheet.on(pdf);
+		return Sheet.on(pdf, opts);
 	}
 
 	/** A sheet that adds its pages to an existing document (the signed copy's last page). */
-	static async on(pdf: PDFDocument): Promise<Sheet> {
+	static async on(pdf: PDFDocument, opts: { unicode?: boolean } = {}): Promise<Sheet> {
 		pdf.registerFontkit(fontkit);
 		const script = fontkit.create(SCRIPT_FONT);
+		// Subset: a document carries only the glyphs it draws (a few KB, not 190 KB a face). The
+		// files have no layout tables, so each letter is one glyph and the text extracts as drawn
+		// (with Google's, "ị" in "Thị" made every later "i" extract as "ị").
+		const noto = async (bytes: Buffer) => pdf.embedFont(bytes, { subset: true });
 		return new Sheet(
 			pdf,
 			{
@@ -82,8 +133,23 @@ export class Sheet {
 				// ("Gor don Mor ris") and left the two letters out of the PDF's text.
 				script: await pdf.embedFont(SCRIPT_FONT, { features: { liga: false } })
 			},
-			(cp) => script.hasGlyphForCodePoint(cp)
+			(cp) => script.hasGlyphForCodePoint(cp),
+			opts.unicode ? { regular: await noto(NOTO.regular), bold: await noto(NOTO.bold) } : undefined
 		);
+	}
+
+	/** The font `text` is drawn in: Noto Sans where it draws what the standard font would change. */
+	private fontFor(text: string, style: Style): PDFFont {
+		const font = style.font ?? 'regular';
+		if (this.noto && wantsNoto(text)) return this.noto[font === 'bold' ? 'bold' : 'regular'];
+		return this.fonts[font];
+	}
+
+	/** `text` as `font` can draw it. */
+	private drawable(text: string, font: PDFFont): string {
+		return this.noto && (font === this.noto.regular || font === this.noto.bold)
+			? sanitizeForFont(text, notoHas)
+			: sanitizeWinAnsi(text);
 	}
 
 	newPage(): void {
@@ -96,25 +162,34 @@ export class Sheet {
 		if (this.y - height < MARGIN.bottom) this.newPage();
 	}
 
-	lines(text: string, width: number, style: Style = {}): string[] {
-		return wrapText(
-			sanitizeWinAnsi(text),
-			this.fonts[style.font ?? 'regular'],
-			style.size ?? 9,
-			width
-		);
+	lines(
+		text: string,
+		width: number,
+		style: Style = {},
+		font = this.fontFor(text, style)
+	): string[] {
+		return wrapText(this.drawable(text, font), font, style.size ?? 9, width);
 	}
 
 	lineHeight(style: Style = {}): number {
 		return (style.size ?? 9) * (style.leading ?? 1.32);
 	}
 
-	/** Wrapped text from the cursor down at x; returns the height used. Does not break pages. */
-	textAt(text: string, x: number, width: number, style: Style = {}, top = this.y): number {
+	/**
+	 * Wrapped text from the cursor down at x; returns the height used. Does not break pages. The
+	 * font is the one `text` needs, unless given (a paragraph's lines are drawn in its font).
+	 */
+	textAt(
+		text: string,
+		x: number,
+		width: number,
+		style: Style = {},
+		top = this.y,
+		font = this.fontFor(text, style)
+	): number {
 		const size = style.size ?? 9;
 		const lh = this.lineHeight(style);
-		const font = this.fonts[style.font ?? 'regular'];
-		const lines = this.lines(text, width, style);
+		const lines = this.lines(text, width, style, font);
 		lines.forEach((line, i) => {
 			if (line === '') return;
 			this.page.drawText(line, {
@@ -131,9 +206,10 @@ export class Sheet {
 	/** Full-width wrapped text that may run over pages. */
 	paragraph(text: string, style: Style = {}, after = 4): void {
 		const lh = this.lineHeight(style);
-		for (const line of this.lines(text, CONTENT_WIDTH, style)) {
+		const font = this.fontFor(text, style);
+		for (const line of this.lines(text, CONTENT_WIDTH, style, font)) {
 			this.ensure(lh);
-			this.textAt(line, MARGIN.x, CONTENT_WIDTH, style);
+			this.textAt(line, MARGIN.x, CONTENT_WIDTH, style, this.y, font);
 			this.y -= lh;
 		}
 		this.y -= after;
@@ -277,18 +353,29 @@ export class Sheet {
 		return out;
 	}
 
-	/** The typed signature in the script font on a signature line; returns the height used. */
+	/**
+	 * The typed signature on a signature line, in the script font; returns the height used. A
+	 * signature with a letter the script font lacks that Noto Sans has (Ł, ễ, Cyrillic, Greek) is
+	 * drawn in Noto Sans, slanted, rather than with that letter changed.
+	 */
 	signature(text: string, x: number, top: number, width: number, size = 22): number {
 		let s = size;
-		const drawn = this.scriptText(text);
-		while (s > 10 && this.fonts.script.widthOfTextAtSize(drawn, s) > width) s -= 1;
+		let drawn = this.scriptText(text);
+		let font = this.fonts.script;
+		if (this.noto && this.drawable(text, this.noto.regular) !== drawn) {
+			font = this.noto.regular;
+			drawn = this.drawable(text, font);
+			s = Math.round(size * 0.8);
+		}
+		while (s > 10 && font.widthOfTextAtSize(drawn, s) > width) s -= 1;
 		const baseline = top - s * 1.05;
 		this.page.drawText(drawn, {
 			x: x + 4,
 			y: baseline,
 			size: s,
-			font: this.fonts.script,
-			color: COLOR.navy
+			font,
+			color: COLOR.navy,
+			...(font === this.fonts.script ? {} : { ySkew: degrees(12) })
 		});
 		this.rule(x, width, COLOR.muted, 0.6, baseline - s * 0.3);
 		return s * 1.45 + 2;
@@ -301,20 +388,16 @@ export class Sheet {
 		all.slice(first).forEach((p, i) => {
 			const number = `Page ${first + i + 1} of ${all.length}`;
 			const numberWidth = this.fonts.regular.widthOfTextAtSize(number, size);
+			const font = this.fontFor(text, {});
 			const line =
-				wrapText(
-					sanitizeWinAnsi(text),
-					this.fonts.regular,
-					size,
-					CONTENT_WIDTH - numberWidth - 16
-				)[0] ?? '';
+				wrapText(this.drawable(text, font), font, size, CONTENT_WIDTH - numberWidth - 16)[0] ?? '';
 			p.drawLine({
 				start: { x: MARGIN.x, y: 40 },
 				end: { x: PAGE.width - MARGIN.x, y: 40 },
 				thickness: 0.5,
 				color: COLOR.rule
 			});
-			p.drawText(line, { x: MARGIN.x, y: 29, size, font: this.fonts.regular, color: COLOR.muted });
+			p.drawText(line, { x: MARGIN.x, y: 29, size, font, color: COLOR.muted });
 			p.drawText(number, {
 				x: PAGE.width - MARGIN.x - numberWidth,
 				y: 29,

@@ -1,7 +1,7 @@
 import { PDFDocument } from 'pdf-lib';
 import { ACCEPTANCE_SECTIONS } from '$lib/server/onboarding';
 import type { EvidenceFacts } from './facts';
-import { CONTENT_WIDTH, COLOR, MARGIN, Sheet } from './layout';
+import { CONTENT_WIDTH, COLOR, MARGIN, Sheet, needsUnicode } from './layout';
 import { officeTime, utcTime } from './words';
 
 export interface SignedCopyOptions {
@@ -36,7 +36,7 @@ export async function renderSignedCopy(
 	pdf.setTitle(`Signed application ${f.applicationId} - ${f.businessName}`);
 	pdf.setSubject(`Signed copy - decision ${f.reference}`);
 	pdf.setModificationDate(o.generatedAt);
-	const s = await Sheet.on(pdf);
+	const s = await Sheet.on(pdf, { unicode: needsUnicode(f) });
 	const tz = o.timeZone;
 	const x = MARGIN.x;
 	const qrSize = 70;

@@ -2,6 +2,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
 import { createTextPdf, formatValue, sanitizeWinAnsi } from './document';
+import { sanitizeForFont } from './text';
 
 async function pages(bytes: Uint8Array): Promise<string[]> {
 	const proxy = await getDocumentProxy(new Uint8Array(bytes));
@@ -28,6 +29,19 @@ describe('sanitizeWinAnsi', () => {
 		}
 		const clean = sanitizeWinAnsi(all).replace(/\n/g, '');
 		expect(() => font.encodeText(clean)).not.toThrow();
+	});
+});
+
+describe('sanitizeForFont', () => {
+	// A font with Latin Extended and Cyrillic, and nothing of Chinese or the emoji.
+	const has = (cp: number) => cp < 0x0530;
+	it('keeps what the font has, and treats the rest as sanitizeWinAnsi does', () => {
+		expect(sanitizeForFont('Łódź Őrség Олег', has)).toBe('Łódź Őrség Олег');
+		expect(sanitizeForFont('Café “Crème” – 5 € ™', has)).toBe('Café “Crème” – 5 € ™');
+		expect(sanitizeForFont('Nguyễn 中 🙂', has)).toBe('Nguyen ? ?');
+		// Spaces, control and invisible characters go as before, whatever the font claims.
+		expect(sanitizeForFont('a\u200bb\u0007c\td\u00ade\u202ef', () => true)).toBe('abc def');
+		expect(sanitizeForFont('x\r\ny\u2028z', has)).toBe('x\ny\nz');
 	});
 });
 

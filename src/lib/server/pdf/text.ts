@@ -51,15 +51,28 @@ const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/
  * tabs and other spaces into a plain space.
  */
 export function sanitizeWinAnsi(text: string): string {
+	return sanitize(text);
+}
+
+/**
+ * As `sanitizeWinAnsi`, for an embedded font: a character it has a glyph for is kept as it is
+ * (Ł, ễ, Cyrillic, Greek), and only the rest is folded, mapped or turned into "?".
+ */
+export function sanitizeForFont(text: string, hasGlyph: (cp: number) => boolean): string {
+	return sanitize(text, hasGlyph);
+}
+
+function sanitize(text: string, hasGlyph?: (cp: number) => boolean): string {
 	let out = '';
 	const normalized = text.normalize('NFC').replace(/\r\n?|[\u2028\u2029\u0085]/g, '\n');
 	for (const ch of normalized) {
 		const cp = ch.codePointAt(0) ?? 0;
 		if (ch === '\n') out += '\n';
 		else if (encodable(cp) && cp !== 0xad) out += ch;
-		else if (ch in REPLACEMENTS) out += REPLACEMENTS[ch];
 		else if (ch === '\t' || /\s/u.test(ch)) out += ' ';
-		else if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || INVISIBLE.test(ch)) continue;
+		else if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp === 0xad || INVISIBLE.test(ch)) continue;
+		else if (hasGlyph?.(cp)) out += ch;
+		else if (ch in REPLACEMENTS) out += REPLACEMENTS[ch];
 		else {
 			const stripped = ch.normalize('NFKD').replace(/\p{M}/gu, '');
 			const ok = stripped !== '' && [...stripped].every((c) => encodable(c.codePointAt(0) ?? 0));
