@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { matches, searchFold, type ConsoleRow } from './list';
+import { searchFold } from '$lib/server/fold';
+import { matches, type ConsoleRow } from './list';
 
 const row = (over: Partial<ConsoleRow> = {}) =>
 	({

@@ -1,4 +1,5 @@
 import type { AppContext } from '$lib/server/app';
+import { searchFold } from '$lib/server/fold';
 import type { ApplicationListItem } from '$lib/server/onboarding';
 import { businessName, officeApplications } from '$lib/server/signing/application';
 import { loadFacts } from './facts';
@@ -77,30 +78,6 @@ export async function officeConsole(
 			return toRow(item, deriveState({ ...stored, serviceStatus: item.Status }, rules, now));
 		})
 		.sort(newestFirst);
-}
-
-/** Letters that lose no mark in decomposition but are typed without one (Łukasz as Lukasz). */
-const PLAIN: Record<string, string> = {
-	ł: 'l',
-	ø: 'o',
-	đ: 'd',
-	ħ: 'h',
-	ı: 'i',
-	ß: 'ss',
-	æ: 'ae',
-	œ: 'oe',
-	þ: 'th'
-};
-
-/** Text as search compares it: no case, no accents, one space between words. */
-export function searchFold(text: string): string {
-	return text
-		.toLowerCase()
-		.normalize('NFKD')
-		.replace(/\p{M}/gu, '')
-		.replace(/[łøđħıßæœþ]/g, (c) => PLAIN[c]!)
-		.replace(/\s+/g, ' ')
-		.trim();
 }
 
 /**
