@@ -133,3 +133,30 @@ describe('the timeline names who acted', () => {
 		]);
 	});
 });
+
+describe('the timeline says who decided', () => {
+	it('and, when the names typed are not the owner’s, whose identity the questions checked', () => {
+		const decided = { channel: 'link' as const, sessionId: SESSION, ip: '203.0.113.9' };
+		const entries = timeline(
+			[
+				event({ ...decided, type: 'decision.accepted', data: { signerName: 'Dana Whitfield' } }),
+				event({
+					...decided,
+					type: 'decision.accepted',
+					data: { signerName: 'Olga Petrova', ownerName: 'Dana Whitfield' }
+				}),
+				event({
+					...decided,
+					type: 'decision.declined',
+					data: { signerName: 'Olga Petrova', ownerName: 'Dana Whitfield' }
+				})
+			],
+			'America/Chicago'
+		);
+		expect(entries.map((e) => e.detail).reverse()).toEqual([
+			'Signed by Dana Whitfield',
+			'Signed by Olga Petrova, not the owner the application names (Dana Whitfield), whom the identity questions were about',
+			'By Olga Petrova, not the owner the application names (Dana Whitfield), whom the identity questions were about; no reason given'
+		]);
+	});
+});

@@ -18,6 +18,16 @@ export interface TimelineEntry {
 type Data = Record<string, unknown>;
 const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : null);
 
+/** Who decided: the names typed, and whether they are not the owner's (see recordDecision). */
+function by(words: string, d: Data): string | null {
+	const signer = text(d.signerName);
+	const owner = text(d.ownerName);
+	if (!signer) return null;
+	return owner
+		? `${words} ${signer}, not the owner the application names (${owner}), whom the identity questions were about`
+		: `${words} ${signer}`;
+}
+
 function detail(e: AuditEvent, zone: string): string | null {
 	const d = e.data as Data;
 	const at = (v: unknown) => {
@@ -71,12 +81,9 @@ function detail(e: AuditEvent, zone: string): string | null {
 		case 'identity.unavailable':
 			return 'The credit bureau did not answer; no try was used';
 		case 'decision.accepted':
-			return text(d.signerName) ? `Signed by ${text(d.signerName)}` : null;
+			return by('Signed by', d);
 		case 'decision.declined':
-			return [
-				text(d.signerName) ? `By ${text(d.signerName)}` : null,
-				d.declineReasonGiven ? 'a reason was given (above)' : 'no reason given'
-			]
+			return [by('By', d), d.declineReasonGiven ? 'a reason was given (above)' : 'no reason given']
 				.filter(Boolean)
 				.join('; ');
 		case 'decision.delivered':

@@ -1,4 +1,5 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { searchFold } from '$lib/server/fold';
 import { appendAudit } from '$lib/server/audit/audit';
 import { encrypt } from '$lib/server/crypto/secretbox';
 import { notifyRep } from '$lib/server/mail/notes';
@@ -95,6 +96,11 @@ export async function recordDecision(
 	const ip = meta.ip ?? '';
 	const body = decisionBody(session, input, ip);
 	const signer = `${input.firstName} ${input.lastName}`;
+	// The identity questions were about the owner the application names. A signer who typed other
+	// names (a co-owner, or someone else) may sign, but the trail says so, for the rep and for the
+	// certificate; a change of case or accents is the same name.
+	const owner = `${session.ownerFirstName} ${session.ownerLastName}`.trim();
+	const otherThanOwner = owner !== '' && searchFold(owner) !== searchFold(signer);
 	return db.transaction(async (tx) => {
 		const [row] = await tx
 			.insert(decisions)
@@ -130,6 +136,7 @@ export async function recordDecision(
 				sectionsAccepted: input.flags,
 				sectionsShown: session.termsShown ?? [],
 				signerName: signer,
+				...(otherThanOwner ? { ownerName: owner } : {}),
 				signature: input.signature ?? null,
 				applicationPdf: input.applicationPdf ?? null,
 				email: input.email,

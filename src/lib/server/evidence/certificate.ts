@@ -159,6 +159,15 @@ function summary(s: Sheet, f: EvidenceFacts, o: CertificateOptions): void {
 		: [];
 	const leftBottom = column(x, 'Signer', [
 		{ label: 'Name', value: f.signerName, style: { font: 'bold' } },
+		...(f.ownerName
+			? [
+					{
+						label: 'Owner',
+						value: `${f.ownerName}, as the application names them. The identity questions were about the owner; the signer typed other names.`,
+						style: { color: COLOR.bad }
+					}
+				]
+			: []),
 		{ label: 'Email', value: f.signerEmail },
 		...signatureRow,
 		{ label: 'IP address', value: f.ip ?? 'not recorded', style: { font: 'mono', size: 8.5 } },

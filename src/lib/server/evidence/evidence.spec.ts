@@ -462,15 +462,33 @@ describe('certificate of completion and signed copy', () => {
 			expect(pages(copy, 'raw').at(-1)!.split('\n')).toContain(signer.signature);
 			expect(pages(cert)[0]).toContain(name);
 			expect(pages(cert)[0]).not.toContain('?');
+			// The application names Dana Whitfield as its owner: the certificate says whose identity
+			// the questions checked.
+			expect(pages(cert, 'raw')[0]!.replace(/\s+/g, ' ')).toContain(
+				'Owner Dana Whitfield, as the application names them. The identity questions were about the owner; the signer typed other names.'
+			);
 		}
-		// A signing in Windows-1252's letters embeds no font but the script, as before.
-		const { applicationId } = await linkSigning();
+		// A signing in Windows-1252's letters embeds no font but the script, as before; the owner's
+		// names typed in another case, or with a space more, are still the owner's.
+		const { applicationId } = await linkSigning({
+			signer: { firstName: 'DANA ', lastName: 'whitfield', signature: 'Dana Whitfield' }
+		});
 		const plain = write(
 			'plain.pdf',
 			await signedCopyPdf(t.ctx, { officeId: 1207, applicationId, origin: ORIGIN })
 		);
 		expect(fontsOf(plain)).not.toContain('NotoSans');
 		expect(fontsOf(plain)).toContain('DancingScript');
+		const plainCert = write(
+			'plain-cert.pdf',
+			await certificatePdf(t.ctx, {
+				officeId: 1207,
+				applicationId,
+				origin: ORIGIN,
+				audience: 'merchant'
+			})
+		);
+		expect(pages(plainCert)[0]).not.toContain('as the application names them');
 	});
 
 	/** The signature page alone, to read its QR code. */

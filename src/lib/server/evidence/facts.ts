@@ -77,6 +77,8 @@ export interface EvidenceFacts {
 	deliveryStatus: 'pending' | 'delivered' | 'rejected';
 	businessName: string;
 	signerName: string;
+	/** The owner the application names, when the signer typed other names (see recordDecision). */
+	ownerName: string | null;
 	signerEmail: string;
 	signature: string | null;
 	outcome: 'accepted' | 'declined';
@@ -275,6 +277,7 @@ export async function gatherFacts(ctx: AppContext, req: FactsRequest): Promise<E
 		businessName: session?.businessName ?? `Application ${req.applicationId}`,
 		signerName:
 			str(d.signerName) ?? `${String(body.MerchantFirstName)} ${String(body.MerchantLastName)}`,
+		ownerName: str(d.ownerName),
 		signerEmail: str(d.email) ?? String(body.MerchantEmail ?? ''),
 		signature: str(d.signature),
 		outcome: decision.isAccepted ? 'accepted' : 'declined',
