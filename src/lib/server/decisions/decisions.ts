@@ -152,8 +152,13 @@ export async function recordDecision(
 			repNo: session.repNo,
 			at: now,
 			...(input.isAccepted
-				? { kind: 'signed', signer }
-				: { kind: 'declined', signer, reason: input.declineReason })
+				? { kind: 'signed', signer, owner: otherThanOwner ? owner : null }
+				: {
+						kind: 'declined',
+						signer,
+						owner: otherThanOwner ? owner : null,
+						reason: input.declineReason
+					})
 		});
 		return row;
 	});

@@ -5,8 +5,9 @@ import { officeTime, renderEmail, type Block, type Rendered } from './render';
 
 /** What happened, as the rep is told it. Nothing here is secret; the SSN is never part of it. */
 export type RepNote =
-	| { kind: 'signed'; signer: string }
-	| { kind: 'declined'; signer: string; reason: string | null }
+	/** `owner`: the owner the application names, when the signer typed other names. */
+	| { kind: 'signed'; signer: string; owner?: string | null }
+	| { kind: 'declined'; signer: string; owner?: string | null; reason: string | null }
 	| { kind: 'locked'; until: Date | null }
 	| { kind: 'undelivered'; status: number | null };
 
@@ -81,6 +82,17 @@ function subjectOf(kind: RepNote['kind'], business: string): string {
 	}
 }
 
+/** A paragraph when the signer typed other names than the owner's (see recordDecision). */
+function notTheOwner(note: { owner?: string | null }): Block[] {
+	if (!note.owner) return [];
+	return [
+		{
+			kind: 'p',
+			text: `Those are not the names of the owner the application names, ${note.owner}, whom the identity questions were about.`
+		}
+	];
+}
+
 export interface NoteContext {
 	repName: string;
 	timeZone: string;
@@ -109,6 +121,7 @@ export function renderNote(
 				text: `${note.signer} accepted and signed the application for {strong}. The portal sends the decision to the onboarding service, and writes to you again if the service refuses it.`,
 				strong: what
 			});
+			blocks.push(...notTheOwner(note));
 			break;
 		case 'declined':
 			title = 'Your merchant declined';
@@ -117,6 +130,7 @@ export function renderNote(
 				text: `${note.signer} declined the application for {strong}.`,
 				strong: what
 			});
+			blocks.push(...notTheOwner(note));
 			if (note.reason) {
 				blocks.push({ kind: 'p', text: 'Their reason:' }, { kind: 'quote', text: note.reason });
 			} else {

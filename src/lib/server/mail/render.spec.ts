@@ -84,5 +84,20 @@ describe('email rendering', () => {
 			'Dana Whitfield accepted and signed the application for Blue Heron Bakery (office 1207, application 50101). The portal sends the decision to the onboarding service, and writes to you again if the service refuses it.'
 		);
 		expect(text).not.toMatch(/is delivering/);
+		expect(text).not.toContain('owner');
+	});
+
+	it('tells the rep when the signer typed other names than the owner’s', () => {
+		const context = { repName: 'Sam Ortiz', timeZone: 'America/Chicago', consoleUrl: null };
+		const owner =
+			'Those are not the names of the owner the application names, Dana Whitfield, whom the identity questions were about.';
+		for (const note of [
+			{ kind: 'signed', signer: 'Olga Petrova', owner: 'Dana Whitfield' },
+			{ kind: 'declined', signer: 'Olga Petrova', owner: 'Dana Whitfield', reason: null }
+		]) {
+			const { text } = renderNote({ ...note, business: 'Blue Heron Bakery' }, 1207, 50101, context);
+			expect(text).toContain('Olga Petrova');
+			expect(text).toContain(owner);
+		}
 	});
 });
