@@ -55,6 +55,16 @@ describe('sign form', () => {
 					'Type your first name in letters only: emoji and symbols can’t go on your documents.'
 			});
 		}
+		for (const bad of ['123', '---', '4.']) {
+			const r = signer(bad);
+			expect(fieldErrors(r.success ? [] : r.issues), bad).toEqual({
+				firstName: 'Your first name needs at least one letter.'
+			});
+		}
+		const digits = v.safeParse(SignatureSchema, '123 ---');
+		expect(fieldErrors(digits.success ? [] : digits.issues)).toEqual({
+			form: 'Your signature needs at least one letter.'
+		});
 		expect(v.safeParse(SignatureSchema, 'Marcus😀 Ortega').success).toBe(false);
 		expect(v.safeParse(SignatureSchema, 'Łukasz Kowalczyk').success).toBe(true);
 	});

@@ -14,13 +14,18 @@ const noSymbol = (what: string) =>
 		`Type your ${what} in letters only: emoji and symbols can’t go on your documents.`
 	);
 
+/** A name of digits or punctuation alone ("123", "---") is no one's: it went on the documents. */
+const someLetter = (what: string) =>
+	v.check((s: string) => /\p{L}/u.test(s), `Your ${what} needs at least one letter.`);
+
 const name = (what: string) =>
 	v.pipe(
 		v.optional(v.string(`Enter your ${what}.`), ''),
 		v.trim(),
 		v.nonEmpty(`Enter your ${what}.`),
 		v.maxLength(100, `Your ${what} must be 100 characters or fewer.`),
-		noSymbol(what)
+		noSymbol(what),
+		someLetter(what)
 	);
 
 const email = (what: string) =>
@@ -55,7 +60,8 @@ export const SignatureSchema = v.pipe(
 	v.transform((s) => s.replace(/\s+/g, ' ')),
 	v.nonEmpty('Type your full name to sign.'),
 	v.maxLength(210, 'Your signature must be 210 characters or fewer.'),
-	noSymbol('signature')
+	noSymbol('signature'),
+	someLetter('signature')
 );
 
 export { DeclineReasonSchema } from '$lib/server/signing/decline-form';
