@@ -48,7 +48,7 @@ export const load: PageServerLoad = async (event) => {
 			created: serviceDate(r.created),
 			kind: r.state.kind,
 			label: stateLabel(r.state),
-			detail: stateDetail(r.state, zone),
+			detail: stateDetail(r.state, zone, { reasonLength: 160 }),
 			attention: attention(r.state, zone)
 		}))
 	};

@@ -45,14 +45,18 @@ export function stateLabel(s: ConsoleState): string {
 
 /**
  * One sentence more, with times in the office's zone. A page that shows a decline's reason under
- * its own heading leaves it out here (`reason: false`).
+ * its own heading leaves it out here (`reason: false`); the list shows its first `reasonLength`
+ * characters (a reason may run to 1,000), and the application's page all of it.
  */
 export function stateDetail(
 	s: ConsoleState,
 	zone: string,
-	opts: { reason?: boolean } = {}
+	opts: { reason?: boolean; reasonLength?: number } = {}
 ): string {
 	const t = (d: Date | null) => (d ? officeTime(d, zone) : '');
+	const chars = s.reason ? [...s.reason] : [];
+	const cut = opts.reasonLength !== undefined && chars.length > opts.reasonLength;
+	const reason = cut ? `${chars.slice(0, opts.reasonLength).join('').trimEnd()}…` : s.reason;
 	const what = s.accepted ? 'signature' : 'decline';
 	switch (s.kind) {
 		case 'not_sent':
@@ -85,23 +89,21 @@ export function stateDetail(
 			if (!s.decided) {
 				const why = apart
 					? ''
-					: s.reason
+					: reason
 						? // A reason that ends its own sentence gets no second full stop.
-							` Reason: “${s.reason}”${/[.!?…]$/.test(s.reason) ? '' : '.'}`
+							` Reason: “${reason}”${/[.!?…]$/.test(reason) ? '' : '.'}`
 						: ' No reason given.';
 				return `Declined${when}, before identity was confirmed: nothing went to the onboarding service.${why} A new link or an in-person signing opens it again.`;
 			}
 			if (apart) return `Declined${when}.`;
-			return s.reason
-				? `Declined${when}. Reason: “${s.reason}”`
-				: `Declined${when}; no reason given.`;
+			return reason ? `Declined${when}. Reason: “${reason}”` : `Declined${when}; no reason given.`;
 		}
 		case 'delivering':
-			return s.reason
-				? `The ${what} is recorded; sending it failed (${s.reason}), next try ${t(s.until)}.`
+			return reason
+				? `The ${what} is recorded; sending it failed (${reason}), next try ${t(s.until)}.`
 				: `The ${what} is recorded (${t(s.at)}) and on its way to the onboarding service.`;
 		case 'delivery_failed':
-			return `The onboarding service refused the ${what}${s.reason ? `: ${s.reason}` : ''}.`;
+			return `The onboarding service refused the ${what}${reason ? `: ${reason}` : ''}.`;
 		case 'link_expired':
 			return `The link expired ${t(s.at)}. Send a new one.`;
 	}

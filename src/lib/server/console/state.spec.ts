@@ -281,6 +281,14 @@ describe('the console state of an application', () => {
 		expect(stateDetail(derive(ownStop), ZONE)).toContain(
 			'Reason: “Call me first.” A new link or an in-person signing opens it again.'
 		);
+		// The list shows a long reason's start (a reason may run to 1,000 characters).
+		const long = { ...declinedEarly, declines: [{ at: ago(10), reason: `${'x'.repeat(200)} 🙂` }] };
+		const short = stateDetail(derive(long), ZONE, { reasonLength: 160 });
+		expect(short).toContain(`Reason: “${'x'.repeat(160)}…” A new link`);
+		expect(stateDetail(derive(long), ZONE)).toContain(`${'x'.repeat(200)} 🙂`);
+		expect(stateDetail(derive(ownStop), ZONE, { reasonLength: 160 })).toContain(
+			'Reason: “Call me first.” A new'
+		);
 		// A page that shows the reason under its own heading leaves it out of the sentence.
 		const apart = stateDetail(derive(declinedEarly), ZONE, { reason: false });
 		expect(apart).not.toContain('Found another processor');
