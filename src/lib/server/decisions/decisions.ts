@@ -100,7 +100,7 @@ export async function recordDecision(
 	// names (a co-owner, or someone else) may sign, but the trail says so, for the rep and for the
 	// certificate; a change of case or accents is the same name.
 	const owner = `${session.ownerFirstName} ${session.ownerLastName}`.trim();
-	const otherThanOwner = owner !== '' && searchFold(owner) !== searchFold(signer);
+	const ownerName = owner !== '' && searchFold(owner) !== searchFold(signer) ? owner : null;
 	return db.transaction(async (tx) => {
 		const [row] = await tx
 			.insert(decisions)
@@ -136,7 +136,7 @@ export async function recordDecision(
 				sectionsAccepted: input.flags,
 				sectionsShown: session.termsShown ?? [],
 				signerName: signer,
-				...(otherThanOwner ? { ownerName: owner } : {}),
+				...(ownerName ? { ownerName } : {}),
 				signature: input.signature ?? null,
 				applicationPdf: input.applicationPdf ?? null,
 				email: input.email,
@@ -152,11 +152,11 @@ export async function recordDecision(
 			repNo: session.repNo,
 			at: now,
 			...(input.isAccepted
-				? { kind: 'signed', signer, owner: otherThanOwner ? owner : null }
+				? { kind: 'signed', signer, owner: ownerName }
 				: {
 						kind: 'declined',
 						signer,
-						owner: otherThanOwner ? owner : null,
+						owner: ownerName,
 						reason: input.declineReason
 					})
 		});

@@ -385,10 +385,10 @@ export class Sheet {
 	footers(text: string, first = 0): void {
 		const all = this.pdf.getPages();
 		const size = 7;
+		const font = this.fontFor(text, {});
 		all.slice(first).forEach((p, i) => {
 			const number = `Page ${first + i + 1} of ${all.length}`;
 			const numberWidth = this.fonts.regular.widthOfTextAtSize(number, size);
-			const font = this.fontFor(text, {});
 			const line =
 				wrapText(this.drawable(text, font), font, size, CONTENT_WIDTH - numberWidth - 16)[0] ?? '';
 			p.drawLine({
