@@ -20,6 +20,7 @@ const meta = { ip: null, userAgent: null };
 const first = new Date('2026-11-20T09:15:30.123Z');
 const second = new Date('2026-11-21T17:45:01.987Z');
 const later = new Date('2026-11-21T17:50:02.456Z');
+const judged = new Date('2026-11-20T09:16:41.789Z');
 
 async function fill(db: Database['db']) {
 	const link = (officeId: number, applicationId: number, at: Date) =>
@@ -74,6 +75,7 @@ async function fill(db: Database['db']) {
 			questionSetId: 'q1',
 			startedAt: first,
 			deadlineAt: second,
+			finishedAt: judged,
 			outcome: 'failed'
 		},
 		{
@@ -94,6 +96,7 @@ async function fill(db: Database['db']) {
 			questionSetId: 'q2',
 			startedAt: first,
 			deadlineAt: second,
+			finishedAt: second,
 			outcome: 'passed'
 		}
 	]);
@@ -195,8 +198,8 @@ function checks(open: () => Promise<{ db: Database['db']; close: () => Promise<v
 			}
 		]);
 		expect(a.attempts).toEqual([
-			{ startedAt: first, deadlineAt: second, outcome: 'failed', shown: false },
-			{ startedAt: second, deadlineAt: later, outcome: 'pending', shown: true }
+			{ startedAt: first, deadlineAt: second, finishedAt: judged, outcome: 'failed', shown: false },
+			{ startedAt: second, deadlineAt: later, finishedAt: null, outcome: 'pending', shown: true }
 		]);
 		expect(a.declines).toEqual([]);
 		expect(a.sessions).toEqual([]);
@@ -238,7 +241,7 @@ function checks(open: () => Promise<{ db: Database['db']; close: () => Promise<v
 			nextAt: null
 		});
 		expect(theirs.attempts).toEqual([
-			{ startedAt: first, deadlineAt: second, outcome: 'passed', shown: false }
+			{ startedAt: first, deadlineAt: second, finishedAt: second, outcome: 'passed', shown: false }
 		]);
 		expect((await loadFacts(db, OFFICE, [])).size).toBe(0);
 	});

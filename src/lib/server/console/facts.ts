@@ -131,6 +131,7 @@ function factsQuery(db: Tx, scope: Scope) {
 					applicationId: identityAttempts.applicationId,
 					startedAt: ms(identityAttempts.startedAt),
 					deadlineAt: ms(identityAttempts.deadlineAt),
+					finishedAt: ms(identityAttempts.finishedAt),
 					outcome: identityAttempts.outcome,
 					shown: sql`${identityAttempts.questionsEnc} is not null`
 				},
@@ -270,6 +271,7 @@ export async function loadFacts(
 		out.get(a.applicationId)?.attempts.push({
 			startedAt: date(a.startedAt),
 			deadlineAt: date(a.deadlineAt),
+			finishedAt: dateOrNull(a.finishedAt),
 			outcome: a.outcome,
 			shown: a.shown
 		});

@@ -15,7 +15,10 @@ import {
 
 const NOW = new Date('2026-03-10T18:00:00Z');
 const ago = (minutes: number) => new Date(NOW.getTime() - minutes * 60_000);
-/** An identity attempt started that many minutes ago, with two minutes to answer its questions. */
+/**
+ * An identity attempt started that many minutes ago, with two minutes to answer its questions;
+ * one that closed did so a minute in.
+ */
 const attempt = (
 	minutes: number,
 	outcome: AttemptFact['outcome'],
@@ -23,6 +26,7 @@ const attempt = (
 ): AttemptFact => ({
 	startedAt: ago(minutes),
 	deadlineAt: ago(minutes - 2),
+	finishedAt: outcome === 'pending' || outcome === 'answering' ? null : ago(minutes - 1),
 	outcome,
 	shown: true,
 	...over
@@ -155,7 +159,8 @@ const CASES: [string, ApplicationFacts, Partial<ConsoleState> & { kind: StateKin
 			sessions: [session('s', { consentAt: ago(200), lastSeenAt: ago(100) })],
 			attempts: [attempt(150, 'failed'), attempt(110, 'late')]
 		}),
-		{ kind: 'identity_locked', until: new Date(ago(150).getTime() + 24 * 3_600_000) }
+		// A full day from the try that reached the limit: the late one, at its deadline.
+		{ kind: 'identity_locked', until: new Date(ago(108).getTime() + 24 * 3_600_000) }
 	],
 	[
 		'identity locked while the merchant is still on the page',
@@ -222,7 +227,7 @@ const CASES: [string, ApplicationFacts, Partial<ConsoleState> & { kind: StateKin
 		{
 			kind: 'identity_locked',
 			step: 'identity',
-			until: new Date(ago(8).getTime() + 24 * 3_600_000)
+			until: new Date(ago(3).getTime() + 24 * 3_600_000)
 		}
 	],
 	[
@@ -438,12 +443,22 @@ describe('the console state of an application', () => {
 		expect(derive(inPerson(null))).toMatchObject({ kind: 'opened', tabletIdle: false });
 	});
 
-	it('counts identity failures only inside the window', () => {
+	it('counts identity failures only inside the window, and a lock lasts a full one', () => {
 		const old = facts({
 			links: [link('A')],
-			attempts: [attempt(25 * 60, 'failed'), attempt(60, 'failed')]
+			attempts: [attempt(26 * 60, 'failed'), attempt(60, 'failed')]
 		});
 		expect(derive(old).kind).toBe('link_sent');
+		// Twenty hours apart: locked a day from the second, not a day from the first (four hours
+		// ago, when only the second is left in the window).
+		const apart = facts({
+			links: [link('A')],
+			attempts: [attempt(28 * 60, 'failed'), attempt(8 * 60, 'failed')]
+		});
+		expect(derive(apart)).toMatchObject({
+			kind: 'identity_locked',
+			until: new Date(ago(8 * 60 - 1).getTime() + 24 * 3_600_000)
+		});
 		const byService = facts({
 			links: [link('A')],
 			events: [{ type: 'identity.locked', at: ago(60), byService: true }]

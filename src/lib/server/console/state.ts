@@ -6,7 +6,7 @@ import type {
 	MailStatus
 } from '$lib/server/db/schema';
 import { handoverIdle } from '$lib/server/inperson/handover';
-import { lostTry } from '$lib/server/identity/tries';
+import { lostAt, lostTry, tryStanding } from '$lib/server/identity/tries';
 import { currentStep, sessionIsOpen } from '$lib/server/signing/session';
 
 /**
@@ -70,6 +70,8 @@ export interface PortalDeclineFact {
 export interface AttemptFact {
 	startedAt: Date;
 	deadlineAt: Date;
+	/** When it closed (answers judged, time run out, void); null while open. */
+	finishedAt: Date | null;
 	outcome: AttemptOutcome;
 	/** Its questions were shown (and are kept, encrypted, until it closes). */
 	shown: boolean;
@@ -181,19 +183,18 @@ const latest = <T>(items: T[], at: (t: T) => Date | null) =>
 /** When the identity lock lifts, if the application is locked now. */
 export function identityLock(f: ApplicationFacts, rules: StateRules, now: Date): Date | null {
 	const windowMs = rules.identityWindowHours * 3_600_000;
-	const since = now.getTime() - windowMs;
-	// As the portal counts (identity/attempts.ts), in the window: a try abandoned with its
-	// questions on the screen counts once its time is up, before anyone closes it.
-	const failures = f.attempts
-		.filter((a) => lostTry(a, now) && a.startedAt.getTime() > since)
-		.map((a) => a.startedAt.getTime())
-		.sort((a, b) => b - a);
-	const byCount =
-		failures.length >= rules.identityMaxAttempts
-			? failures[rules.identityMaxAttempts - 1]! + windowMs
-			: null;
+	// As the portal judges (identity/attempts.ts): a try abandoned with its questions on the
+	// screen counts once its time is up, before anyone closes it.
+	const lost = f.attempts.filter((a) => lostTry(a, now)).map((a) => lostAt(a).getTime());
+	const byCount = tryStanding(lost, now.getTime(), {
+		max: rules.identityMaxAttempts,
+		windowMs
+	}).lockedUntil;
 	const byService = f.events
-		.filter((e) => e.type === 'identity.locked' && e.byService && e.at.getTime() > since)
+		.filter(
+			(e) =>
+				e.type === 'identity.locked' && e.byService && e.at.getTime() > now.getTime() - windowMs
+		)
 		.map((e) => e.at.getTime() + windowMs);
 	const until = Math.max(byCount ?? 0, ...byService);
 	return until > now.getTime() ? new Date(until) : null;

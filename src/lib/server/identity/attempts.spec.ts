@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listAudit } from '$lib/server/audit/audit';
+import { loadFacts } from '$lib/server/console/facts';
+import { stateRules } from '$lib/server/console/list';
+import { deriveState } from '$lib/server/console/state';
 import { identityAttempts, mailOutbox, signingSessions } from '$lib/server/db/schema';
 import { mailStatusFor } from '$lib/server/mail/status';
 import { createSession, resumeSession } from '$lib/server/signing/session';
@@ -172,6 +175,48 @@ describe('identity attempts against the sandbox', () => {
 		expect(await events('identity.failed')).toBe(failedBefore + 2);
 		expect(await events('identity.locked')).toBe(lockedBefore + 1);
 		expect(await notes()).toHaveLength(1);
+	});
+
+	it('locks for a full day from the try that reached the limit: on the merchant’s page, in the trail and on the console alike', async () => {
+		await t.ctx.db.delete(identityAttempts).where(eq(identityAttempts.applicationId, 50002));
+		await t.ctx.db.delete(mailOutbox).where(eq(mailOutbox.applicationId, 50002));
+		const s = await t.session(50002);
+		const fail = async (at: Date) => {
+			expect((await startAttempt(t.ctx, s, meta, at)).result).toBe('started');
+			const o = (await identityState(t.ctx, s, meta, at)).open!;
+			const judged = new Date(at.getTime() + 30_000);
+			const answers = wrong(o, await rightAnswers(o));
+			expect((await submitAnswers(t.ctx, s, o, answers, meta, judged)).result).toBe('failed');
+			return judged;
+		};
+		const hour = 3_600_000;
+		await fail(new Date(Date.now() - 20 * hour));
+		const until = new Date((await fail(new Date())).getTime() + 24 * hour);
+		const consoleAt = async (now: Date) => {
+			const facts = (await loadFacts(t.ctx.db, 1207, [50002])).get(50002)!;
+			return deriveState({ ...facts, serviceStatus: 'Pending Signature' }, stateRules(t.ctx), now);
+		};
+		// Five hours on, the first try's day is over; the lock is not.
+		const fiveHoursOn = new Date(until.getTime() - 19 * hour);
+		expect(await identityState(t.ctx, s, meta, fiveHoursOn)).toMatchObject({
+			locked: true,
+			attemptsLeft: 0,
+			lockLiftsAt: until
+		});
+		// The newest: earlier tests locked 50002 too.
+		const locked = (await listAudit(t.ctx.db, 1207, 50002))
+			.filter((e) => e.type === 'identity.locked')
+			.at(-1);
+		expect(locked!.data).toMatchObject({ until: until.toISOString() });
+		expect(await consoleAt(fiveHoursOn)).toMatchObject({ kind: 'identity_locked', until });
+		// A second after it lifts, both tries have left the window.
+		const lifted = new Date(until.getTime() + 1_000);
+		expect(await identityState(t.ctx, s, meta, lifted)).toMatchObject({
+			locked: false,
+			attemptsLeft: 2,
+			lockLiftsAt: null
+		});
+		expect((await consoleAt(lifted)).kind).not.toBe('identity_locked');
 	});
 
 	it('spends no try when the bureau is down', async () => {

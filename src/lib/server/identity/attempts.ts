@@ -30,7 +30,7 @@ import { notifyRep } from '$lib/server/mail/notes';
 import { OnboardingError, type IdentityQuestionSet } from '$lib/server/onboarding';
 import { newSessionSecret, type SigningSession } from '$lib/server/signing/session';
 import { sessionEvent } from '$lib/server/signing/event';
-import { GRACE_MS } from './tries';
+import { GRACE_MS, tryStanding } from './tries';
 
 /**
  * How long a reservation waits for its question set, and answers for the bureau's verdict: one
@@ -46,6 +46,7 @@ export interface OpenAttempt {
 }
 
 export interface IdentityState {
+	/** Tries used in the window (see tryStanding). */
 	failures: number;
 	attemptsLeft: number;
 	locked: boolean;
@@ -56,8 +57,9 @@ export interface IdentityState {
 	lockLiftsAt: Date | null;
 }
 
-const windowStart = (ctx: AppContext, now: Date) =>
-	new Date(now.getTime() - ctx.config.IDENTITY_WINDOW_HOURS * 3_600_000);
+const windowMs = (ctx: AppContext) => ctx.config.IDENTITY_WINDOW_HOURS * 3_600_000;
+
+const windowStart = (ctx: AppContext, now: Date) => new Date(now.getTime() - windowMs(ctx));
 
 function auditFor(ctx: AppContext, s: SigningSession, meta: RequestMeta) {
 	return (type: string, data: Record<string, unknown> = {}) =>
@@ -135,10 +137,15 @@ export async function closeAbandonedTries(ctx: AppContext, now = new Date()): Pr
 	return due.length;
 }
 
+/** When a try was lost (`lostAt`, tries.ts), in SQL. */
+const lostAtSql = sql`(case when ${identityAttempts.outcome} = 'failed'
+	then coalesce(${identityAttempts.finishedAt}, ${identityAttempts.deadlineAt})
+	else ${identityAttempts.deadlineAt} end)`;
+
 /**
- * The condition of triesUsed, on values or on a prepared statement's placeholders. The console
- * judges a lock from its own facts with `lostTry` (tries.ts), the same rule but for answers still
- * with the bureau.
+ * The condition of triesOf, on a prepared statement's placeholders: the application's tries lost
+ * since `since`. The console judges a lock from its own facts with `lostTry` (tries.ts), the same
+ * rule but for answers still with the bureau.
  */
 function triesCounted(w: {
 	officeId: Value<number>;
@@ -149,7 +156,7 @@ function triesCounted(w: {
 	return and(
 		eq(identityAttempts.officeId, w.officeId),
 		eq(identityAttempts.applicationId, w.applicationId),
-		gt(identityAttempts.startedAt, w.since),
+		sql`${lostAtSql} > ${w.since}`,
 		or(
 			inArray(identityAttempts.outcome, ['failed', 'late', 'answering']),
 			leftPastTime(w.lateBefore)
@@ -157,20 +164,25 @@ function triesCounted(w: {
 	);
 }
 
+/** The statements' values: two windows back, enough to tell a lock (tryStanding). */
 const windowOf = (ctx: AppContext, s: SigningSession, now: Date) => ({
 	officeId: s.officeId,
 	applicationId: s.applicationId,
-	since: windowStart(ctx, now),
-	lateBefore: new Date(now.getTime() - GRACE_MS)
+	since: new Date(now.getTime() - 2 * windowMs(ctx)).toISOString(),
+	lateBefore: new Date(now.getTime() - GRACE_MS).toISOString()
 });
 
-const usedInWindow = (ctx: AppContext, s: SigningSession, now: Date) =>
-	triesCounted(windowOf(ctx, s, now));
-
-/** The tries used in the window, on placeholders: a statement of its own, and part of the view's. */
+/**
+ * The times (epoch milliseconds) the application's tries of the last two windows were lost, on
+ * placeholders: a statement of its own, and part of the view's.
+ */
 const triesOf = (db: Tx) =>
 	db
-		.select({ n: sql<number>`count(*)::int` })
+		.select({
+			lost: sql<
+				number[]
+			>`coalesce(json_agg(floor(extract(epoch from ${lostAtSql}) * 1000)), '[]'::json)`
+		})
 		.from(identityAttempts)
 		.where(
 			triesCounted({
@@ -181,8 +193,15 @@ const triesOf = (db: Tx) =>
 			})
 		);
 
-/** Reserving an attempt and recording a failure count the tries used (see preparedPer). */
-const triesQuery = preparedPer((db) => triesOf(db).prepare('identity_tries_used'));
+/** Reserving an attempt and recording a failure read the tries (see preparedPer). */
+const triesQuery = preparedPer((db) => triesOf(db).prepare('identity_tries_lost'));
+
+/** Where the application stands with its tries (tryStanding), from their times. */
+const standing = (ctx: AppContext, lost: number[], now: Date) =>
+	tryStanding(lost.map(Number), now.getTime(), {
+		max: ctx.config.IDENTITY_MAX_ATTEMPTS,
+		windowMs: windowMs(ctx)
+	});
 
 /** Which application's passes: placeholders, or the columns of an outer query's row. */
 interface PassesFor {
@@ -222,33 +241,12 @@ export const passesJson = (db: Tx, of?: PassesFor) =>
 	sql<Pass[]>`coalesce((select json_agg(p) from (${passesOf(db, of)}) p), '[]'::json)`;
 
 /**
- * Tries the application has used in the window, over every link and device: judged as failed,
- * out of time (closed or not yet noticed), or sent to the bureau with no verdict recorded.
+ * Where the application stands with the tries of every link and device: judged as failed, out of
+ * time (closed or not yet noticed), or sent to the bureau with no verdict recorded.
  */
 async function triesUsed(ctx: AppContext, db: Tx, s: SigningSession, now: Date) {
-	const w = windowOf(ctx, s, now);
-	const [row] = await triesQuery(db).execute({
-		...w,
-		since: w.since.toISOString(),
-		lateBefore: w.lateBefore.toISOString()
-	});
-	return Number(row?.n ?? 0);
-}
-
-/**
- * When a lock lifts: once the oldest of the last `max` tries leaves the window, fewer than `max`
- * are left in it.
- */
-async function lockLiftsAt(ctx: AppContext, s: SigningSession, now: Date): Promise<Date | null> {
-	const [row] = await ctx.db
-		.select({ startedAt: identityAttempts.startedAt })
-		.from(identityAttempts)
-		.where(usedInWindow(ctx, s, now))
-		.orderBy(desc(identityAttempts.startedAt))
-		.offset(ctx.config.IDENTITY_MAX_ATTEMPTS - 1)
-		.limit(1);
-	if (!row) return null;
-	return new Date(row.startedAt.getTime() + ctx.config.IDENTITY_WINDOW_HOURS * 3_600_000);
+	const [row] = await triesQuery(db).execute(windowOf(ctx, s, now));
+	return standing(ctx, row?.lost ?? [], now);
 }
 
 /**
@@ -279,17 +277,10 @@ async function lockedOut(
 }
 
 async function afterFailure(ctx: AppContext, s: SigningSession, meta: RequestMeta, now: Date) {
-	const count = await triesUsed(ctx, ctx.db, s, now);
-	if (count >= ctx.config.IDENTITY_MAX_ATTEMPTS) {
-		const until = new Date(now.getTime() + ctx.config.IDENTITY_WINDOW_HOURS * 3_600_000);
-		await lockedOut(
-			ctx,
-			s,
-			meta,
-			now,
-			{ failedAttempts: count, until: until.toISOString() },
-			until
-		);
+	const { used, lockedUntil } = await triesUsed(ctx, ctx.db, s, now);
+	if (lockedUntil !== null) {
+		const until = new Date(lockedUntil);
+		await lockedOut(ctx, s, meta, now, { failedAttempts: used, until: until.toISOString() }, until);
 	}
 }
 
@@ -309,7 +300,7 @@ const factsQuery = preparedPer((db) =>
 	db
 		.select({
 			attempt: getTableColumns(identityAttempts),
-			tries: sql<number>`(${triesOf(db)})`,
+			lost: sql<number[]>`(${triesOf(db)})`,
 			passes: passesJson(db),
 			linkEmail: sql<
 				string | null
@@ -327,17 +318,14 @@ const factsQuery = preparedPer((db) =>
 );
 
 async function identityFacts(ctx: AppContext, s: SigningSession, now: Date) {
-	const w = windowOf(ctx, s, now);
 	const [row] = await factsQuery(ctx.db).execute({
-		...w,
-		since: w.since.toISOString(),
-		lateBefore: w.lateBefore.toISOString(),
+		...windowOf(ctx, s, now),
 		sessionId: s.id,
 		linkId: s.linkId
 	});
 	return {
 		latest: row!.attempt ?? undefined,
-		tries: Number(row!.tries),
+		lost: row!.lost,
 		passes: row!.passes,
 		linkEmail: row!.linkEmail
 	};
@@ -354,7 +342,7 @@ export async function identityView(
 	meta: RequestMeta,
 	now = new Date()
 ): Promise<{ state: IdentityState; earlier: EarlierPass }> {
-	const { latest, tries: count, passes, linkEmail } = await identityFacts(ctx, s, now);
+	const { latest, lost, passes, linkEmail } = await identityFacts(ctx, s, now);
 	let open: OpenAttempt | undefined;
 	let last: AttemptOutcome | undefined = latest?.outcome;
 	if (latest?.outcome === 'pending' && !latest.questionsEnc) {
@@ -376,15 +364,15 @@ export async function identityView(
 			};
 		}
 	}
-	const max = ctx.config.IDENTITY_MAX_ATTEMPTS;
+	const { used, lockedUntil } = standing(ctx, lost, now);
 	return {
 		state: {
-			failures: count,
-			attemptsLeft: Math.max(0, max - count),
-			locked: count >= max,
+			failures: used,
+			attemptsLeft: lockedUntil === null ? Math.max(0, ctx.config.IDENTITY_MAX_ATTEMPTS - used) : 0,
+			locked: lockedUntil !== null,
 			open,
 			last,
-			lockLiftsAt: count >= max ? await lockLiftsAt(ctx, s, now) : null
+			lockLiftsAt: lockedUntil === null ? null : new Date(lockedUntil)
 		},
 		earlier: judgePass(passes, s.linkId, linkEmail, s.channel)
 	};
@@ -539,7 +527,7 @@ async function reserve(
 			)
 			.limit(1);
 		if (open) return 'busy';
-		if ((await triesUsed(ctx, tx, s, now)) >= ctx.config.IDENTITY_MAX_ATTEMPTS) return 'locked';
+		if ((await triesUsed(ctx, tx, s, now)).lockedUntil !== null) return 'locked';
 		const [row] = await tx
 			.insert(identityAttempts)
 			.values({
