@@ -179,6 +179,30 @@ test('when the time runs out, the page ends the try by itself', async ({ page, r
 	await expect(page.getByText(/You have 1 of 2\s+tries left/)).toBeVisible();
 });
 
+test('a link made through the operator API ends the questions open on the one it replaces, as a try spent', async ({
+	page,
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'Replaced mid-questions');
+	const first = await createLink(request, app.id);
+	await openLinkAndStart(page, first.path);
+	await agreeToTerms(page);
+	await startQuestions(page);
+
+	const other = await browser.newContext();
+	try {
+		const p2 = await other.newPage();
+		const second = await createLink(request, app.id);
+		await openLinkAndStart(p2, second.path);
+		await agreeToTerms(p2);
+		await expect(p2.getByText(/You have 1 of 2\s+tries left/)).toBeVisible();
+		await startQuestions(p2);
+	} finally {
+		await other.close();
+	}
+});
+
 test('a new link after identity passed elsewhere does not let a new session skip the questions (or start)', async ({
 	page,
 	browser,

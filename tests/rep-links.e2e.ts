@@ -6,7 +6,8 @@ import {
 	noScriptContext,
 	openLinkAndStart,
 	ready,
-	resetSandbox
+	resetSandbox,
+	startQuestions
 } from './support/flow';
 import { REPS, SEND_LINK, TABLET, appPath, mailTo, repPage, signIn } from './support/reps';
 
@@ -246,4 +247,45 @@ test('copy link with JavaScript: the link stays on the page through its refreshe
 	await expect(rep.getByLabel(/^The new link/)).toHaveCount(0);
 	await expect(rep.getByText(/^The link you made is shown only once/)).toHaveCount(0);
 	await rep.context().close();
+});
+
+test('a new link ends the old one’s open questions at once, as a try spent, and the new link can start', async ({
+	browser,
+	page,
+	request
+}) => {
+	const app = await newApplication(request, 'Rep replaces mid-questions');
+	const rep = await repPage(browser, REPS.sam);
+	await rep.goto(appPath(app.id));
+	await rep.getByRole('button', { name: 'Make a link to copy' }).click();
+	const first = await rep.getByLabel(/^The new link/).inputValue();
+	await openLinkAndStart(page, new URL(first).pathname);
+	await agreeToTerms(page);
+	await startQuestions(page);
+
+	// The merchant asks for the link to go to another address while the questions are open.
+	await rep.goto(appPath(app.id));
+	await rep.getByRole('button', { name: 'Make a link to copy' }).click();
+	const second = await rep.getByLabel(/^The new link/).inputValue();
+	await rep.goto(appPath(app.id));
+	await expect(
+		rep.locator('ol.timeline li').filter({
+			hasText: 'The questions were still open when the link was replaced; they count as a try'
+		})
+	).toContainText('Sam Ortiz');
+
+	const other = await browser.newContext({ viewport: TABLET });
+	try {
+		const merchant = await other.newPage();
+		await openLinkAndStart(merchant, new URL(second).pathname);
+		await agreeToTerms(merchant);
+		// Not "open in another window … finish them there": that window's session is over.
+		await expect(merchant.getByText(/You have 1 of 2\s+tries left/)).toBeVisible();
+		await startQuestions(merchant);
+	} finally {
+		await other.close();
+	}
+	// The old window's answers go nowhere: its session ended with its link.
+	await page.reload();
+	await expect(page.locator('fieldset')).toHaveCount(0);
 });

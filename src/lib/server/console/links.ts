@@ -1,6 +1,7 @@
 import type { AppContext } from '$lib/server/app';
 import { decisionFor } from '$lib/server/decisions/decisions';
 import type { RequestMeta } from '$lib/server/http/meta';
+import { closeTriesOfEndedLinks } from '$lib/server/identity/attempts';
 import { createLink, revokeLinks } from '$lib/server/links/links';
 import { sendLinkMail } from '$lib/server/links/mail';
 import { mailEnabled } from '$lib/server/mail/mode';
@@ -30,8 +31,15 @@ async function decided(ctx: AppContext, a: RepAction): Promise<boolean> {
 	return isDecided(a.application) || !!(await decisionFor(ctx.db, officeId, applicationId));
 }
 
+/** Who ended a link, for the tries its sessions had open (closeTriesOfEndedLinks). */
+const endedBy = (a: RepAction) => ({
+	rep: repAuditName(a.rep),
+	by: `rep:${a.rep.id}`,
+	meta: a.meta
+});
+
 async function newLink(ctx: AppContext, a: RepAction, email: string | null) {
-	return createLink(ctx.db, {
+	const made = await createLink(ctx.db, {
 		...ids(a),
 		email,
 		createdBy: `rep:${a.rep.id}`,
@@ -39,6 +47,12 @@ async function newLink(ctx: AppContext, a: RepAction, email: string | null) {
 		meta: a.meta,
 		rep: repAuditName(a.rep)
 	});
+	await closeTriesOfEndedLinks(ctx, {
+		...endedBy(a),
+		linkIds: made.replaced,
+		reason: 'link replaced'
+	});
+	return made;
 }
 
 /**
@@ -78,5 +92,7 @@ export async function copyableLink(
 }
 
 export async function revokeLink(ctx: AppContext, a: RepAction): Promise<number> {
-	return revokeLinks(ctx.db, { ...ids(a), rep: repAuditName(a.rep), meta: a.meta });
+	const revoked = await revokeLinks(ctx.db, { ...ids(a), rep: repAuditName(a.rep), meta: a.meta });
+	await closeTriesOfEndedLinks(ctx, { ...endedBy(a), linkIds: revoked, reason: 'link revoked' });
+	return revoked.length;
 }

@@ -69,7 +69,9 @@ function detail(e: AuditEvent, zone: string): string | null {
 		case 'identity.failed':
 			return d.reason === 'time limit passed'
 				? 'The time ran out'
-				: 'The answers did not match the bureau’s records';
+				: d.reason === 'link replaced' || d.reason === 'link revoked'
+					? `The questions were still open when the link was ${d.reason === 'link replaced' ? 'replaced' : 'revoked'}; they count as a try`
+					: 'The answers did not match the bureau’s records';
 		case 'identity.locked':
 			return d.by === 'service'
 				? 'Locked by the onboarding service'

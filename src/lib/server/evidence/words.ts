@@ -88,6 +88,8 @@ export function eventSentence(e: AuditEvent): string {
 				: 'The answers were verified: identity confirmed.';
 		case 'identity.failed': {
 			const reason = text(d.reason);
+			if (reason === 'link replaced' || reason === 'link revoked')
+				return `The questions were still open when the link was ${reason === 'link replaced' ? 'replaced' : 'revoked'}: no answers were sent, and they count as a try.`;
 			return `The answers were not verified${reason && reason !== 'failed' ? ` (${reason})` : ''}.`;
 		}
 		case 'identity.locked':

@@ -3,10 +3,14 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listAudit } from '$lib/server/audit/audit';
 import { loadFacts } from '$lib/server/console/facts';
+import { revokeLink } from '$lib/server/console/links';
 import { stateRules } from '$lib/server/console/list';
 import { deriveState } from '$lib/server/console/state';
 import { identityAttempts, mailOutbox, signingSessions } from '$lib/server/db/schema';
+import { createLink } from '$lib/server/links/links';
 import { mailStatusFor } from '$lib/server/mail/status';
+import type { ApplicationListItem } from '$lib/server/onboarding';
+import type { SignedInRep } from '$lib/server/reps/session';
 import { createSession, resumeSession } from '$lib/server/signing/session';
 import { startTestApp, testSessionInput } from '$lib/server/testing/app';
 import {
@@ -217,6 +221,58 @@ describe('identity attempts against the sandbox', () => {
 			lockLiftsAt: null
 		});
 		expect((await consoleAt(lifted)).kind).not.toBe('identity_locked');
+	});
+
+	it('a rep’s Revoke closes the questions open on the link at once, as a try spent, in the rep’s name', async () => {
+		await t.ctx.db.delete(identityAttempts).where(eq(identityAttempts.applicationId, 50003));
+		const { link } = await createLink(t.ctx.db, {
+			officeId: 1207,
+			applicationId: 50003,
+			email: 'dana@example.com',
+			createdBy: 'rep:x',
+			ttlHours: 24,
+			meta
+		});
+		const onLink = await t.session(50003, 1207, link.id);
+		const o = await open(onLink);
+		const rep = {
+			id: randomUUID(),
+			officeId: 1207,
+			repNo: 31,
+			name: 'Sam Ortiz',
+			email: 's@x.example'
+		};
+		const action = {
+			rep: rep as SignedInRep,
+			application: { ApplicationID: 50003 } as unknown as ApplicationListItem,
+			meta: { ip: '10.0.0.9', userAgent: 'rep tablet' }
+		};
+		expect(await revokeLink(t.ctx, action)).toBe(1);
+		const [row] = await t.ctx.db
+			.select()
+			.from(identityAttempts)
+			.where(eq(identityAttempts.id, o.attempt.id));
+		expect(row).toMatchObject({ outcome: 'late', questionsEnc: null });
+		const failed = (await listAudit(t.ctx.db, 1207, 50003))
+			.filter((e) => e.type === 'identity.failed')
+			.at(-1)!;
+		expect(failed).toMatchObject({
+			rep: 'Sam Ortiz (rep 31, s@x.example)',
+			ip: '10.0.0.9',
+			sessionId: onLink.id,
+			data: { reason: 'link revoked', by: `rep:${rep.id}` }
+		});
+		// The next session counts it, and nothing is open: Start starts.
+		const next = await t.session(50003);
+		expect(await identityState(t.ctx, next, meta)).toMatchObject({
+			failures: 1,
+			attemptsLeft: 1,
+			open: undefined
+		});
+		expect((await startAttempt(t.ctx, next, meta)).result).toBe('started');
+		// A second Revoke finds nothing to revoke or close.
+		expect(await revokeLink(t.ctx, action)).toBe(0);
+		await t.ctx.db.delete(identityAttempts).where(eq(identityAttempts.applicationId, 50003));
 	});
 
 	it('spends no try when the bureau is down', async () => {

@@ -115,6 +115,17 @@ const leftPastTime = (lateBefore: Value<Date>) =>
 
 const NO_REQUEST: RequestMeta = { ip: null, userAgent: null };
 
+/** Attempts to close, each with its session, for the trail. */
+const attemptsWithSessions = (ctx: AppContext) =>
+	ctx.db
+		.select({
+			id: identityAttempts.id,
+			questionSetId: identityAttempts.questionSetId,
+			session: getTableColumns(signingSessions)
+		})
+		.from(identityAttempts)
+		.innerJoin(signingSessions, eq(signingSessions.id, identityAttempts.sessionId));
+
 /**
  * The worker's sweep: sets left with their questions on the screen past their time. Closing
  * them here, not when the merchant comes back, drops the questions at once, and records a lock
@@ -122,14 +133,7 @@ const NO_REQUEST: RequestMeta = { ip: null, userAgent: null };
  * counts such a set already).
  */
 export async function closeAbandonedTries(ctx: AppContext, now = new Date()): Promise<number> {
-	const due = await ctx.db
-		.select({
-			id: identityAttempts.id,
-			questionSetId: identityAttempts.questionSetId,
-			session: getTableColumns(signingSessions)
-		})
-		.from(identityAttempts)
-		.innerJoin(signingSessions, eq(signingSessions.id, identityAttempts.sessionId))
+	const due = await attemptsWithSessions(ctx)
 		.where(leftPastTime(new Date(now.getTime() - GRACE_MS)))
 		.orderBy(identityAttempts.deadlineAt)
 		.limit(20);
@@ -141,6 +145,48 @@ export async function closeAbandonedTries(ctx: AppContext, now = new Date()): Pr
 const lostAtSql = sql`(case when ${identityAttempts.outcome} = 'failed'
 	then coalesce(${identityAttempts.finishedAt}, ${identityAttempts.deadlineAt})
 	else ${identityAttempts.deadlineAt} end)`;
+
+/**
+ * A new link, or a rep's "Revoke", ends the sessions on the links it replaces, and with them any
+ * set of questions open there: closed at once as a try spent (its questions were shown, and past
+ * its time it would count anyway), so that the new link's Start is not told the questions are
+ * open elsewhere, and its count of tries left is right. Recorded in the name of who ended the
+ * link, with their request; the lock it may complete, as any other.
+ */
+export async function closeTriesOfEndedLinks(
+	ctx: AppContext,
+	ended: {
+		linkIds: string[];
+		reason: 'link replaced' | 'link revoked';
+		/** The rep's name as the trail records it; none for the operator API. */
+		rep: string | null;
+		by: string;
+		meta: RequestMeta;
+	},
+	now = new Date()
+): Promise<number> {
+	if (ended.linkIds.length === 0) return 0;
+	const open = await attemptsWithSessions(ctx).where(
+		and(
+			inArray(signingSessions.linkId, ended.linkIds),
+			eq(identityAttempts.outcome, 'pending'),
+			isNotNull(identityAttempts.questionsEnc)
+		)
+	);
+	let closed = 0;
+	for (const a of open) {
+		if (!(await finishAttempt(ctx, a.id, 'late', now))) continue;
+		closed++;
+		await appendAudit(ctx.db, {
+			...sessionEvent(a.session, ended.meta),
+			rep: ended.rep,
+			type: 'identity.failed',
+			data: { questionSetId: a.questionSetId, reason: ended.reason, by: ended.by }
+		});
+		await afterFailure(ctx, a.session, NO_REQUEST, now);
+	}
+	return closed;
+}
 
 /**
  * The condition of triesOf, on a prepared statement's placeholders: the application's tries lost

@@ -33,27 +33,24 @@ export function activeLinksOf(officeId: number, applicationId: number) {
 
 /**
  * Creates a link and revokes every earlier one of the application in the same transaction, so
- * there is at most one usable link per application. Returns the token: the only time it exists.
- * With `keep`, a link that can still be opened is left as it is, and nothing is made (null).
+ * there is at most one usable link per application. Returns the token (the only time it exists)
+ * and the ids of the links it replaced (see closeTriesOfEndedLinks). With `keep`, a link that can
+ * still be opened is left as it is, and nothing is made (null).
  */
-export async function createLink(
-	db: Db,
-	input: CreateLinkInput,
-	now?: Date
-): Promise<{ token: string; link: SigningLink }>;
+export async function createLink(db: Db, input: CreateLinkInput, now?: Date): Promise<CreatedLink>;
 export async function createLink(
 	db: Db,
 	input: CreateLinkInput & { keep: boolean },
 	now?: Date
-): Promise<{ token: string; link: SigningLink } | null>;
+): Promise<CreatedLink | null>;
 export async function createLink(
 	db: Db,
 	input: CreateLinkInput & { keep?: boolean },
 	now = new Date()
-): Promise<{ token: string; link: SigningLink } | null> {
+): Promise<CreatedLink | null> {
 	const token = newToken();
 	const expiresAt = input.expiresAt ?? new Date(now.getTime() + input.ttlHours * 3_600_000);
-	const link = await db.transaction(async (tx) => {
+	const made = await db.transaction(async (tx) => {
 		if (input.keep) {
 			const [open] = await tx
 				.select({ id: signingLinks.id })
@@ -108,22 +105,29 @@ export async function createLink(
 				emailedTo: input.email
 			}
 		});
-		return row!;
+		return { link: row!, replaced: revoked.map((r) => r.id) };
 	});
-	return link ? { token, link } : null;
+	return made ? { token, ...made } : null;
 }
 
 export type SigningLink = typeof signingLinks.$inferSelect;
 
+export interface CreatedLink {
+	token: string;
+	link: SigningLink;
+	/** The ids of the links it replaced. */
+	replaced: string[];
+}
+
 /**
  * Revokes the application's usable link (a rep's "Revoke"): its sessions end with it, as when a
- * new link replaces it. Returns how many were revoked (0 or 1).
+ * new link replaces it. Returns the ids of the links revoked (none or one).
  */
 export async function revokeLinks(
 	db: Db,
 	input: { officeId: number; applicationId: number; rep: string | null; meta: RequestMeta },
 	now = new Date()
-): Promise<number> {
+): Promise<string[]> {
 	return db.transaction(async (tx) => {
 		const revoked = await tx
 			.update(signingLinks)
@@ -143,7 +147,7 @@ export async function revokeLinks(
 				data: { linkId: r.id, reason: 'revoked' }
 			});
 		}
-		return revoked.length;
+		return revoked.map((r) => r.id);
 	});
 }
 
