@@ -137,6 +137,36 @@ test('credit bureau down (50006): told plainly, no try used', async ({ page, req
 	await expect(page.getByText(TEXT.locked)).toHaveCount(0);
 });
 
+test('without JavaScript a refused Start answers with a page to GET: Back and reload post nothing', async ({
+	browser,
+	request
+}) => {
+	const { path } = await createLink(request, DEMO.bureauDown);
+	const context = await noScriptContext(browser);
+	try {
+		const page = await context.newPage();
+		await openLinkAndStart(page, path);
+		await agreeToTerms(page);
+		const posts: string[] = [];
+		page.on('request', (r) => {
+			if (r.method() === 'POST') posts.push(r.url());
+		});
+		await page.getByRole('button', { name: 'Start the questions' }).click();
+		await expect(page.getByRole('alert')).toContainText(TEXT.bureauDown);
+		expect(new URL(page.url()).search).toBe('?refused=unavailable');
+		expect(posts).toHaveLength(1);
+		// Away (to the agreement) and Back: the refusal's page again, from a GET.
+		await page.goto('/sign/review');
+		await page.goBack();
+		await expect(page.getByRole('alert')).toContainText(TEXT.bureauDown);
+		await page.reload();
+		await expect(page.getByText(/You have 2 of 2\s+tries left/)).toBeVisible();
+		expect(posts).toHaveLength(1);
+	} finally {
+		await context.close();
+	}
+});
+
 test('answers sent after the time limit count as a failed try (no script: the server decides)', async ({
 	browser,
 	request

@@ -1,4 +1,4 @@
-import { fail, redirect, type RequestEvent } from '@sveltejs/kit';
+import { fail, redirect } from '@sveltejs/kit';
 import { app } from '$lib/server/app';
 import { requestMeta } from '$lib/server/http/meta';
 import {
@@ -24,6 +24,31 @@ const UNAVAILABLE =
 const ELSEWHERE =
 	'Your identity was already confirmed using a different link. For your security this link can’t continue: please contact your sales representative, who can send a link to the address that link went to or help you finish in person.';
 
+const LIMITED = 'Too many requests. Wait a little while, then try again.';
+
+/**
+ * Why Start was refused. The action answers with a redirect to `?refused=…` rather than with the
+ * page itself, so that without JavaScript the browser's Back and reload never post again (Chromium
+ * shows "Confirm Form Resubmission" for a page that was a POST's answer). Start sends no input to
+ * keep, so nothing is lost.
+ */
+const REFUSALS = {
+	unavailable: UNAVAILABLE,
+	busy: BUSY,
+	elsewhere: ELSEWHERE,
+	limited: LIMITED,
+	// The lock has its own notice.
+	locked: null
+} as const;
+type Refusal = keyof typeof REFUSALS;
+
+const refusedTo = (why: Refusal) => redirect(303, `/sign/identity?refused=${why}`);
+
+function refusalOf(url: URL): Refusal | null {
+	const why = url.searchParams.get('refused');
+	return why && Object.hasOwn(REFUSALS, why) ? (why as Refusal) : null;
+}
+
 export const load: PageServerLoad = async (event) => {
 	const session = requireStep(event, 'identity');
 	const ctx = app();
@@ -32,12 +57,22 @@ export const load: PageServerLoad = async (event) => {
 		announcedLimitSeconds(ctx, session)
 	]);
 	const now = Date.now();
+	const refused = refusalOf(event.url);
 	return {
 		limitSeconds,
 		maxAttempts: ctx.config.IDENTITY_MAX_ATTEMPTS,
 		windowHours: ctx.config.IDENTITY_WINDOW_HOURS,
 		attemptsLeft: state.attemptsLeft,
-		locked: state.locked,
+		// The service's own lock (a 423 to Start) is known only from the refusal.
+		locked: state.locked || refused === 'locked',
+		/**
+		 * Why the last Start was refused, to say so; none once a set is open, nor where the
+		 * page's own notice says it (identity confirmed on another link).
+		 */
+		refusal:
+			refused && !state.open && !(refused === 'elsewhere' && earlier.kind === 'refused')
+				? REFUSALS[refused]
+				: null,
 		lockLiftsAt: state.lockLiftsAt?.toISOString() ?? null,
 		last: state.last ?? null,
 		/**
@@ -66,31 +101,29 @@ export const load: PageServerLoad = async (event) => {
 	};
 };
 
-async function limited(event: RequestEvent, session: SigningSession) {
+/** Whether the application has used up its identity requests for the hour. */
+async function overLimit(session: SigningSession) {
 	const ctx = app();
 	const r = await hit(ctx.db, {
 		key: `identity:${session.officeId}:${session.applicationId}`,
 		max: ctx.config.RATE_LIMIT_IDENTITY,
 		windowSeconds: 3600
 	});
-	return r.ok
-		? null
-		: fail(429, { message: 'Too many requests. Wait a little while, then try again.' });
+	return !r.ok;
 }
 
 export const actions: Actions = {
 	start: async (event) => {
 		const session = requireStep(event, 'identity');
-		const blocked = await limited(event, session);
-		if (blocked) return blocked;
+		if (await overLimit(session)) refusedTo('limited');
 		const { result, secret } = await startAttempt(app(), session, requestMeta(event));
-		if (result === 'unavailable') return fail(503, { message: UNAVAILABLE });
-		if (result === 'locked') return fail(423, { locked: true, message: null });
-		if (result === 'busy') return fail(409, { message: BUSY });
-		if (result === 'elsewhere') {
-			return fail(409, {
-				message: ELSEWHERE
-			});
+		if (
+			result === 'unavailable' ||
+			result === 'locked' ||
+			result === 'busy' ||
+			result === 'elsewhere'
+		) {
+			refusedTo(result);
 		}
 		if (secret) setSessionCookie(event.cookies, event.url, secret);
 		redirect(303, result === 'verified' ? '/sign/sign' : '/sign/identity');
@@ -101,8 +134,7 @@ export const actions: Actions = {
 		const meta = requestMeta(event);
 		const state = await identityState(ctx, session, meta);
 		if (!state.open) redirect(303, '/sign/identity');
-		const blocked = await limited(event, session);
-		if (blocked) return blocked;
+		if (await overLimit(session)) return fail(429, { message: LIMITED });
 		const parsed = parseAnswers(await event.request.formData(), state.open.questions);
 		if (Object.keys(parsed.errors).length > 0) {
 			return fail(400, {
