@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { plainEmail } from '$lib/email';
 
 /** What an operator types for a rep. Messages leave out the field: the caller names it. */
 
@@ -18,6 +19,7 @@ export const EmailSchema = v.pipe(
 	v.trim(),
 	v.nonEmpty('is required'),
 	v.maxLength(254, 'is too long (at most 254 characters)'),
+	plainEmail('must be written with the letters a–z, digits and ASCII punctuation only'),
 	v.email('must be an email address such as sam@example.com')
 );
 

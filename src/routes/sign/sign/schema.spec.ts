@@ -35,6 +35,21 @@ describe('sign form', () => {
 		expect(JSON.stringify(errors)).not.toContain('3456');
 	});
 
+	it('says why an address in other letters is refused, and an overlong one starts with a capital', () => {
+		const r = v.safeParse(SignerSchema, {
+			firstName: 'Oleg',
+			lastName: 'Ivanov',
+			email: 'олег@пример.рф',
+			notificationEmail: `${'a'.repeat(250)}@x.io`,
+			ssn: '123-45-6789'
+		});
+		expect(fieldErrors(r.success ? [] : r.issues)).toEqual({
+			email:
+				'Write your email address with the letters a–z, digits and . _ - + @ only: an address with other letters can’t be used here.',
+			notificationEmail: 'An email address for notices is too long.'
+		});
+	});
+
 	it('takes names in any letters, with accents, apostrophes and hyphens, but no emoji or symbols', () => {
 		const signer = (firstName: string, lastName = 'Whitfield') =>
 			v.safeParse(SignerSchema, {

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { plainEmail } from '$lib/email';
 import { reasonsByField } from '$lib/server/http/inputs';
 import { isPossibleSsn, ssnDigits } from '$lib/server/signing/ssn';
 
@@ -33,7 +34,10 @@ const email = (what: string) =>
 		v.optional(v.string(`Enter ${what}.`), ''),
 		v.trim(),
 		v.nonEmpty(`Enter ${what}.`),
-		v.maxLength(254, `${what} is too long.`),
+		v.maxLength(254, `${what[0]!.toUpperCase()}${what.slice(1)} is too long.`),
+		plainEmail(
+			`Write ${what} with the letters a–z, digits and . _ - + @ only: an address with other letters can’t be used here.`
+		),
 		v.email(`Enter ${what} in the form name@example.com.`)
 	);
 

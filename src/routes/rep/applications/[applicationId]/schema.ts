@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { plainEmail } from '$lib/email';
 
 export const SendLinkSchema = v.object({
 	email: v.pipe(
@@ -6,6 +7,9 @@ export const SendLinkSchema = v.object({
 		v.trim(),
 		v.nonEmpty('Enter the email address to send the link to.'),
 		v.maxLength(254, 'That is too long for an email address (at most 254 characters).'),
+		plainEmail(
+			'Write the address with the letters a–z, digits and . _ - + @ only: an address with other letters can’t be used here.'
+		),
 		v.email('Enter an email address such as dana@example.com.')
 	)
 });

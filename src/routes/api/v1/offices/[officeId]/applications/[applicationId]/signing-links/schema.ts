@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { plainEmail } from '$lib/email';
 
 // Ids are positive: 0 (or 000) names nothing, and the service answers it with an error of its own.
 // Nine digits at most: every id the service gives fits, and so does PostgreSQL's integer.
@@ -19,6 +20,9 @@ export const BodySchema = v.object(
 				v.string('must be a string'),
 				v.trim(),
 				v.maxLength(254, 'is too long: an email address has at most 254 characters'),
+				plainEmail(
+					'must be written in ASCII: an address with other letters (an internationalised address) cannot be used'
+				),
 				v.email('must be an email address')
 			)
 		),
