@@ -79,7 +79,7 @@ test('a new link to the address identity passed on carries the pass over', async
 	await expect(rep.locator(`li[data-application="${app.id}"] .badge`)).toHaveText('Signed');
 	await rep.goto(appPath(app.id));
 	await expect(
-		rep.getByText('Carried over from an earlier link to the same email address')
+		rep.getByText('Carried over from an earlier link sent to the same email address')
 	).toBeVisible();
 });
 

@@ -14,6 +14,7 @@ import {
 	freshSsn,
 	newApplication,
 	noScriptContext,
+	openLinkAndStart,
 	passIdentity,
 	ready,
 	resetSandbox,
@@ -416,5 +417,33 @@ test('idle: the screen clears and the tablet locks, with script and without', as
 		await expectLocked(page);
 	} finally {
 		await server.stop();
+	}
+});
+
+test('a hand-over ends the application’s emailed link: nobody goes on with it beside the merchant at the counter', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'Link and counter');
+	const link = await createLink(request, app.id);
+	// Someone with the emailed link has the questions open on a phone.
+	const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
+	try {
+		const p = await phone.newPage();
+		await openLinkAndStart(p, link.path);
+		await agreeToTerms(p);
+		await startQuestions(p);
+
+		const tablet = await repPage(browser, REPS.sam);
+		await handOver(tablet, app.id);
+		// The phone's session ended with its link, and the link no longer opens.
+		await p.reload();
+		await expect(p.locator('fieldset')).toHaveCount(0);
+		expect((await p.goto(link.path))?.status()).toBe(410);
+		// The set left open on the phone counts as a try, and is not "open elsewhere".
+		await agreeToTerms(tablet);
+		await expect(tablet.getByText(/You have 1 of 2\s+tries left/)).toBeVisible();
+	} finally {
+		await phone.close();
 	}
 });

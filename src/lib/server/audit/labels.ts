@@ -37,6 +37,24 @@ export function typeLabel(type: string): string {
 }
 
 /** "1 section", "5 questions". */
+/**
+ * Where an identity pass was carried over from, for "carried over from …": an `identity.passed`
+ * event's `by` (identity/attempts.ts); null for a pass on the session's own answers.
+ */
+export function carriedFrom(by: unknown): string | null {
+	if (typeof by !== 'string' || by === '') return null;
+	switch (by) {
+		case 'earlier session on this link':
+			return 'an earlier session on the same link';
+		case 'earlier link to this email':
+			return 'an earlier link sent to the same email address';
+		case 'earlier pass, photo ID checked in person':
+			return 'an earlier pass, the rep having checked the signer’s photo ID in person';
+		default:
+			return 'an earlier session';
+	}
+}
+
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** "3 minutes", "90 seconds", "1 minute": a limit such as the tablet's idle time, exactly. */

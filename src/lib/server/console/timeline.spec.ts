@@ -159,4 +159,47 @@ describe('the timeline says who decided', () => {
 			'By Olga Petrova, not the owner the application names (Dana Whitfield), whom the identity questions were about; no reason given'
 		]);
 	});
+
+	it('says where a pass was carried over from, and why a link ended for signing in person', () => {
+		const rep = 'Sam Ortiz (rep 31, sam@example.com)';
+		const entries = timeline(
+			[
+				event({ type: 'link.revoked', rep, data: { linkId: 'L', reason: 'in_person' } }),
+				event({
+					type: 'identity.failed',
+					rep,
+					sessionId: SESSION,
+					data: { reason: 'signing in person', by: `rep:${REP_ID}` }
+				}),
+				event({
+					type: 'identity.passed',
+					channel: 'in_person',
+					rep: REP_ID,
+					sessionId: SESSION,
+					data: { by: 'earlier pass, photo ID checked in person', passedOnLink: 'L' }
+				}),
+				event({
+					type: 'identity.passed',
+					sessionId: SESSION,
+					data: { by: 'earlier link to this email', passedOnLink: 'L' }
+				}),
+				event({ type: 'identity.passed', sessionId: SESSION, data: { questionSetId: '7' } })
+			],
+			'America/Chicago',
+			new Map([[REP_ID, 'Sam Ortiz (rep 31)']])
+		);
+		expect(entries.map((e) => [e.detail, e.by]).reverse()).toEqual([
+			['Ended when the rep handed their device over for signing in person', rep],
+			[
+				'The questions were still open on the link when the rep’s device was handed over; they count as a try',
+				rep
+			],
+			[
+				'Carried over from an earlier pass, the rep having checked the signer’s photo ID in person',
+				'Merchant, on the device of Sam Ortiz (rep 31)'
+			],
+			['Carried over from an earlier link sent to the same email address', 'Merchant'],
+			[null, 'Merchant']
+		]);
+	});
 });

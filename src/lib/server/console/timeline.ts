@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AuditEvent } from '$lib/server/audit/audit';
-import { durationWords, typeLabel } from '$lib/server/audit/labels';
+import { carriedFrom, durationWords, typeLabel } from '$lib/server/audit/labels';
 import type { Db } from '$lib/server/db';
 import { reps } from '$lib/server/db/schema';
 import { isUuid } from '$lib/server/db/uuid';
@@ -44,7 +44,11 @@ function detail(e: AuditEvent, zone: string): string | null {
 		case 'link.sent':
 			return text(d.to) ? `Emailed to ${text(d.to)}` : null;
 		case 'link.revoked':
-			return d.reason === 'replaced' ? 'Replaced by a newer link' : 'Revoked by the rep';
+			return d.reason === 'replaced'
+				? 'Replaced by a newer link'
+				: d.reason === 'in_person'
+					? 'Ended when the rep handed their device over for signing in person'
+					: 'Revoked by the rep';
 		case 'session.started':
 		case 'session.handed_over':
 			return inPersonDetail(d.inPerson);
@@ -60,18 +64,18 @@ function detail(e: AuditEvent, zone: string): string | null {
 			return Array.isArray(d.sections) ? `${d.sections.length} sections shown` : null;
 		case 'identity.started':
 			return `${text(d.questions) ?? 'Some'} questions, ${text(d.timeLimitSeconds) ?? '?'} seconds to answer`;
-		case 'identity.passed':
-			return d.by === 'earlier link to this email'
-				? 'Carried over from an earlier link to the same email address'
-				: d.by
-					? 'Carried over from an earlier session on this link'
-					: null;
+		case 'identity.passed': {
+			const from = carriedFrom(d.by);
+			return from ? `Carried over from ${from}` : null;
+		}
 		case 'identity.failed':
 			return d.reason === 'time limit passed'
 				? 'The time ran out'
 				: d.reason === 'link replaced' || d.reason === 'link revoked'
 					? `The questions were still open when the link was ${d.reason === 'link replaced' ? 'replaced' : 'revoked'}; they count as a try`
-					: 'The answers did not match the bureau’s records';
+					: d.reason === 'signing in person'
+						? 'The questions were still open on the link when the rep’s device was handed over; they count as a try'
+						: 'The answers did not match the bureau’s records';
 		case 'identity.locked':
 			return d.by === 'service'
 				? 'Locked by the onboarding service'

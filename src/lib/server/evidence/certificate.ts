@@ -1,5 +1,5 @@
 import type { PDFDocument } from 'pdf-lib';
-import { channelLabel } from '$lib/server/audit/labels';
+import { carriedFrom, channelLabel } from '$lib/server/audit/labels';
 import { IDENTITY_STEP, type EvidenceFacts, type KeyStep } from './facts';
 import { CONTENT_WIDTH, COLOR, MARGIN, Sheet, needsUnicode } from './layout';
 import { eventSentence, officeTime, utcTime } from './words';
@@ -56,7 +56,9 @@ function photoIdText(f: EvidenceFacts): string | null {
 function identityText(f: EvidenceFacts): string {
 	const i = f.identity;
 	if (!i) return 'Not completed in this signing session';
-	const earlier = i.earlierSession ? ', in an earlier session on the same link' : '';
+	const earlier = i.earlierSession
+		? `, carried over from ${carriedFrom(f.identityCarriedBy) ?? 'an earlier session'}`
+		: '';
 	return `Passed on try ${i.attempt}${earlier} (credit-bureau questions)`;
 }
 

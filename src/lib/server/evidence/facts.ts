@@ -79,6 +79,11 @@ export interface EvidenceFacts {
 	signerName: string;
 	/** The owner the application names, when the signer typed other names (see recordDecision). */
 	ownerName: string | null;
+	/**
+	 * Where the signing session's identity pass was carried over from (its event's `by`), when it
+	 * was. Not in the content hash: documents made before it was recorded still verify.
+	 */
+	identityCarriedBy: string | null;
 	signerEmail: string;
 	signature: string | null;
 	outcome: 'accepted' | 'declined';
@@ -278,6 +283,16 @@ export async function gatherFacts(ctx: AppContext, req: FactsRequest): Promise<E
 		signerName:
 			str(d.signerName) ?? `${String(body.MerchantFirstName)} ${String(body.MerchantLastName)}`,
 		ownerName: str(d.ownerName),
+		identityCarriedBy: identity?.earlierSession
+			? str(
+					trail
+						.filter(
+							(e) =>
+								e.type === 'identity.passed' && e.sessionId === sessionId && e.seq < decided.seq
+						)
+						.at(-1)?.data.by
+				)
+			: null,
 		signerEmail: str(d.email) ?? String(body.MerchantEmail ?? ''),
 		signature: str(d.signature),
 		outcome: decision.isAccepted ? 'accepted' : 'declined',

@@ -1,6 +1,6 @@
 import Bowser from 'bowser';
 import type { AuditEvent } from '$lib/server/audit/audit';
-import { durationWords, plural, typeLabel } from '$lib/server/audit/labels';
+import { carriedFrom, durationWords, plural, typeLabel } from '$lib/server/audit/labels';
 import { formatTime } from '$lib/time';
 
 /** "Safari 17.0 on iOS 17.0 (Apple iPhone)": the user agent as a person names a device. */
@@ -49,7 +49,9 @@ export function eventSentence(e: AuditEvent): string {
 		case 'link.revoked':
 			return d.reason === 'replaced'
 				? 'A signing link was replaced by a newer one, and no longer opens.'
-				: `${e.rep ?? 'The rep'} revoked the signing link, and it no longer opens.`;
+				: d.reason === 'in_person'
+					? 'The signing link was ended when the rep handed their device over for signing in person, and no longer opens.'
+					: `${e.rep ?? 'The rep'} revoked the signing link, and it no longer opens.`;
 		case 'link.opened':
 			return 'The signing link was opened.';
 		case 'session.started': {
@@ -82,12 +84,16 @@ export function eventSentence(e: AuditEvent): string {
 			return 'The signer agreed to use electronic records and signatures.';
 		case 'identity.started':
 			return `The credit bureau’s identity questions were shown: ${plural(Number(d.questions) || 0, 'question')}, ${Number(d.timeLimitSeconds) || 0} seconds allowed (set ${text(d.questionSetId) ?? 'unknown'}).`;
-		case 'identity.passed':
-			return d.by
-				? 'Identity was already verified earlier on the same link.'
+		case 'identity.passed': {
+			const from = carriedFrom(d.by);
+			return from
+				? `Identity was already verified: carried over from ${from}.`
 				: 'The answers were verified: identity confirmed.';
+		}
 		case 'identity.failed': {
 			const reason = text(d.reason);
+			if (reason === 'signing in person')
+				return 'The questions were still open on the signing link when the rep handed their device over: no answers were sent, and they count as a try.';
 			if (reason === 'link replaced' || reason === 'link revoked')
 				return `The questions were still open when the link was ${reason === 'link replaced' ? 'replaced' : 'revoked'}: no answers were sent, and they count as a try.`;
 			return `The answers were not verified${reason && reason !== 'failed' ? ` (${reason})` : ''}.`;

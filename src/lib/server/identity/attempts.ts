@@ -157,7 +157,7 @@ export async function closeTriesOfEndedLinks(
 	ctx: AppContext,
 	ended: {
 		linkIds: string[];
-		reason: 'link replaced' | 'link revoked';
+		reason: 'link replaced' | 'link revoked' | 'signing in person';
 		/** The rep's name as the trail records it; none for the operator API. */
 		rep: string | null;
 		by: string;

@@ -8,6 +8,9 @@ import type { Db, Tx } from '$lib/server/db';
 import { preparedPer } from '$lib/server/db/prepared';
 import { handovers, signingSessions, type LockReason } from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
+import { repAuditName } from '$lib/server/console/links';
+import { closeTriesOfEndedLinks } from '$lib/server/identity/attempts';
+import { revokeLinks } from '$lib/server/links/links';
 import { isDecided } from '$lib/server/onboarding';
 import type { SignedInRep } from '$lib/server/reps/session';
 import { findApplication } from '$lib/server/signing/application';
@@ -130,6 +133,31 @@ export async function handOver(
 		signingSecret = started.secret;
 		session = started.session;
 	}
+	// One way in at a time: the application's link ends here, with its sessions and any questions
+	// they had open, so that nobody else goes on with it beside the merchant at the counter. The
+	// rep can send a new link if the merchant would rather finish at home.
+	const ended = await revokeLinks(
+		ctx.db,
+		{
+			officeId: rep.officeId,
+			applicationId,
+			rep: repAuditName(rep),
+			meta,
+			reason: 'in_person'
+		},
+		now
+	);
+	await closeTriesOfEndedLinks(
+		ctx,
+		{
+			linkIds: ended,
+			reason: 'signing in person',
+			rep: repAuditName(rep),
+			by: `rep:${rep.id}`,
+			meta
+		},
+		now
+	);
 	const tabletSecret = newToken();
 	await ctx.db.transaction(async (tx) => {
 		// One tablet, one hand-over: anything this rep session still held open ends here.

@@ -125,7 +125,14 @@ export interface CreatedLink {
  */
 export async function revokeLinks(
 	db: Db,
-	input: { officeId: number; applicationId: number; rep: string | null; meta: RequestMeta },
+	input: {
+		officeId: number;
+		applicationId: number;
+		rep: string | null;
+		meta: RequestMeta;
+		/** Why: the rep's "Revoke" (the default), or a hand-over for signing in person. */
+		reason?: 'revoked' | 'in_person';
+	},
 	now = new Date()
 ): Promise<string[]> {
 	return db.transaction(async (tx) => {
@@ -144,7 +151,7 @@ export async function revokeLinks(
 				userAgent: input.meta.userAgent,
 				rep: input.rep,
 				at: now,
-				data: { linkId: r.id, reason: 'revoked' }
+				data: { linkId: r.id, reason: input.reason ?? 'revoked' }
 			});
 		}
 		return revoked.map((r) => r.id);
