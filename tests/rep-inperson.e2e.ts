@@ -443,6 +443,13 @@ test('a hand-over ends the application’s emailed link: nobody goes on with it 
 		// The set left open on the phone counts as a try, and is not "open elsewhere".
 		await agreeToTerms(tablet);
 		await expect(tablet.getByText(/You have 1 of 2\s+tries left/)).toBeVisible();
+		// Nor does the tablet open the demo sandbox's answer key to the questions it is about to show.
+		await startQuestions(tablet);
+		const key = await tablet.request.get(`/sandbox/_sandbox/answers/latest/${app.id}?office=1207`);
+		expect(key.status()).toBe(403);
+		expect(await key.text()).not.toContain('ChoiceID');
+		const elsewhere = await request.get(`/sandbox/_sandbox/answers/latest/${app.id}?office=1207`);
+		expect(elsewhere.status()).toBe(200);
 	} finally {
 		await phone.close();
 	}
