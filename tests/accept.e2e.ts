@@ -14,7 +14,8 @@ import {
 	resetSandbox,
 	setSection,
 	sha256,
-	waitForDecision
+	waitForDecision,
+	walkTo
 } from './support/flow';
 
 test.beforeEach(async ({ request }) => {
@@ -222,4 +223,21 @@ test('the flags follow what was presented: a seasonal addendum shown, no guarant
 		Accept_SeasonalAddendum_Prod: true,
 		Accept_NextDayFunding_Prod: true
 	});
+});
+
+test('on a phone, a refusal that quotes a long unbroken name wraps inside the page', async ({
+	page,
+	request
+}) => {
+	await page.setViewportSize({ width: 390, height: 844 });
+	const app = await newApplication(request, 'Long name');
+	await walkTo(page, request, app, 'sign');
+	await fillSignForm(page, {
+		first: `Dana${'Q'.repeat(90)}`,
+		ssn: freshSsn(),
+		signature: 'Someone Else'
+	});
+	await page.getByRole('button', { name: 'Accept and sign' }).click();
+	await expect(page.getByText(/^Type your first and last name as given above/)).toBeVisible();
+	expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });
