@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import {
 	TEXT,
@@ -11,6 +14,7 @@ import {
 	resetSandbox,
 	type TestApplication
 } from './support/flow';
+import { E2E } from './support/env';
 import { REPS, SEND_LINK, TABLET, appPath, handOver, mailTo, repPage } from './support/reps';
 
 test.use({ viewport: TABLET });
@@ -145,4 +149,15 @@ test('in person, a pass on a lost link carries over: the rep checked the photo I
 	await expect(rep.getByText('your sales representative has checked your photo ID')).toBeVisible();
 	await expect(rep.getByText('This link can’t confirm your identity')).toHaveCount(0);
 	await continueAndSign(rep);
+	// The certificate says where the pass came from: not "an earlier session on the same link".
+	// (The tablet is locked now: the rep's certificate, from another device.)
+	const desk = await repPage(browser, REPS.sam);
+	const cert = await desk.request.get(`${appPath(app.id)}/certificate.pdf`);
+	expect(cert.status()).toBe(200);
+	const file = resolve(E2E.dir, 'deadend-in-person-certificate.pdf');
+	writeFileSync(file, await cert.body());
+	const text = spawnSync('pdftotext', [file, '-'], { encoding: 'utf8' });
+	expect(text.stdout.replace(/\s+/g, ' ')).toContain(
+		'Passed on try 1, carried over from an earlier pass, the rep having checked the signer’s photo ID in person'
+	);
 });

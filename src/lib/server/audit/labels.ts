@@ -36,7 +36,6 @@ export function typeLabel(type: string): string {
 	return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** "1 section", "5 questions". */
 /**
  * Where an identity pass was carried over from, for "carried over from …": an `identity.passed`
  * event's `by` (identity/attempts.ts); null for a pass on the session's own answers.
@@ -55,6 +54,7 @@ export function carriedFrom(by: unknown): string | null {
 	}
 }
 
+/** "1 section", "5 questions". */
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** "3 minutes", "90 seconds", "1 minute": a limit such as the tablet's idle time, exactly. */

@@ -133,8 +133,15 @@ function inPersonOf(data: Record<string, unknown>): InPerson | null {
 	};
 }
 
-/** Which try passed: tries started in the application before the passing answer, 1-based. */
-function identityOf(trail: AuditEvent[], sessionId: string, before: number): IdentityFacts | null {
+/**
+ * Which try passed: tries started in the application before the passing answer, 1-based; and,
+ * for a pass carried over, where from (the session's pass event's `by`, kept out of the hash).
+ */
+function identityOf(
+	trail: AuditEvent[],
+	sessionId: string,
+	before: number
+): { facts: IdentityFacts; carriedBy: string | null } | null {
 	const passes = trail.filter((e) => e.type === 'identity.passed' && e.seq < before);
 	const own = passes.filter((e) => e.sessionId === sessionId).at(-1);
 	if (!own) return null;
@@ -144,10 +151,13 @@ function identityOf(trail: AuditEvent[], sessionId: string, before: number): Ide
 		: passes.filter((e) => str(e.data.questionSetId) && e.seq < own.seq).at(-1);
 	const anchor = real ?? own;
 	return {
-		attempt: trail.filter((e) => e.type === 'identity.started' && e.seq < anchor.seq).length,
-		questionSetId: str(anchor.data.questionSetId),
-		at: anchor.at,
-		earlierSession: anchor !== own
+		facts: {
+			attempt: trail.filter((e) => e.type === 'identity.started' && e.seq < anchor.seq).length,
+			questionSetId: str(anchor.data.questionSetId),
+			at: anchor.at,
+			earlierSession: anchor !== own
+		},
+		carriedBy: anchor !== own ? str(own.data.by) : null
 	};
 }
 
@@ -225,7 +235,8 @@ export async function gatherFacts(ctx: AppContext, req: FactsRequest): Promise<E
 			};
 	const terms = ownBefore('terms.shown').at(-1);
 	const consent = ownBefore('consent.given').at(-1);
-	const identity = identityOf(trail, sessionId, decided.seq);
+	const pass = identityOf(trail, sessionId, decided.seq);
+	const identity = pass?.facts ?? null;
 	const delivered = trail.find(
 		(e) => e.type === 'decision.delivered' && e.data.decisionId === decision.id
 	);
@@ -283,16 +294,7 @@ export async function gatherFacts(ctx: AppContext, req: FactsRequest): Promise<E
 		signerName:
 			str(d.signerName) ?? `${String(body.MerchantFirstName)} ${String(body.MerchantLastName)}`,
 		ownerName: str(d.ownerName),
-		identityCarriedBy: identity?.earlierSession
-			? str(
-					trail
-						.filter(
-							(e) =>
-								e.type === 'identity.passed' && e.sessionId === sessionId && e.seq < decided.seq
-						)
-						.at(-1)?.data.by
-				)
-			: null,
+		identityCarriedBy: pass?.carriedBy ?? null,
 		signerEmail: str(d.email) ?? String(body.MerchantEmail ?? ''),
 		signature: str(d.signature),
 		outcome: decision.isAccepted ? 'accepted' : 'declined',
