@@ -1,8 +1,7 @@
 import type { AppContext } from '$lib/server/app';
 import { decisionFor } from '$lib/server/decisions/decisions';
 import type { RequestMeta } from '$lib/server/http/meta';
-import { closeTriesOfEndedLinks } from '$lib/server/identity/attempts';
-import { createLink, revokeLinks } from '$lib/server/links/links';
+import { endLinks, issueLink } from '$lib/server/links/ending';
 import { sendLinkMail } from '$lib/server/links/mail';
 import { mailEnabled } from '$lib/server/mail/mode';
 import { isDecided, type ApplicationListItem } from '$lib/server/onboarding';
@@ -31,15 +30,8 @@ async function decided(ctx: AppContext, a: RepAction): Promise<boolean> {
 	return isDecided(a.application) || !!(await decisionFor(ctx.db, officeId, applicationId));
 }
 
-/** Who ended a link, for the tries its sessions had open (closeTriesOfEndedLinks). */
-const endedBy = (a: RepAction) => ({
-	rep: repAuditName(a.rep),
-	by: `rep:${a.rep.id}`,
-	meta: a.meta
-});
-
 async function newLink(ctx: AppContext, a: RepAction, email: string | null) {
-	const made = await createLink(ctx.db, {
+	return issueLink(ctx, {
 		...ids(a),
 		email,
 		createdBy: `rep:${a.rep.id}`,
@@ -47,12 +39,6 @@ async function newLink(ctx: AppContext, a: RepAction, email: string | null) {
 		meta: a.meta,
 		rep: repAuditName(a.rep)
 	});
-	await closeTriesOfEndedLinks(ctx, {
-		...endedBy(a),
-		linkIds: made.replaced,
-		reason: 'link replaced'
-	});
-	return made;
 }
 
 /**
@@ -92,7 +78,11 @@ export async function copyableLink(
 }
 
 export async function revokeLink(ctx: AppContext, a: RepAction): Promise<number> {
-	const revoked = await revokeLinks(ctx.db, { ...ids(a), rep: repAuditName(a.rep), meta: a.meta });
-	await closeTriesOfEndedLinks(ctx, { ...endedBy(a), linkIds: revoked, reason: 'link revoked' });
-	return revoked.length;
+	const ended = await endLinks(ctx, {
+		...ids(a),
+		rep: repAuditName(a.rep),
+		by: `rep:${a.rep.id}`,
+		meta: a.meta
+	});
+	return ended.length;
 }

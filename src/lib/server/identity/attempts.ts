@@ -151,7 +151,8 @@ const lostAtSql = sql`(case when ${identityAttempts.outcome} = 'failed'
  * set of questions open there: closed at once as a try spent (its questions were shown, and past
  * its time it would count anyway), so that the new link's Start is not told the questions are
  * open elsewhere, and its count of tries left is right. Recorded in the name of who ended the
- * link, with their request; the lock it may complete, as any other.
+ * link, with their request; the lock it may complete, as any other. Called for every such end by
+ * links/ending.ts.
  */
 export async function closeTriesOfEndedLinks(
 	ctx: AppContext,

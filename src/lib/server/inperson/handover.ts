@@ -9,8 +9,7 @@ import { preparedPer } from '$lib/server/db/prepared';
 import { handovers, signingSessions, type LockReason } from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
 import { repAuditName } from '$lib/server/console/links';
-import { closeTriesOfEndedLinks } from '$lib/server/identity/attempts';
-import { revokeLinks } from '$lib/server/links/links';
+import { endLinks } from '$lib/server/links/ending';
 import { isDecided } from '$lib/server/onboarding';
 import type { SignedInRep } from '$lib/server/reps/session';
 import { findApplication } from '$lib/server/signing/application';
@@ -136,25 +135,15 @@ export async function handOver(
 	// One way in at a time: the application's link ends here, with its sessions and any questions
 	// they had open, so that nobody else goes on with it beside the merchant at the counter. The
 	// rep can send a new link if the merchant would rather finish at home.
-	const ended = await revokeLinks(
-		ctx.db,
+	await endLinks(
+		ctx,
 		{
 			officeId: rep.officeId,
 			applicationId,
 			rep: repAuditName(rep),
+			by: `rep:${rep.id}`,
 			meta,
 			reason: 'in_person'
-		},
-		now
-	);
-	await closeTriesOfEndedLinks(
-		ctx,
-		{
-			linkIds: ended,
-			reason: 'signing in person',
-			rep: repAuditName(rep),
-			by: `rep:${rep.id}`,
-			meta
 		},
 		now
 	);

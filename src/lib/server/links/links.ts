@@ -34,7 +34,7 @@ export function activeLinksOf(officeId: number, applicationId: number) {
 /**
  * Creates a link and revokes every earlier one of the application in the same transaction, so
  * there is at most one usable link per application. Returns the token (the only time it exists)
- * and the ids of the links it replaced (see closeTriesOfEndedLinks). With `keep`, a link that can
+ * and the ids of the links it replaced (see issueLink, ending.ts). With `keep`, a link that can
  * still be opened is left as it is, and nothing is made (null).
  */
 export async function createLink(db: Db, input: CreateLinkInput, now?: Date): Promise<CreatedLink>;

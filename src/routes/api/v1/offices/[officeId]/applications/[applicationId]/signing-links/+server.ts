@@ -4,8 +4,7 @@ import { app } from '$lib/server/app';
 import { parseJsonBody, reasonsByField } from '$lib/server/http/inputs';
 import { authorizeOperator } from '$lib/server/http/operator-auth';
 import { requestMeta } from '$lib/server/http/meta';
-import { closeTriesOfEndedLinks } from '$lib/server/identity/attempts';
-import { createLink } from '$lib/server/links/links';
+import { issueLink } from '$lib/server/links/ending';
 import { sendLinkMail } from '$lib/server/links/mail';
 import { isDecided, OnboardingError } from '$lib/server/onboarding';
 import { businessName, findApplication } from '$lib/server/signing/application';
@@ -86,8 +85,8 @@ export const POST: RequestHandler = async (event) => {
 	}
 
 	const email = body.output.email ?? null;
-	const created = await createLink(
-		ctx.db,
+	const created = await issueLink(
+		ctx,
 		{
 			officeId,
 			applicationId,
@@ -107,17 +106,6 @@ export const POST: RequestHandler = async (event) => {
 		);
 	}
 	const { token, link } = created;
-	await closeTriesOfEndedLinks(
-		ctx,
-		{
-			linkIds: created.replaced,
-			reason: 'link replaced',
-			rep: null,
-			by: 'operator-api',
-			meta: requestMeta(event)
-		},
-		now
-	);
 	const url = `${event.url.origin}/s/${token}`;
 	const mail = email
 		? await sendLinkMail(ctx, {
