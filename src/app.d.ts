@@ -1,7 +1,7 @@
 import type { Handover } from '$lib/server/inperson/handover';
 import type { RepContact } from '$lib/server/reps/contact';
 import type { SignedInRep } from '$lib/server/reps/session';
-import type { SigningSession } from '$lib/server/signing/session';
+import type { EndedSession, SigningSession } from '$lib/server/signing/session';
 
 // See https://svelte.dev/docs/kit/types#app.d.ts
 declare global {
@@ -15,6 +15,8 @@ declare global {
 		interface Locals {
 			/** The signing session of the cookie, when there is an open one. */
 			signing: SigningSession | undefined;
+			/** The session of the cookie when it has ended, so its pages can say why (/sign only). */
+			signingEnded: EndedSession | undefined;
 			/** The signed-in rep (rep pages only). */
 			rep: SignedInRep | undefined;
 			/** The in-person hand-over this browser (a rep's tablet) is locked to, if any. */

@@ -28,7 +28,7 @@ import {
 	STEP_PATHS,
 	currentStep,
 	openSessionById,
-	resumeSession
+	findSession
 } from '$lib/server/signing/session';
 import { REP_COOKIE, resumeRepSession } from '$lib/server/reps/session';
 
@@ -184,13 +184,11 @@ const repHandovers = new WeakMap<App.Locals, Handover | undefined>();
 
 const session: Handle = async ({ event, resolve }) => {
 	const ctx = app();
-	event.locals.signing = event.url.pathname.startsWith('/sign')
-		? await resumeSession(
-				ctx.db,
-				event.cookies.get(SESSION_COOKIE),
-				ctx.config.SESSION_IDLE_MINUTES
-			)
+	const found = event.url.pathname.startsWith('/sign')
+		? await findSession(ctx.db, event.cookies.get(SESSION_COOKIE), ctx.config.SESSION_IDLE_MINUTES)
 		: undefined;
+	event.locals.signing = found && 'open' in found ? found.open : undefined;
+	event.locals.signingEnded = found && 'ended' in found ? found.ended : undefined;
 	const resumed = isRepPath(event.url.pathname)
 		? await resumeRepSession(ctx.db, event.cookies.get(REP_COOKIE), {
 				idleMinutes: ctx.config.REP_SESSION_IDLE_MINUTES,

@@ -439,7 +439,15 @@ test('a hand-over ends the application’s emailed link: nobody goes on with it 
 		// The phone's session ended with its link, and the link no longer opens.
 		await p.reload();
 		await expect(p.locator('fieldset')).toHaveCount(0);
+		await expect(
+			p.getByText(
+				/ended when your sales representative began signing this application with you in person/
+			)
+		).toBeVisible();
 		expect((await p.goto(link.path))?.status()).toBe(410);
+		await expect(
+			p.getByText(/This link closed when your sales representative began signing/)
+		).toBeVisible();
 		// The set left open on the phone counts as a try, and is not "open elsewhere".
 		await agreeToTerms(tablet);
 		await expect(tablet.getByText(/You have 1 of 2\s+tries left/)).toBeVisible();

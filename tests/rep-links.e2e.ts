@@ -154,8 +154,13 @@ test('resend replaces the old link; revoke ends it; the dead links name the rep'
 	expect(old?.status()).toBe(410);
 	await expect(page.getByText('This link has been replaced by a newer one')).toBeVisible();
 	await expect(page.getByText(SAM)).toBeVisible();
+	// Its page says why, and whom to ask.
 	const gone = await page.goto('/sign/terms');
 	expect(gone?.status()).toBe(401);
+	await expect(
+		page.getByText(/sent you a newer signing link, which ended this session/)
+	).toBeVisible();
+	await expect(page.getByText(SAM)).toBeVisible();
 
 	// The first email went out (the merchant opened it): the list says its link no longer opens.
 	await rep.goto(appPath(app.id));
@@ -170,6 +175,7 @@ test('resend replaces the old link; revoke ends it; the dead links name the rep'
 			.getByRole('listitem')
 			.filter({ hasText: 'to second@testshop.example' })
 	).not.toContainText('Its link no longer opens');
+	await openLinkAndStart(page, second.path);
 	await rep.getByText('Revoke the link', { exact: true }).click();
 	await rep.getByRole('button', { name: 'Yes, revoke the link' }).click();
 	// The notice, not the mail list: the first link's email may have been cancelled as replaced,
@@ -177,6 +183,10 @@ test('resend replaces the old link; revoke ends it; the dead links name the rep'
 	await expect(rep.getByText(/^The link was revoked:/)).toBeVisible();
 	await expect(rep.getByText('There is no usable link.')).toBeVisible();
 	await expect(rep.getByText('Revoked by the rep')).toBeVisible();
+	// The session the second link opened ends with it, and says the rep withdrew it.
+	expect((await page.goto('/sign/terms'))?.status()).toBe(401);
+	await expect(page.getByText(/withdrew the link this session was opened with/)).toBeVisible();
+	await expect(page.getByText(SAM)).toBeVisible();
 	const revoked = await page.goto(second.path);
 	expect(revoked?.status()).toBe(410);
 	// Revoked, not replaced: no newer email to look for.

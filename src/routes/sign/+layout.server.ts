@@ -15,6 +15,11 @@ export const load: LayoutServerLoad = async ({ locals }) => {
 		channel: s?.channel ?? null,
 		// Times are shown in the office's zone until the page's script knows the merchant's.
 		officeTimeZone: app().config.OFFICE_TIME_ZONE,
-		rep: s ? await merchantRepContact(app(), s.officeId, s.repNo) : null
+		// A session that has ended still names its rep: the error page says whom to ask.
+		rep: await repOf(s ?? locals.signingEnded)
 	};
 };
+
+function repOf(s: { officeId: number; repNo: number | null } | undefined) {
+	return s ? merchantRepContact(app(), s.officeId, s.repNo) : null;
+}

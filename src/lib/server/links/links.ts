@@ -1,9 +1,10 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { appendAudit } from '$lib/server/audit/audit';
 import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
 import type { Db, Tx } from '$lib/server/db';
 import { preparedPer } from '$lib/server/db/prepared';
-import { signingLinks } from '$lib/server/db/schema';
+import { auditEvents, signingLinks } from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
 
 export type LinkState = 'valid' | 'expired' | 'revoked' | 'used' | 'unknown';
@@ -156,6 +157,47 @@ export async function revokeLinks(
 		}
 		return revoked.map((r) => r.id);
 	});
+}
+
+/** Why a revoked link no longer opens: a newer one, the rep's "Revoke", or a hand-over. */
+export type RevokedHow = 'replaced' | 'withdrawn' | 'in_person';
+
+/**
+ * How a revoked link came to end, read where a merchant meets it (its page, or a session it had
+ * started): a newer link for the application replaced it; else the trail's revoke says whether a
+ * rep withdrew it or took the signing in person.
+ */
+export async function howRevoked(db: Db, linkId: string): Promise<RevokedHow> {
+	const newer = alias(signingLinks, 'newer');
+	const [row] = await db
+		.select({
+			replaced: sql<boolean>`exists (${db
+				.select({ one: sql`1` })
+				.from(newer)
+				.where(
+					and(
+						eq(newer.officeId, signingLinks.officeId),
+						eq(newer.applicationId, signingLinks.applicationId),
+						gt(newer.createdAt, signingLinks.createdAt)
+					)
+				)})`,
+			inPerson: sql<boolean>`exists (${db
+				.select({ one: sql`1` })
+				.from(auditEvents)
+				.where(
+					and(
+						eq(auditEvents.officeId, signingLinks.officeId),
+						eq(auditEvents.applicationId, signingLinks.applicationId),
+						eq(auditEvents.type, 'link.revoked'),
+						sql`${auditEvents.data} ->> 'linkId' = ${signingLinks.id}::text`,
+						sql`${auditEvents.data} ->> 'reason' = 'in_person'`
+					)
+				)})`
+		})
+		.from(signingLinks)
+		.where(eq(signingLinks.id, linkId));
+	if (row?.replaced) return 'replaced';
+	return row?.inPerson ? 'in_person' : 'withdrawn';
 }
 
 export function linkState(link: SigningLink | undefined, now = new Date()): LinkState {

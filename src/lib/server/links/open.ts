@@ -1,5 +1,5 @@
 import { error, type RequestEvent } from '@sveltejs/kit';
-import { and, eq, gt, sql, type Column } from 'drizzle-orm';
+import { eq, sql, type Column } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppContext } from '$lib/server/app';
 import { preparedPer } from '$lib/server/db/prepared';
@@ -15,7 +15,7 @@ import {
 	type LimitResult
 } from '$lib/server/ratelimit/ratelimit';
 import { repContactOf } from '$lib/server/reps/contact';
-import { findLink, linkState, lookupHash, type SigningLink } from './links';
+import { findLink, howRevoked, linkState, lookupHash, type SigningLink } from './links';
 
 const MESSAGES = {
 	unknown: [
@@ -23,7 +23,7 @@ const MESSAGES = {
 		'This link isn’t valid. Check that you opened the whole link from your email, or ask your sales representative for a new one.'
 	],
 	expired: [410, 'This link has expired. Ask your sales representative to send you a new one.'],
-	revoked: [
+	replaced: [
 		410,
 		'This link has been replaced by a newer one. Use the most recent email you received, or ask your sales representative for a new link.'
 	],
@@ -31,6 +31,11 @@ const MESSAGES = {
 	withdrawn: [
 		410,
 		'Your sales representative has withdrawn this link, so it no longer opens. Ask them for a new one if you still want to sign.'
+	],
+	// Revoked when the rep handed a tablet over to sign this application in person.
+	in_person: [
+		410,
+		'This link closed when your sales representative began signing this application with you in person. If that signing wasn’t finished, ask them for a new link.'
 	],
 	used: [
 		410,
@@ -108,29 +113,13 @@ async function admitLink(
 	}
 	const state = linkState(link);
 	if (state !== 'valid') {
-		const said = state === 'revoked' && !(await replaced(ctx, link!)) ? 'withdrawn' : state;
+		const said = state === 'revoked' ? await howRevoked(ctx.db, link!.id) : state;
 		const [status, message] = MESSAGES[said];
 		// A link we know names its sender or its application, and so the rep the message points to.
 		const rep = link ? await repContactOf(ctx, link) : null;
 		error(status, { message, rep });
 	}
 	return link!;
-}
-
-/** Whether a newer link was made for the link's application: a revoked link was replaced. */
-async function replaced(ctx: AppContext, link: SigningLink): Promise<boolean> {
-	const [newer] = await ctx.db
-		.select({ id: signingLinks.id })
-		.from(signingLinks)
-		.where(
-			and(
-				eq(signingLinks.officeId, link.officeId),
-				eq(signingLinks.applicationId, link.applicationId),
-				gt(signingLinks.createdAt, link.createdAt)
-			)
-		)
-		.limit(1);
-	return newer !== undefined;
 }
 
 /**

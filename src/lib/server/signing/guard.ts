@@ -1,5 +1,14 @@
 import { error, redirect, type RequestEvent } from '@sveltejs/kit';
-import { currentStep, STEP_PATHS, type SigningSession, type Step } from './session';
+import { app } from '$lib/server/app';
+import { plural } from '$lib/server/audit/labels';
+import {
+	currentStep,
+	MAX_SESSION_MS,
+	STEP_PATHS,
+	type EndedSession,
+	type SigningSession,
+	type Step
+} from './session';
 
 /**
  * Every load and every action of a step calls this. A request for any other step than the
@@ -8,13 +17,33 @@ import { currentStep, STEP_PATHS, type SigningSession, type Step } from './sessi
  */
 export function requireStep(event: RequestEvent, step: Step): SigningSession {
 	const session = event.locals.signing;
-	if (!session) {
-		error(401, {
-			message:
-				'Your signing session has ended or was never started. Open the link from your email again, or ask your rep for a new one.'
-		});
-	}
+	if (!session) error(401, { message: endedMessage(event.locals.signingEnded) });
 	const at = currentStep(session);
 	if (at !== step) redirect(303, STEP_PATHS[at]);
 	return session;
+}
+
+/**
+ * Why a signing page can't be used, in the merchant's words: a session that ended says how (its
+ * rep's contact is the layout's), a browser with none says what to open.
+ */
+export function endedMessage(ended: EndedSession | undefined): string {
+	switch (ended?.end) {
+		case 'link_revoked':
+			if (ended.revoked === 'replaced') {
+				return 'Your sales representative sent you a newer signing link, which ended this session. Open the link in the most recent email you received to go on.';
+			}
+			if (ended.revoked === 'in_person') {
+				return 'This session ended when your sales representative began signing this application with you in person. If that signing wasn’t finished, ask them for a new link.';
+			}
+			return 'Your sales representative withdrew the link this session was opened with, so it has ended. Ask them for a new link if you still want to sign.';
+		case 'idle': {
+			const minutes = app().config.SESSION_IDLE_MINUTES;
+			return `Your signing session ended after ${plural(minutes, 'minute')} without activity, to keep your information safe. Open the link from your email again to go on.`;
+		}
+		case 'expired':
+			return `A signing session lasts at most ${plural(MAX_SESSION_MS / 3_600_000, 'hour')}, and this one has ended. Open the link from your email again to go on.`;
+		default:
+			return 'Your signing session has ended or was never started. Open the link from your email again, or ask your rep for a new one.';
+	}
 }

@@ -2,9 +2,12 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { openMemoryDatabase } from '$lib/server/db';
 import { signingSessions } from '$lib/server/db/schema';
+import { createLink, revokeLinks } from '$lib/server/links/links';
 import {
 	createSession,
 	currentStep,
+	findSession,
+	MAX_SESSION_MS,
 	resumeSession,
 	touchInterval,
 	type SigningSession
@@ -16,6 +19,17 @@ const base = {
 	consentAt: null
 } as unknown as SigningSession;
 const at = new Date();
+const input = {
+	channel: 'link' as const,
+	repId: null,
+	officeId: 1207,
+	businessName: 'B',
+	ownerFirstName: '',
+	ownerLastName: '',
+	ownerEmail: '',
+	ip: null,
+	userAgent: null
+};
 
 describe('step order', () => {
 	it('follows what is recorded, in order', () => {
@@ -38,19 +52,7 @@ describe('idle time', () => {
 			const later = (ms: number) => new Date(t0.getTime() + ms);
 			const { secret, session } = await createSession(
 				database.db,
-				{
-					channel: 'link',
-					linkId: null,
-					repId: null,
-					officeId: 1207,
-					applicationId: 9,
-					businessName: 'B',
-					ownerFirstName: '',
-					ownerLastName: '',
-					ownerEmail: '',
-					ip: null,
-					userAgent: null
-				},
+				{ ...input, linkId: null, applicationId: 9 },
 				t0
 			);
 			const seen = async () =>
@@ -69,6 +71,89 @@ describe('idle time', () => {
 			expect(await resumeSession(database.db, secret, 30, later(61_000 + 30 * 60_000 + 1))).toBe(
 				undefined
 			);
+		} finally {
+			await database.close();
+		}
+	});
+});
+
+describe('an ended session', () => {
+	const meta = { ip: null, userAgent: null };
+	const linkFor = (db: Parameters<typeof createLink>[0], applicationId: number, now: Date) =>
+		createLink(
+			db,
+			{ officeId: 1207, applicationId, email: null, createdBy: 'rep:x', ttlHours: 72, meta },
+			now
+		);
+	const sessionOn = (
+		db: Parameters<typeof createSession>[0],
+		link: { id: string; applicationId: number },
+		now: Date
+	) =>
+		createSession(
+			db,
+			{ ...input, linkId: link.id, applicationId: link.applicationId, repNo: 3 },
+
+			now
+		);
+
+	it('says how it ended: link replaced, withdrawn, taken in person, idle, too old', async () => {
+		const database = await openMemoryDatabase();
+		const { db } = database;
+		try {
+			const t0 = new Date('2026-05-01T12:00:00Z');
+			const later = (ms: number) => new Date(t0.getTime() + ms);
+			const ended = async (secret: string, now: Date) => {
+				const found = await findSession(db, secret, 30, now);
+				return found && 'ended' in found ? found.ended : found;
+			};
+
+			// Replaced: a newer link for the application.
+			const a = await linkFor(db, 1, t0);
+			const onA = await sessionOn(db, a.link, t0);
+			expect(await findSession(db, onA.secret, 30, later(1000))).toEqual({
+				open: expect.objectContaining({ id: onA.session.id })
+			});
+			await linkFor(db, 1, later(2000));
+			expect(await ended(onA.secret, later(3000))).toEqual({
+				end: 'link_revoked',
+				revoked: 'replaced',
+				officeId: 1207,
+				applicationId: 1,
+				repNo: 3,
+				linkId: a.link.id
+			});
+
+			// Withdrawn by the rep's Revoke, and revoked for a hand-over, with no newer link.
+			const b = await linkFor(db, 2, t0);
+			const onB = await sessionOn(db, b.link, t0);
+			await revokeLinks(db, { officeId: 1207, applicationId: 2, rep: 'x', meta }, later(2000));
+			expect(await ended(onB.secret, later(3000))).toMatchObject({ revoked: 'withdrawn' });
+			const c = await linkFor(db, 3, t0);
+			const onC = await sessionOn(db, c.link, t0);
+			await revokeLinks(
+				db,
+				{ officeId: 1207, applicationId: 3, rep: 'x', meta, reason: 'in_person' },
+				later(2000)
+			);
+			expect(await ended(onC.secret, later(3000))).toMatchObject({ revoked: 'in_person' });
+
+			// Idle, and past a working day however active; a cookie that names nothing is nothing.
+			const d = await linkFor(db, 4, t0);
+			const onD = await sessionOn(db, d.link, t0);
+			expect(await ended(onD.secret, later(30 * 60_000 + 1))).toMatchObject({ end: 'idle' });
+			expect((await ended(onD.secret, later(30 * 60_000 + 1)))!).not.toHaveProperty(
+				'revoked',
+				expect.anything()
+			);
+			await db
+				.update(signingSessions)
+				.set({ lastSeenAt: later(MAX_SESSION_MS) })
+				.where(eq(signingSessions.id, onD.session.id));
+			expect(await ended(onD.secret, later(MAX_SESSION_MS + 1))).toMatchObject({
+				end: 'expired'
+			});
+			expect(await findSession(db, 'x'.repeat(43), 30, t0)).toBeUndefined();
 		} finally {
 			await database.close();
 		}

@@ -4,7 +4,7 @@ import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
 import type { Db, Tx } from '$lib/server/db';
 import { preparedPer } from '$lib/server/db/prepared';
 import { signingLinks, signingSessions, type Channel } from '$lib/server/db/schema';
-import { activeLinksOf } from '$lib/server/links/links';
+import { activeLinksOf, howRevoked, type RevokedHow } from '$lib/server/links/links';
 
 export type SigningSession = typeof signingSessions.$inferSelect;
 
@@ -72,39 +72,82 @@ const resumeQuery = preparedPer((db) =>
 		.prepare('resume_signing_session')
 );
 
-/** The session behind a cookie, if it is still open; touches it so idle time restarts. */
+/** Why a session a cookie names can no longer be used (see sessionEnd). */
+export type SessionEnd = 'closed' | 'link_revoked' | 'idle' | 'expired';
+
+/** A session that has ended: what its signing pages need to say why, and whom to ask. */
+export interface EndedSession {
+	end: SessionEnd;
+	officeId: number;
+	applicationId: number;
+	repNo: number | null;
+	linkId: string | null;
+	/** For a revoked link: how it came to end (see howRevoked). */
+	revoked?: RevokedHow;
+}
+
+/**
+ * The session behind a cookie: open (and touched, so idle time restarts), or ended and why, or
+ * nothing for a cookie that names no session.
+ */
+export async function findSession(
+	db: Db,
+	secret: string | undefined,
+	idleMinutes: number,
+	now = new Date()
+): Promise<{ open: SigningSession } | { ended: EndedSession } | undefined> {
+	if (!secret || !isTokenShaped(secret)) return undefined;
+	const [found] = await resumeQuery(db).execute({ tokenHash: hashToken(secret) });
+	const row = found?.session;
+	if (!row) return undefined;
+	const end = sessionEnd(row, found.linkRevokedAt, idleMinutes, now);
+	if (end) {
+		const { officeId, applicationId, repNo, linkId } = row;
+		const revoked = end === 'link_revoked' && linkId ? await howRevoked(db, linkId) : undefined;
+		return { ended: { end, officeId, applicationId, repNo, linkId, revoked } };
+	}
+	if (now.getTime() - row.lastSeenAt.getTime() < touchInterval(idleMinutes)) return { open: row };
+	await db.update(signingSessions).set({ lastSeenAt: now }).where(eq(signingSessions.id, row.id));
+	return { open: { ...row, lastSeenAt: now } };
+}
+
+/** The session behind a cookie, if it is still open (see findSession). */
 export async function resumeSession(
 	db: Db,
 	secret: string | undefined,
 	idleMinutes: number,
 	now = new Date()
 ): Promise<SigningSession | undefined> {
-	if (!secret || !isTokenShaped(secret)) return undefined;
-	const [found] = await resumeQuery(db).execute({ tokenHash: hashToken(secret) });
-	const row = found?.session;
-	if (!row || !sessionIsOpen(row, found.linkRevokedAt, idleMinutes, now)) return undefined;
-	if (now.getTime() - row.lastSeenAt.getTime() < touchInterval(idleMinutes)) return row;
-	await db.update(signingSessions).set({ lastSeenAt: now }).where(eq(signingSessions.id, row.id));
-	return { ...row, lastSeenAt: now };
+	const found = await findSession(db, secret, idleMinutes, now);
+	return found && 'open' in found ? found.open : undefined;
 }
 
 /**
- * Whether a session can still be used: not closed, not idle, not older than a working day, and
- * its link not replaced (a rep who sends a new link, say because the first went to the wrong
- * person, ends what the old one started) — unless the decision is made, whose done page stays.
+ * Why a session can no longer be used, or null while it can: closed, its link replaced or
+ * withdrawn (a rep who sends a new link, say because the first went to the wrong person, ends
+ * what the old one started) — unless the decision is made, whose done page stays —, idle, or
+ * older than a working day.
  */
+export function sessionEnd(
+	s: Pick<SigningSession, 'closedAt' | 'decisionId' | 'declineId' | 'lastSeenAt' | 'createdAt'>,
+	linkRevokedAt: Date | null,
+	idleMinutes: number,
+	now = new Date()
+): SessionEnd | null {
+	if (s.closedAt) return 'closed';
+	if (linkRevokedAt && !s.decisionId && !s.declineId) return 'link_revoked';
+	if (now.getTime() - s.lastSeenAt.getTime() > idleMinutes * 60_000) return 'idle';
+	return now.getTime() - s.createdAt.getTime() <= MAX_SESSION_MS ? null : 'expired';
+}
+
+/** Whether a session can still be used (see sessionEnd). */
 export function sessionIsOpen(
 	s: Pick<SigningSession, 'closedAt' | 'decisionId' | 'declineId' | 'lastSeenAt' | 'createdAt'>,
 	linkRevokedAt: Date | null,
 	idleMinutes: number,
 	now = new Date()
 ): boolean {
-	if (s.closedAt) return false;
-	// A rep who sends a new link (say, the first went to the wrong person) ends what the old one
-	// started — unless the merchant has decided or declined, whose done page stays reachable.
-	if (linkRevokedAt && !s.decisionId && !s.declineId) return false;
-	if (now.getTime() - s.lastSeenAt.getTime() > idleMinutes * 60_000) return false;
-	return now.getTime() - s.createdAt.getTime() <= MAX_SESSION_MS;
+	return sessionEnd(s, linkRevokedAt, idleMinutes, now) === null;
 }
 
 export async function closeSession(db: Tx, id: string, now = new Date()): Promise<void> {
