@@ -112,3 +112,27 @@ test('a decline reason is accepted when given, phone number and all, but not an 
 	const d = await waitForDecision(request, app.id);
 	expect(d.body.IsAccepted).toBe(false);
 });
+
+test('an invisible character pasted into a decline reason is refused beside the field, what was typed kept', async ({
+	page,
+	request
+}) => {
+	const app = await newApplication(request, 'Decline control');
+	const { path } = await createLink(request, app.id);
+	await page.goto(path);
+	await page.getByText('I don’t want to sign').click();
+	// A right-to-left override, which pasting can bring in: it would show the rep the words reversed.
+	const typed = 'Too expensive \u202Efor us';
+	await page.getByLabel('Reason (optional)').fill(typed);
+	await page.getByRole('button', { name: 'Decline the application' }).click();
+	await expect(page.getByText(/This contains an invisible control character/)).toBeVisible();
+	await expect(page.getByLabel('Reason (optional)')).toHaveValue(typed);
+	await expect(page.getByLabel('Reason (optional)')).toHaveAttribute('aria-invalid', 'true');
+	// The reason is said once, beside its field: no banner above Start.
+	await expect(page.locator('p.notice.error')).toHaveCount(0);
+	await expect(page.getByRole('button', { name: 'Start' })).toBeVisible();
+
+	await page.getByLabel('Reason (optional)').fill('Too expensive for us');
+	await page.getByRole('button', { name: 'Decline the application' }).click();
+	await expect(page.getByRole('heading', { level: 1, name: TEXT.declinedTitle })).toBeVisible();
+});
