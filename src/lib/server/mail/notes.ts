@@ -7,7 +7,17 @@ import { officeTime, renderEmail, type Block, type Rendered } from './render';
 export type RepNote =
 	/** `owner`: the owner the application names, when the signer typed other names. */
 	| { kind: 'signed'; signer: string; owner?: string | null }
-	| { kind: 'declined'; signer: string; owner?: string | null; reason: string | null }
+	| {
+			kind: 'declined';
+			signer: string;
+			owner?: string | null;
+			reason: string | null;
+			/**
+			 * A decline before identity passed: `link` when it came from a signing link, so anyone
+			 * holding the link could have pressed it; `in_person` on the rep's tablet.
+			 */
+			beforeIdentity?: 'link' | 'in_person';
+	  }
 	| { kind: 'locked'; until: Date | null }
 	| { kind: 'undelivered'; status: number | null };
 
@@ -93,6 +103,36 @@ function notTheOwner(note: { owner?: string | null }): Block[] {
 	];
 }
 
+/**
+ * Who declined, as far as the portal knows. After identity passed, the signer; on the rep's
+ * tablet, the merchant in front of the rep; from a link before identity, whoever held the link,
+ * since nobody's identity had been confirmed.
+ */
+function declinedBlocks(note: Extract<RepNote, { kind: 'declined' }>, what: string): Block[] {
+	if (note.beforeIdentity === 'link') {
+		return [
+			{
+				kind: 'p',
+				text: `The application for {strong} was declined from its signing link, before the identity questions confirmed who was signing. The application names ${note.signer} as its owner. Nothing went to the onboarding service.`,
+				strong: what
+			}
+		];
+	}
+	if (note.beforeIdentity === 'in_person') {
+		return [
+			{
+				kind: 'p',
+				text: `${note.signer} declined the application for {strong} in person on your tablet, before the identity questions. Nothing went to the onboarding service.`,
+				strong: what
+			}
+		];
+	}
+	return [
+		{ kind: 'p', text: `${note.signer} declined the application for {strong}.`, strong: what },
+		...notTheOwner(note)
+	];
+}
+
 export interface NoteContext {
 	repName: string;
 	timeZone: string;
@@ -125,12 +165,7 @@ export function renderNote(
 			break;
 		case 'declined':
 			title = 'Your merchant declined';
-			blocks.push({
-				kind: 'p',
-				text: `${note.signer} declined the application for {strong}.`,
-				strong: what
-			});
-			blocks.push(...notTheOwner(note));
+			blocks.push(...declinedBlocks(note, what));
 			if (note.reason) {
 				blocks.push({ kind: 'p', text: 'Their reason:' }, { kind: 'quote', text: note.reason });
 			} else {

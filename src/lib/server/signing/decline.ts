@@ -57,7 +57,8 @@ export async function declineBeforeIdentity(
 			at: now,
 			kind: 'declined',
 			signer: signer || 'The signer',
-			reason: input.reason
+			reason: input.reason,
+			beforeIdentity: session.channel === 'in_person' ? 'in_person' : 'link'
 		});
 		return row!;
 	});
