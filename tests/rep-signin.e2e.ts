@@ -129,6 +129,17 @@ test('a wrong address under /rep, or a sign-in posted as JSON, is answered in th
 	await expect(page.getByText('Rep console').first()).toBeVisible();
 	await expect(page.getByText('ask your sales representative')).toHaveCount(0);
 	await expect(page.getByRole('link', { name: 'Sign in to the rep console' })).toBeVisible();
+	// Signed in, the same address keeps the rep signed in: their name, and the way back.
+	await signIn(page, REPS.sam);
+	expect((await page.goto('/rep/applications/50001/nosuch'))?.status()).toBe(404);
+	await expect(
+		page.getByText('There is no page at this address in the rep console.')
+	).toBeVisible();
+	await expect(
+		page.getByRole('link', { name: 'Back to your office’s applications' })
+	).toBeVisible();
+	await expect(page.getByRole('link', { name: 'Sign in to the rep console' })).toHaveCount(0);
+	await expect(page.getByText(REPS.sam.name).first()).toBeVisible();
 	const asJson: Record<string, string> = { 'content-type': 'application/json' };
 	for (const type of [asJson, {}] as Record<string, string>[]) {
 		const posted = await request.post('/rep/login', {
