@@ -19,6 +19,10 @@ const repCookie = async (page: import('@playwright/test').Page) =>
 	(await page.context().cookies()).find((c) => c.name === 'rep_session');
 
 test('every rep page sends a visitor to sign-in, and back after it', async ({ page }) => {
+	// The home page is where a rep who has only the portal's address starts.
+	await page.goto('/');
+	await page.getByRole('link', { name: 'sign in to the rep console' }).click();
+	await expect(page).toHaveURL(/\/rep\/login/);
 	for (const path of [
 		'/rep',
 		'/rep/applications/50001',
