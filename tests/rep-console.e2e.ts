@@ -171,6 +171,14 @@ test('outcomes: signed, declined with the reason, being delivered, delivery fail
 	expect(certificate.text).toContain('APPENDIX: THE APPLICATION’S FULL AUDIT TRAIL');
 	const copy = pdf(await download(rep, /The signed copy/));
 	expect(copy.seal).toContain('Signature is Valid.');
+	// A hand-over posted from a page older than the signing: nothing left to sign in person.
+	const stale = await rep.request.post(`${appPath(signed.id)}?/handOver`, {
+		form: { photoIdChecked: 'on', idType: 'drivers_license', idLast4: '1234' },
+		headers: { origin: new URL(rep.url()).origin },
+		maxRedirects: 0
+	});
+	expect(await stale.json()).toMatchObject({ type: 'failure', status: 409 });
+	expect(await stale.text()).toContain('so there is nothing left to sign in person');
 
 	const declined = await newApplication(request, 'Console declined');
 	const m = await merchant(browser);

@@ -136,7 +136,10 @@ const after = (event: RequestEvent, done: (typeof DONE)[number], hash = '') =>
 const HAND_OVER_REFUSED: Record<StartRefusal, [number, string]> = {
 	unavailable: [503, 'The onboarding service isn’t answering right now. Try again in a minute.'],
 	not_found: [404, 'There is no such application in your office.'],
-	decided: [409, DECIDED],
+	decided: [
+		409,
+		'A decision is on record for this application, so there is nothing left to sign in person. The page now shows where it stands.'
+	],
 	// In person an earlier pass always carries (the rep checked the photo ID): not expected here.
 	identity_elsewhere: [409, 'Identity was confirmed elsewhere; this application can’t continue.']
 };
