@@ -489,6 +489,36 @@ describe('certificate of completion and signed copy', () => {
 			})
 		);
 		expect(pages(plainCert)[0]).not.toContain('as the application names them');
+		expect(pages(plainCert)[0]).not.toContain('[U+');
+	});
+
+	it('spells out by code point the letters no font here has, and says so on every page', async () => {
+		// Chinese and an emoji: printed "???" and "?", which said only that something was there.
+		const signer = {
+			firstName: 'Dana 李小龍',
+			lastName: 'Whitfield 🍰',
+			signature: 'Dana 李小龍 Whitfield'
+		};
+		const { applicationId } = await linkSigning({ signer });
+		const key = { officeId: 1207, applicationId, origin: ORIGIN };
+		const copy = write(`spelled-${applicationId}.pdf`, await signedCopyPdf(t.ctx, key));
+		const cert = write(
+			`spelled-cert-${applicationId}.pdf`,
+			await certificatePdf(t.ctx, { ...key, audience: 'merchant' })
+		);
+		const legend =
+			'[U+…]: a character the document’s fonts can’t show, written as its Unicode code point.';
+		const first = pages(cert)[0]!.replace(/\s+/g, ' ');
+		expect(first).toContain('Name Dana [U+674E U+5C0F U+9F8D]');
+		expect(first).toContain('Whitfield [U+1F370]');
+		expect(first).toContain('Signature Dana [U+674E U+5C0F U+9F8D] Whitfield');
+		expect(first).not.toContain('?');
+		for (const page of [...pages(cert), ...pages(copy).slice(-1)]) {
+			expect(page.replace(/\s+/g, ' ')).toContain(legend);
+		}
+		expect(pages(copy).at(-1)!.replace(/\s+/g, ' ')).toContain(
+			'Dana [U+674E U+5C0F U+9F8D] Whitfield'
+		);
 	});
 
 	/** The signature page alone, to read its QR code. */

@@ -24,3 +24,26 @@ describe('the typed signature in the script font', () => {
 		for (const name of names) expect(lines).toContain(name.replace(/\s+/g, ' '));
 	});
 });
+
+describe('a long typed signature', () => {
+	it('stays inside its column, on more lines, and loses no letter', async () => {
+		const name = 'Anastasia Maximiliana Konstantinopoulou-Øresund '.repeat(4).trim();
+		const sheet = await Sheet.create({ title: 'Signatures', subject: 'test', date: new Date() });
+		const width = CONTENT_WIDTH / 3;
+		const top = sheet.y;
+		const height = sheet.signature(name, MARGIN.x, top, width);
+		expect(height).toBeGreaterThan(30);
+		const file = join(dir, 'long-signature.pdf');
+		writeFileSync(file, await sheet.pdf.save());
+		const boxes = spawnSync('pdftotext', ['-bbox', file, '-'], { encoding: 'utf8' }).stdout;
+		const words = [
+			...boxes.matchAll(
+				/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g
+			)
+		];
+		expect(words.length).toBeGreaterThan(10);
+		for (const [, , , xMax] of words)
+			expect(Number(xMax)).toBeLessThanOrEqual(MARGIN.x + width + 1);
+		expect(words.map((w) => w[5]).join(' ')).toBe(name);
+	});
+});

@@ -10,7 +10,7 @@ import {
 } from 'pdf-lib';
 import QRCode from 'qrcode';
 import { sanitizeWinAnsi, wrapText } from '$lib/server/pdf/document';
-import { sanitizeForFont } from '$lib/server/pdf/text';
+import { sanitizeForFont, SPELLED_OUT } from '$lib/server/pdf/text';
 // Inlined into the server bundle, so the built app needs no file beside it.
 import scriptFontUrl from './fonts/DancingScript-Regular.otf?inline';
 import notoBoldUrl from './fonts/NotoSans-Bold.ttf?inline';
@@ -145,11 +145,19 @@ export class Sheet {
 		return this.fonts[font];
 	}
 
+	/** Whether a character was spelled out by its code point anywhere (see footers). */
+	private spelledOut = false;
+
 	/** `text` as `font` can draw it. */
 	private drawable(text: string, font: PDFFont): string {
-		return this.noto && (font === this.noto.regular || font === this.noto.bold)
-			? sanitizeForFont(text, notoHas)
-			: sanitizeWinAnsi(text);
+		const drawn =
+			this.noto && (font === this.noto.regular || font === this.noto.bold)
+				? sanitizeForFont(text, notoHas)
+				: sanitizeWinAnsi(text);
+		if (!this.spelledOut && SPELLED_OUT.test(drawn) && !SPELLED_OUT.test(text)) {
+			this.spelledOut = true;
+		}
+		return drawn;
 	}
 
 	newPage(): void {
@@ -339,18 +347,14 @@ export class Sheet {
 		}
 	}
 
-	/** Characters the script font lacks become their Windows-1252 look-alike, else "?". */
+	/**
+	 * Characters the script font lacks become their Windows-1252 look-alike or their code point
+	 * (see sanitizeForFont), and any left that it still lacks "?".
+	 */
 	scriptText(text: string): string {
-		let out = '';
-		for (const ch of text.normalize('NFC')) {
-			const cp = ch.codePointAt(0) ?? 0;
-			if (this.scriptGlyphs(cp)) out += ch;
-			else
-				out += [...sanitizeWinAnsi(ch)]
-					.map((c) => (this.scriptGlyphs(c.codePointAt(0) ?? 0) ? c : '?'))
-					.join('');
-		}
-		return out;
+		return [...sanitizeForFont(text, this.scriptGlyphs)]
+			.map((c) => (c === '\n' || this.scriptGlyphs(c.codePointAt(0) ?? 0) ? c : '?'))
+			.join('');
 	}
 
 	/**
@@ -368,17 +372,23 @@ export class Sheet {
 			s = Math.round(size * 0.8);
 		}
 		while (s > 10 && font.widthOfTextAtSize(drawn, s) > width) s -= 1;
-		const baseline = top - s * 1.05;
-		this.page.drawText(drawn, {
-			x: x + 4,
-			y: baseline,
-			size: s,
-			font,
-			color: COLOR.navy,
-			...(font === this.fonts.script ? {} : { ySkew: degrees(12) })
+		// Still too wide at the smallest size (a long name): on as many lines as it takes, rather
+		// than past the column's edge or the page's.
+		const lines = wrapText(drawn, font, s, width - 4);
+		let baseline = top - s * 1.05;
+		lines.forEach((line, i) => {
+			if (i > 0) baseline -= s * 1.2;
+			this.page.drawText(line, {
+				x: x + 4,
+				y: baseline,
+				size: s,
+				font,
+				color: COLOR.navy,
+				...(font === this.fonts.script ? {} : { ySkew: degrees(12) })
+			});
 		});
 		this.rule(x, width, COLOR.muted, 0.6, baseline - s * 0.3);
-		return s * 1.45 + 2;
+		return top - baseline + s * 0.4 + 2;
 	}
 
 	/** Footer line and "Page n of m" on every page from `first` on. */
@@ -405,6 +415,13 @@ export class Sheet {
 				font: this.fonts.regular,
 				color: COLOR.muted
 			});
+			// Said on every page, since the reader may meet one on any of them.
+			if (this.spelledOut) {
+				p.drawText(
+					'[U+…]: a character the document’s fonts can’t show, written as its Unicode code point.',
+					{ x: MARGIN.x, y: 19, size: 6.5, font: this.fonts.regular, color: COLOR.muted }
+				);
+			}
 		});
 	}
 }

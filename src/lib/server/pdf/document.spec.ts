@@ -15,7 +15,9 @@ describe('sanitizeWinAnsi', () => {
 		expect(sanitizeWinAnsi('Café “Crème” – 5 € ™')).toBe('Café “Crème” – 5 € ™');
 		expect(sanitizeWinAnsi('Łódź Őrség')).toBe('Lódz Orség');
 		expect(sanitizeWinAnsi('a\u200bb\u0007c\td')).toBe('abc d');
-		expect(sanitizeWinAnsi('中文 🙂')).toBe('?? ?');
+		expect(sanitizeWinAnsi('中文 🙂')).toBe('[U+4E2D U+6587] [U+1F642]');
+		// An emoji's variation selector and joiner carry no text of their own.
+		expect(sanitizeWinAnsi('Bake ❤\ufe0f 👩\u200d🍳!')).toBe('Bake [U+2764] [U+1F469 U+1F373]!');
 		expect(sanitizeWinAnsi('x\r\ny\u2028z')).toBe('x\ny\nz');
 		expect(sanitizeWinAnsi('ﬁne')).toBe('fine');
 	});
@@ -38,7 +40,7 @@ describe('sanitizeForFont', () => {
 	it('keeps what the font has, and treats the rest as sanitizeWinAnsi does', () => {
 		expect(sanitizeForFont('Łódź Őrség Олег', has)).toBe('Łódź Őrség Олег');
 		expect(sanitizeForFont('Café “Crème” – 5 € ™', has)).toBe('Café “Crème” – 5 € ™');
-		expect(sanitizeForFont('Nguyễn 中 🙂', has)).toBe('Nguyen ? ?');
+		expect(sanitizeForFont('Nguyễn 中 🙂', has)).toBe('Nguyen [U+4E2D] [U+1F642]');
 		// Spaces, control and invisible characters go as before, whatever the font claims.
 		expect(sanitizeForFont('a\u200bb\u0007c\td\u00ade\u202ef', () => true)).toBe('abc def');
 		expect(sanitizeForFont('x\r\ny\u2028z', has)).toBe('x\ny\nz');
@@ -71,7 +73,7 @@ describe('createTextPdf', () => {
 			expect(t).toContain('Footer line v');
 		});
 		const all = text.join('\n');
-		expect(all).toContain('A title with ünïcödé and ?');
+		expect(all).toContain('A title with ünïcödé and [U+4E2D]');
 		expect(all).toContain('Blue Heron Bakery LLC');
 		expect(all).toContain('Paragraph number 119');
 		expect(all).toContain('second bullet');

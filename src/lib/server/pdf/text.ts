@@ -3,7 +3,9 @@
  * throws on any other character. Merchant names and upstream text can hold anything, so every
  * string is brought into that set before it is drawn: accents that WinAnsi lacks lose their
  * mark (ő → o), typographic look-alikes become their ASCII form, invisible and control
- * characters go, and whatever is left becomes "?".
+ * characters go, and whatever is left is spelled out by its code point, a run of them in one
+ * pair of brackets ("Café 🍰" → "Café [U+1F370]"): a reviewer can still tell exactly what was
+ * typed, where "?" said only that something was.
  */
 
 const EXTRA = [
@@ -43,8 +45,16 @@ const REPLACEMENTS: Record<string, string> = {
 	'\u0127': 'h'
 };
 
-/** Zero-width and bidi-control characters: dropped, they have no glyph and carry no text. */
+/**
+ * Zero-width, bidi-control characters and variation selectors (an emoji's U+FE0F): dropped, they
+ * have no glyph and carry no text of their own.
+ */
 const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+const isVariationSelector = (cp: number) => cp >= 0xfe00 && cp <= 0xfe0f;
+
+/** How a character no font here can show is written: its code point, as `[U+1F370]`. */
+export const SPELLED_OUT = /\[U\+[0-9A-F]{4,6}( U\+[0-9A-F]{4,6})*\]/;
+const codePoint = (cp: number) => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
 
 /**
  * Returns `text` with only characters the standard PDF fonts can encode. Keeps `\n`; turns
@@ -64,20 +74,36 @@ export function sanitizeForFont(text: string, hasGlyph: (cp: number) => boolean)
 
 function sanitize(text: string, hasGlyph?: (cp: number) => boolean): string {
 	let out = '';
+	// Code points of the run of characters being spelled out, written when the run ends.
+	let run: string[] = [];
+	const add = (s: string) => {
+		if (run.length > 0) out += `[${run.join(' ')}]`;
+		run = [];
+		out += s;
+	};
 	const normalized = text.normalize('NFC').replace(/\r\n?|[\u2028\u2029\u0085]/g, '\n');
 	for (const ch of normalized) {
 		const cp = ch.codePointAt(0) ?? 0;
-		if (ch === '\n') out += '\n';
-		else if (encodable(cp) && cp !== 0xad) out += ch;
-		else if (ch === '\t' || /\s/u.test(ch)) out += ' ';
-		else if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp === 0xad || INVISIBLE.test(ch)) continue;
-		else if (hasGlyph?.(cp)) out += ch;
-		else if (ch in REPLACEMENTS) out += REPLACEMENTS[ch];
+		if (ch === '\n') add('\n');
+		else if (encodable(cp) && cp !== 0xad) add(ch);
+		else if (ch === '\t' || /\s/u.test(ch)) add(' ');
+		else if (
+			cp < 0x20 ||
+			(cp >= 0x7f && cp < 0xa0) ||
+			cp === 0xad ||
+			INVISIBLE.test(ch) ||
+			isVariationSelector(cp)
+		)
+			continue;
+		else if (hasGlyph?.(cp)) add(ch);
+		else if (ch in REPLACEMENTS) add(REPLACEMENTS[ch]!);
 		else {
 			const stripped = ch.normalize('NFKD').replace(/\p{M}/gu, '');
 			const ok = stripped !== '' && [...stripped].every((c) => encodable(c.codePointAt(0) ?? 0));
-			out += ok ? stripped : '?';
+			if (ok) add(stripped);
+			else run.push(codePoint(cp));
 		}
 	}
+	add('');
 	return out;
 }
