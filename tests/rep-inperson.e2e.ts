@@ -62,6 +62,26 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 	expect(body).toContain('Tick “I have checked the signer’s photo ID”');
 	expect(body).toContain('letters and digits only');
 	expect(body).toContain('Nothing was handed over. Please fix the 2 highlighted fields below.');
+	// A whole ID number is not written back into the page.
+	const whole = await tablet.request.post(`${appPath(app.id)}?/handOver`, {
+		form: { photoIdChecked: 'on', idLast4: '12345678' },
+		headers: { origin: E2E.origin, accept: 'text/html' },
+		maxRedirects: 0
+	});
+	expect(whole.status()).toBe(400);
+	expect(await whole.text()).not.toContain('12345678');
+
+	// A whole ID number typed where its last four go is refused, not cut to its first four (which
+	// the trail would record as the last four).
+	await tablet.goto(appPath(app.id));
+	await ready(tablet);
+	await tablet.getByLabel('I have checked the signer’s photo ID').check();
+	await tablet.getByLabel('Last four characters of the ID (optional)').fill('12345678');
+	await tablet.getByRole('button', { name: 'Hand to merchant' }).click();
+	await expect(
+		tablet.getByText('Type only the last four characters of the ID number')
+	).toBeVisible();
+	await expect(tablet).toHaveURL(new RegExp(`${appPath(app.id)}`));
 
 	await handOver(tablet, app.id, { type: 'Driver’s license', last4: 'K7Q2' });
 	await expect(tablet).toHaveURL(/\/sign\/terms$/);

@@ -152,7 +152,8 @@ export const actions: Actions = {
 		const kept = {
 			action: 'handOver' as const,
 			idType: typed('idType'),
-			idLast4: typed('idLast4')
+			// Never more than four back to the page: a whole ID number typed is not shown again.
+			idLast4: typed('idLast4').replace(/\s/g, '').length > 4 ? '' : typed('idLast4')
 		};
 		const parsed = v.safeParse(HandOverSchema, form);
 		if (!parsed.success) {

@@ -35,8 +35,16 @@ export const HandOverSchema = v.object({
 		40,
 		'Keep the ID type short (at most 40 characters), e.g. Driver’s license.'
 	),
+	// The field takes more than four, so that a whole number typed or pasted is refused rather
+	// than cut to its first four: those would be noted as the last four, a false attestation.
 	idLast4: v.pipe(
-		optionalNote(4, 'Note at most the last four characters of the ID number.'),
+		v.optional(v.string(), ''),
+		v.transform((s) => s.replace(/\s/g, '')),
+		v.maxLength(
+			4,
+			'Type only the last four characters of the ID number: the portal keeps no more of it.'
+		),
+		v.transform((s) => (s === '' ? null : s)),
 		v.check(
 			(s) => s === null || /^[A-Za-z0-9]{1,4}$/.test(s),
 			'The last four characters of the ID number are letters and digits only.'
