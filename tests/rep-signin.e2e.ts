@@ -39,7 +39,18 @@ test('every rep page sends a visitor to sign-in, and back after it', async ({ pa
 		maxRedirects: 0
 	});
 	expect(post.status()).toBe(303);
-	expect(post.headers()['location']).toMatch(/^\/rep\/login/);
+	expect(post.headers()['location']).toBe('/rep/login?undone=1&next=%2Frep%2Fapplications%2F50001');
+	// The sign-in page says it was not done, and goes back to the page it was pressed on.
+	await page.goto(post.headers()['location']!);
+	await expect(page.getByRole('alert')).toContainText(
+		'what you last pressed was not done and nothing changed. Sign in again, then do it again.'
+	);
+	await ready(page);
+	await page.getByLabel('Email').fill(REPS.sam.email);
+	await page.getByLabel('Password').fill(REPS.sam.password());
+	await page.getByRole('button', { name: 'Sign in' }).click();
+	await expect(page).toHaveURL(/\/rep\/applications\/50001$/);
+	await page.context().clearCookies();
 
 	await page.goto('/rep/applications/50001');
 	await page.getByLabel('Email').fill(REPS.sam.email);

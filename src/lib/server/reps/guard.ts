@@ -26,6 +26,12 @@ export function requireRep(event: RequestEvent): SignedInRep {
 	if (event.request.method === 'GET' && !event.isDataRequest) {
 		const next = safeNext(event.url.pathname + event.url.search);
 		if (next !== '/rep') params.set('next', next);
+	} else if (event.request.method === 'POST') {
+		// An action (send a link, revoke, hand over) that was not done: the sign-in page says so,
+		// and brings the rep back to the page it was pressed on.
+		params.set('undone', '1');
+		const next = safeNext(event.url.pathname);
+		if (next !== '/rep') params.set('next', next);
 	}
 	const query = params.toString();
 	redirect(303, `/rep/login${query ? `?${query}` : ''}`);

@@ -13,6 +13,7 @@ export const load: PageServerLoad = ({ locals, url }) => {
 	if (locals.rep) redirect(303, next);
 	return {
 		ended: url.searchParams.has('ended'),
+		undone: url.searchParams.has('undone'),
 		signedOut: url.searchParams.has('signedout'),
 		idleMinutes: app().config.REP_SESSION_IDLE_MINUTES
 	};
