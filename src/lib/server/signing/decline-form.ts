@@ -5,6 +5,9 @@ import { looksLikeSsn, withoutSsn } from './ssn';
 export const DeclineReasonSchema = v.optional(
 	v.pipe(
 		v.string('Write the reason as text, or leave it empty.'),
+		// A browser sends a textarea's line breaks as two characters, and its maxlength counts one:
+		// counted as sent, a reason the box allowed was refused as too long without script.
+		v.transform((s) => s.replace(/\r\n?/g, '\n')),
 		v.trim(),
 		v.maxLength(1000, 'Keep the reason to 1,000 characters or fewer.'),
 		// The reason reaches the rep and the records: it is no place for an SSN. Phone numbers and

@@ -103,6 +103,12 @@ describe('sign form', () => {
 		expect(v.safeParse(DeclineReasonSchema, 'call me at 217-555-0143').success).toBe(true);
 		expect(v.safeParse(DeclineReasonSchema, 'my ssn is 123-45-6789').success).toBe(false);
 		expect(v.safeParse(DeclineReasonSchema, 'my ssn is 587/31/4926').success).toBe(false);
+		// A textarea's line break arrives as CR LF: the 1,000 the box allows are 1,000 here too.
+		const full = `${'a'.repeat(499)}\r\n${'b'.repeat(500)}`;
+		expect(v.safeParse(DeclineReasonSchema, full).output).toBe(
+			`${'a'.repeat(499)}\n${'b'.repeat(500)}`
+		);
+		expect(v.safeParse(DeclineReasonSchema, `${full}c`).success).toBe(false);
 	});
 });
 
