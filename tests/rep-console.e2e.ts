@@ -138,6 +138,10 @@ test('while the merchant works: each step, then a lock', async ({ browser, reque
 		/Not before .* C[SD]T: the identity questions\s+are locked until then on every device, so a signing in person would stop at them too\./
 	);
 	await expect(rep.getByRole('button', { name: 'Hand to merchant' })).toHaveCount(0);
+	// A link can still be sent (the merchant may read the agreement), but not without saying so.
+	await expect(rep.getByRole('note')).toContainText(
+		/The identity questions are locked until .* C[SD]T, on every device\.\s+A merchant who\s+opens a link before then can read the agreement but stops at the questions/
+	);
 	// A hand-over posted from an older page is refused the same way.
 	const posted = await rep.request.post(`${appPath(locked.id)}?/handOver`, {
 		form: { photoIdChecked: 'on' },
