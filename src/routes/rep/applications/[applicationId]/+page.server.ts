@@ -152,15 +152,19 @@ export const actions: Actions = {
 		const kept = {
 			action: 'handOver' as const,
 			idType: typed('idType'),
-			// Never more than four back to the page: a whole ID number typed is not shown again.
-			idLast4: typed('idLast4').replace(/\s/g, '').length > 4 ? '' : typed('idLast4')
+			idLast4: typed('idLast4')
 		};
 		const parsed = v.safeParse(HandOverSchema, form);
 		if (!parsed.success) {
 			const errors: Record<string, string> = {};
 			for (const issue of parsed.issues)
 				errors[v.getDotPath(issue) ?? 'photoIdChecked'] ??= issue.message;
-			return fail(400, { ...kept, errors, error: null });
+			// Never more than four back to the page: a whole ID number, refused as too long, is not
+			// shown again.
+			const whole = parsed.issues.some(
+				(i) => i.type === 'max_length' && v.getDotPath(i) === 'idLast4'
+			);
+			return fail(400, { ...kept, ...(whole ? { idLast4: '' } : {}), errors, error: null });
 		}
 		// The page offers no hand-over while the identity questions are locked; a post from an
 		// older page is refused the same way, before the merchant meets the lock on the tablet.
