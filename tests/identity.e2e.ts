@@ -102,7 +102,21 @@ test('two failures lock the questions, and a new link for the same application i
 	try {
 		const p2 = await other.newPage();
 		const second = await createLink(request, id);
-		await openLinkAndStart(p2, second.path);
+		// Its page says so at once, with the time, and offers no Start that would stop at the lock.
+		await p2.goto(second.path);
+		const linkNotice = p2.getByRole('alert').filter({ hasText: 'locked for now' });
+		await expect(linkNotice).toContainText(
+			/locked on every device until \w+, \w+ \d+, \d{4} at \d+:\d\d [AP]M \w/
+		);
+		await expect(linkNotice).toContainText('Open this link again after then');
+		await expect(p2.getByRole('button', { name: 'Start', exact: true })).toHaveCount(0);
+		await expect(p2.getByText('It takes about three minutes')).toHaveCount(0);
+		// Declining stays open to them.
+		await expect(p2.getByText('I don’t want to sign')).toBeVisible();
+		// A Start posted anyway (a page loaded before the lock) reaches the lock at the questions.
+		const started = await replayPost(p2, `${second.path}?/start`, {});
+		expect(started.status()).toBe(303);
+		await p2.goto('/sign/terms');
 		await agreeToTerms(p2);
 		await expect(p2.getByText(TEXT.locked)).toBeVisible();
 		await expect(p2.getByRole('button', { name: 'Start the questions' })).toHaveCount(0);

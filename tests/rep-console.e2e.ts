@@ -138,9 +138,9 @@ test('while the merchant works: each step, then a lock', async ({ browser, reque
 		/Not before .* C[SD]T: the identity questions\s+are locked until then on every device, so a signing in person would stop at them too\./
 	);
 	await expect(rep.getByRole('button', { name: 'Hand to merchant' })).toHaveCount(0);
-	// A link can still be sent (the merchant may read the agreement), but not without saying so.
+	// A link can still be sent (for after the lock), but not without saying what it shows before.
 	await expect(rep.getByRole('note')).toContainText(
-		/The identity questions are locked until .* C[SD]T, on every device\.\s+A merchant who\s+opens a link before then can read the agreement but stops at the questions/
+		/The identity questions are locked until .* C[SD]T, on every device\.\s+A merchant who\s+opens a link before then is told so, with the time, and can only decline until then/
 	);
 	// A hand-over posted from an older page is refused the same way.
 	const posted = await rep.request.post(`${appPath(locked.id)}?/handOver`, {

@@ -195,8 +195,8 @@ export async function closeTriesOfEndedLinks(
  * rule but for answers still with the bureau.
  */
 function triesCounted(w: {
-	officeId: Value<number>;
-	applicationId: Value<number>;
+	officeId: Value<number> | Column;
+	applicationId: Value<number> | Column;
 	since: Value<Date>;
 	lateBefore: Value<Date>;
 }) {
@@ -211,19 +211,36 @@ function triesCounted(w: {
 	);
 }
 
-/** The statements' values: two windows back, enough to tell a lock (tryStanding). */
-const windowOf = (ctx: AppContext, s: SigningSession, now: Date) => ({
-	officeId: s.officeId,
-	applicationId: s.applicationId,
+/** Which application's tries or passes: placeholders, or the columns of an outer query's row. */
+interface WhichApplication {
+	officeId: Placeholder | Column;
+	applicationId: Placeholder | Column;
+}
+
+const PLACEHOLDERS: WhichApplication = {
+	officeId: sql.placeholder('officeId'),
+	applicationId: sql.placeholder('applicationId')
+};
+
+/** The statements' `since` and `lateBefore`: two windows back, enough to tell a lock (tryStanding). */
+export const triesWindow = (ctx: AppContext, now: Date) => ({
 	since: new Date(now.getTime() - 2 * windowMs(ctx)).toISOString(),
 	lateBefore: new Date(now.getTime() - GRACE_MS).toISOString()
 });
 
+/** The statements' values for the session's application. */
+const windowOf = (ctx: AppContext, s: SigningSession, now: Date) => ({
+	officeId: s.officeId,
+	applicationId: s.applicationId,
+	...triesWindow(ctx, now)
+});
+
 /**
  * The times (epoch milliseconds) the application's tries of the last two windows were lost, on
- * placeholders: a statement of its own, and part of the view's.
+ * placeholders (`since`, `lateBefore`, and the application's unless an outer query's columns are
+ * given): a statement of its own, and part of the identity step's and the link page's views.
  */
-const triesOf = (db: Tx) =>
+const triesOf = (db: Tx, of: WhichApplication = PLACEHOLDERS) =>
 	db
 		.select({
 			lost: sql<
@@ -233,12 +250,15 @@ const triesOf = (db: Tx) =>
 		.from(identityAttempts)
 		.where(
 			triesCounted({
-				officeId: sql.placeholder('officeId'),
-				applicationId: sql.placeholder('applicationId'),
+				officeId: of.officeId,
+				applicationId: of.applicationId,
 				since: sql.placeholder('since'),
 				lateBefore: sql.placeholder('lateBefore')
 			})
 		);
+
+/** triesOf as one value: a subquery of a view. */
+export const triesJson = (db: Tx, of?: WhichApplication) => sql<number[]>`(${triesOf(db, of)})`;
 
 /** Reserving an attempt and recording a failure read the tries (see preparedPer). */
 const triesQuery = preparedPer((db) => triesOf(db).prepare('identity_tries_lost'));
@@ -250,23 +270,18 @@ const standing = (ctx: AppContext, lost: number[], now: Date) =>
 		windowMs: windowMs(ctx)
 	});
 
-/** Which application's passes: placeholders, or the columns of an outer query's row. */
-interface PassesFor {
-	officeId: Placeholder | Column;
-	applicationId: Placeholder | Column;
+/** When the application's lock lifts, from its tries' times (triesJson), if it is locked now. */
+export function lockOf(ctx: AppContext, lost: number[], now: Date): Date | null {
+	const { lockedUntil } = standing(ctx, lost, now);
+	return lockedUntil === null ? null : new Date(lockedUntil);
 }
-
-const PLACEHOLDERS: PassesFor = {
-	officeId: sql.placeholder('officeId'),
-	applicationId: sql.placeholder('applicationId')
-};
 
 /**
  * The application's passes, each with the session's link and its email: a statement of its own
  * (earlierPass) and part of the identity step's and the link page's views. Aliased, so that a row
  * read from it as a subquery has the keys of `Pass`.
  */
-const passesOf = (db: Tx, of: PassesFor = PLACEHOLDERS) =>
+const passesOf = (db: Tx, of: WhichApplication = PLACEHOLDERS) =>
 	db
 		.select({
 			linkId: sql<string | null>`${signingSessions.linkId}`.as('linkId'),
@@ -284,7 +299,7 @@ const passesOf = (db: Tx, of: PassesFor = PLACEHOLDERS) =>
 		);
 
 /** passesOf as one JSON value: a subquery of a view (this step's, the link page's). */
-export const passesJson = (db: Tx, of?: PassesFor) =>
+export const passesJson = (db: Tx, of?: WhichApplication) =>
 	sql<Pass[]>`coalesce((select json_agg(p) from (${passesOf(db, of)}) p), '[]'::json)`;
 
 /**
@@ -347,7 +362,7 @@ const factsQuery = preparedPer((db) =>
 	db
 		.select({
 			attempt: getTableColumns(identityAttempts),
-			lost: sql<number[]>`(${triesOf(db)})`,
+			lost: triesJson(db),
 			passes: passesJson(db),
 			linkEmail: sql<
 				string | null

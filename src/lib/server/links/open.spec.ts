@@ -106,7 +106,7 @@ describe('opening a signing link', () => {
 		expect((await status(ctx, '198.51.100.7', token, 'openLink')).status).toBe(429);
 	});
 
-	it('gives the page the link as stored, and no earlier pass where there is none', async () => {
+	it('gives the page the link as stored, and no earlier pass or lock where there is none', async () => {
 		const created = await createLink(ctx.db, {
 			officeId: 1207,
 			applicationId: 50005,
@@ -116,7 +116,7 @@ describe('opening a signing link', () => {
 			meta: { ip: null, userAgent: null }
 		});
 		const view = await openLinkView(ctx, from('198.51.100.8').event, created.token);
-		expect(view).toEqual({ link: created.link, earlier: { kind: 'none' } });
+		expect(view).toEqual({ link: created.link, earlier: { kind: 'none' }, lockedUntil: null });
 		expect(view.link.expiresAt).toBeInstanceOf(Date);
 	});
 });

@@ -5,7 +5,14 @@ import type { AppContext } from '$lib/server/app';
 import { preparedPer } from '$lib/server/db/prepared';
 import { signingLinks } from '$lib/server/db/schema';
 import { clientIp } from '$lib/server/http/meta';
-import { judgePass, passesJson, type EarlierPass } from '$lib/server/identity/attempts';
+import {
+	judgePass,
+	lockOf,
+	passesJson,
+	triesJson,
+	triesWindow,
+	type EarlierPass
+} from '$lib/server/identity/attempts';
 import {
 	countHitsOf,
 	hit,
@@ -124,7 +131,7 @@ async function admitLink(
 
 /**
  * The link page's view, in one statement: the link a token names, one more open of it counted
- * (as openLink counts it) and its application's identity passes. As three statements they held
+ * (as openLink counts it) and its application's identity passes and lost tries. As three statements they held
  * the page to 0.23× the framework's floor on PGlite and 0.30× on PostgreSQL; as one, 0.35× and
  * 0.38× (tests/bench/NOTES.md §10). A token that names no link is counted by address, as before.
  */
@@ -149,7 +156,8 @@ const linkViewQuery = preparedPer((db) => {
 		.select({
 			link,
 			opens: sql<number>`(select ${opened.count} from ${opened})`,
-			passes: passesJson(db, { officeId: link.officeId, applicationId: link.applicationId })
+			passes: passesJson(db, { officeId: link.officeId, applicationId: link.applicationId }),
+			lost: triesJson(db, { officeId: link.officeId, applicationId: link.applicationId })
 		})
 		.from(link)
 		.where(byToken(link.tokenHash))
@@ -158,24 +166,31 @@ const linkViewQuery = preparedPer((db) => {
 
 /**
  * openLink for the link page's view, with whether an earlier pass of its application carries to
- * it (see earlierPass).
+ * it (see earlierPass) and, when none does, until when its identity questions are locked (the
+ * portal's lock: one the bureau set is known only when it is asked).
  */
 export async function openLinkView(
 	ctx: AppContext,
 	event: RequestEvent,
 	token: string,
 	now = new Date()
-): Promise<{ link: SigningLink; earlier: EarlierPass }> {
+): Promise<{ link: SigningLink; earlier: EarlierPass; lockedUntil: Date | null }> {
 	const tokenHash = lookupHash(token);
 	const windowStart = windowStartOf(WINDOW_SECONDS, now);
 	const [row] = tokenHash
 		? await linkViewQuery(ctx.db).execute({
 				tokenHash,
 				opensKey: OPENS_KEY,
-				windowStart: windowStart.toISOString()
+				windowStart: windowStart.toISOString(),
+				...triesWindow(ctx, now)
 			})
 		: [];
 	// Without a row admitLink ends in the error page: past it, the row is there.
 	const link = await admitLink(ctx, event, row?.link, row ? Number(row.opens) : undefined);
-	return { link, earlier: judgePass(row!.passes, link.id, link.email, 'link') };
+	const earlier = judgePass(row!.passes, link.id, link.email, 'link');
+	return {
+		link,
+		earlier,
+		lockedUntil: earlier.kind === 'none' ? lockOf(ctx, row!.lost, now) : null
+	};
 }

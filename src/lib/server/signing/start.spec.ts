@@ -116,6 +116,30 @@ describe('starting a signing session (the one way in)', () => {
 		expect(rows).toEqual([]);
 	});
 
+	it('the link page knows a lock from any link’s tries, and when it lifts', async () => {
+		const view = async (token: string, now?: Date) => {
+			const event = { getClientAddress: () => meta.ip, setHeaders: () => {} };
+			return openLinkView(t.ctx, event as unknown as RequestEvent, token, now);
+		};
+		const first = await link(50005, 'pat@example.com');
+		expect((await view(first.token)).lockedUntil).toBeNull();
+		// 50005 never verifies: each set answered right is judged wrong, and two lock it.
+		const s = await session(50005, first.id);
+		for (let i = 0; i < 2; i++) {
+			expect((await startAttempt(t.ctx, s, meta)).result).toBe('started');
+			const open = (await identityState(t.ctx, s, meta)).open!;
+			const right = await t.control('GET', `answers/${open.questions.QuestionSetID}`);
+			expect((await submitAnswers(t.ctx, s, open, right.body.Answers, meta)).result).toBe('failed');
+		}
+		const lift = (await identityState(t.ctx, s, meta)).lockLiftsAt!;
+		expect(lift).toBeInstanceOf(Date);
+		// A new link, as a rep would send: its page is locked until the same moment.
+		const second = await link(50005, 'pat@example.com');
+		expect((await view(second.token)).lockedUntil).toEqual(lift);
+		// And not once the lock has lifted.
+		expect((await view(second.token, new Date(lift.getTime() + 1_000))).lockedUntil).toBeNull();
+	});
+
 	describe('the known dead end: identity passed on link A, the merchant lost it', () => {
 		it('a later link to the same address (any case) carries the pass over', async () => {
 			const a = await link(50002, 'marcus@tworivershardware.example');

@@ -40,7 +40,7 @@ const repOf = async (link: SigningLink, item: ApplicationListItem | undefined) =
 // Mail scanners open links too: this load reads and never writes (but for the rate-limit count).
 export const load: PageServerLoad = async (event) => {
 	const ctx = app();
-	const { link, earlier } = await openLinkView(ctx, event, event.params.token);
+	const { link, earlier, lockedUntil } = await openLinkView(ctx, event, event.params.token);
 	let item: ApplicationListItem | undefined;
 	try {
 		item = await findApplication(ctx, link.officeId, link.applicationId);
@@ -56,6 +56,8 @@ export const load: PageServerLoad = async (event) => {
 		// Times are shown in the office's zone until the page's script knows the merchant's.
 		officeTimeZone: ctx.config.OFFICE_TIME_ZONE,
 		blocked: blocked ? REFUSALS[blocked][1] : null,
+		// Start would lead through the agreement to questions that cannot be asked yet.
+		lockedUntil: lockedUntil?.toISOString() ?? null,
 		rep: await repOf(link, item)
 	};
 };
