@@ -6,6 +6,7 @@ import { sequence } from '@sveltejs/kit/hooks';
 import { app, startApp } from '$lib/server/app';
 import { limitHeapGrowth } from '$lib/server/app/heap';
 import { ConfigError } from '$lib/server/config/config';
+import { MigrationsMissingError } from '$lib/server/db';
 import { DataDirBusyError } from '$lib/server/db/lock';
 import { databaseProblem } from '$lib/server/db/problems';
 import { compress } from '$lib/server/http/compress';
@@ -109,10 +110,15 @@ export const init: ServerInit = async () => {
 				.finally(() => setTimeout(() => process.exit(0), 1000).unref());
 		});
 	} catch (err) {
-		// A ConfigError's or DataDirBusyError's message is ours (one line per bad setting, or the
-		// data folder in use); anything else, e.g. the database refusing to open, is named by its
+		// A ConfigError's, DataDirBusyError's or MigrationsMissingError's message is ours (one line
+		// per bad setting, the data folder in use, the migrations not found); anything else, e.g. the database refusing to open, is named by its
 		// class and code only.
-		if (err instanceof ConfigError || err instanceof DataDirBusyError) console.error(err.message);
+		if (
+			err instanceof ConfigError ||
+			err instanceof DataDirBusyError ||
+			err instanceof MigrationsMissingError
+		)
+			console.error(err.message);
 		else {
 			const words = databaseProblem(err, env.DATABASE_URL);
 			if (words) console.error(`[start] the portal could not open its database: ${words}`);

@@ -295,6 +295,37 @@ test('started from another folder, start.js says which folder to start it from',
 	);
 });
 
+test('the build started with node from another folder finds its migrations and serves', async () => {
+	test.setTimeout(90_000);
+	const port = await freePort();
+	const dataDir = mkdtempSync(join(tmpdir(), 'portal-listen-'));
+	const child = spawn(process.execPath, [join(process.cwd(), 'build')], {
+		cwd: tmpdir(),
+		env: {
+			PATH: process.env.PATH ?? '',
+			PORT: String(port),
+			HOST: '127.0.0.1',
+			DATA_DIR: dataDir
+		},
+		stdio: ['ignore', 'pipe', 'pipe']
+	});
+	let out = '';
+	child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+	child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+	const ended = new Promise<number | null>((resolve) => child.once('exit', resolve));
+	try {
+		await expect.poll(() => out, { timeout: 60_000 }).toMatch(/Listening on|could not/);
+		expect(out).not.toContain('could not');
+		const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+		expect(health.status).toBe(200);
+		expect(await health.json()).toMatchObject({ database: 'pglite' });
+	} finally {
+		child.kill('SIGTERM');
+		await ended;
+		rmSync(dataDir, { recursive: true, force: true });
+	}
+});
+
 test('with every finishable demo application decided, the start says so and how to start over', async () => {
 	test.setTimeout(120_000);
 	const dataDir = mkdtempSync(join(tmpdir(), 'portal-listen-'));

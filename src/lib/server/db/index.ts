@@ -1,5 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -25,7 +26,33 @@ export interface Database {
 	close(): Promise<void>;
 }
 
-const migrationsFolder = () => resolve(process.cwd(), 'drizzle');
+/** The migrations are not where a project's folder keeps them: a start with our words for it. */
+export class MigrationsMissingError extends Error {
+	constructor() {
+		super(
+			'[start] the portal could not find its database migrations (the drizzle folder beside ' +
+				'package.json). Start it from the project folder (npm start, or npm run serve), or keep ' +
+				'the drizzle folder beside the build folder.'
+		);
+		this.name = 'MigrationsMissingError';
+	}
+}
+
+/**
+ * The migrations, `drizzle/` at the project's root: in the working folder, as `npm start` runs,
+ * or else above this module, which is inside the project from its sources and its build alike,
+ * so that `node /path/to/build` works from any folder.
+ */
+function migrationsFolder(): string {
+	let dir = dirname(fileURLToPath(import.meta.url));
+	const places = [process.cwd()];
+	for (let up = dirname(dir); up !== dir; dir = up, up = dirname(up)) places.push(dir);
+	const found = places
+		.map((p) => resolve(p, 'drizzle'))
+		.find((d) => existsSync(resolve(d, 'meta', '_journal.json')));
+	if (!found) throw new MigrationsMissingError();
+	return found;
+}
 
 /** Any number that is ours: serializes migrations when several instances start at once. */
 const MIGRATION_LOCK = 720_70_1207;
