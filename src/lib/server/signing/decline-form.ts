@@ -20,9 +20,12 @@ export const DeclineReasonSchema = v.optional(
 	''
 );
 
-/** Typed text comes back after a refusal, but never what looks like an SSN. */
+/**
+ * Typed text comes back after a refusal, but never what looks like an SSN; cut to what the box
+ * holds, its line breaks counted once as the box and the schema count them.
+ */
 export function keptReason(input: string): string {
-	return withoutSsn(input).slice(0, 1000);
+	return withoutSsn(input.replace(/\r\n?/g, '\n')).slice(0, 1000);
 }
 
 /**

@@ -8,6 +8,7 @@ import {
 	fieldErrors,
 	keptValues
 } from './schema';
+import { keptReason } from '$lib/server/signing/decline-form';
 
 describe('sign form', () => {
 	it('accepts a complete form and keeps the SSN digits only', () => {
@@ -109,6 +110,16 @@ describe('sign form', () => {
 			`${'a'.repeat(499)}\n${'b'.repeat(500)}`
 		);
 		expect(v.safeParse(DeclineReasonSchema, `${full}c`).success).toBe(false);
+	});
+
+	it('gives a refused reason back as the box holds it: line breaks counted once, SSN left out', () => {
+		const lines = Array.from({ length: 20 }, () => 'x'.repeat(49)).join('\r\n');
+		// 20 × 49 characters and 19 breaks: 999 in the box, 1,018 as sent.
+		const kept = keptReason(`${lines} 123-45-6789`);
+		expect(kept.startsWith(lines.replace(/\r\n/g, '\n'))).toBe(true);
+		expect(kept).not.toContain('\r');
+		expect(kept).not.toMatch(/\d{3}-\d{2}-\d{4}/);
+		expect(kept.length).toBeLessThanOrEqual(1000);
 	});
 });
 
