@@ -74,6 +74,12 @@ async function expectDeclinedEarly(
 	);
 	const again = await page.request.get(link);
 	expect(again.status(), 'the link is used up').toBe(410);
+	// No copies are made, and their addresses say why (they answered 500).
+	for (const pdf of ['/sign/done/certificate.pdf', '/sign/done/signed-copy.pdf']) {
+		const res = await page.request.get(pdf);
+		expect(res.status(), pdf).toBe(404);
+		expect(await res.text()).toContain('You declined before your identity was confirmed');
+	}
 	const mailbox = await (await page.request.get('/dev/mailbox')).text();
 	expect(mailbox).toContain(`Declined: ${app.business}`);
 	if (reason) rememberTyped(reason);

@@ -15,3 +15,10 @@ export function pdfResponse(
 		}
 	});
 }
+
+/**
+ * The done page of a decline before identity offers no copies: none is made without a confirmed
+ * identity. Its addresses, typed or kept from another signing, say so.
+ */
+export const NO_COPIES_EARLY_DECLINE =
+	'You declined before your identity was confirmed, so there is no certificate or signed copy. Your sales representative has your decision.';

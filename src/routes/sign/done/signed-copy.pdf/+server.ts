@@ -1,7 +1,7 @@
 import { error } from '@sveltejs/kit';
 import { app } from '$lib/server/app';
-import { NotSignedError, signedCopyPdf } from '$lib/server/evidence';
-import { pdfResponse } from '$lib/server/evidence/http';
+import { EvidenceNotFoundError, NotSignedError, signedCopyPdf } from '$lib/server/evidence';
+import { NO_COPIES_EARLY_DECLINE, pdfResponse } from '$lib/server/evidence/http';
 import { OnboardingError } from '$lib/server/onboarding';
 import { requireStep } from '$lib/server/signing/guard';
 import type { RequestHandler } from './$types';
@@ -16,6 +16,7 @@ export const GET: RequestHandler = async (event) => {
 		});
 		return pdfResponse(pdf, `signed-application-${s.applicationId}.pdf`);
 	} catch (err) {
+		if (err instanceof EvidenceNotFoundError) error(404, { message: NO_COPIES_EARLY_DECLINE });
 		if (err instanceof NotSignedError) {
 			error(404, { message: 'You declined this application, so there is no signed copy.' });
 		}
