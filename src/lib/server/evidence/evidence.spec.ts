@@ -166,6 +166,8 @@ describe('certificate of completion and signed copy', () => {
 		opts: {
 			failFirst?: boolean;
 			inPerson?: boolean;
+			/** In person: the tablet handed over again mid-way, after another photo-ID check. */
+			handedOverAgain?: typeof REP;
 			declined?: boolean;
 			/** The names and signature the signer typed, if not Dana Whitfield's. */
 			signer?: { firstName: string; lastName: string; signature: string };
@@ -219,6 +221,13 @@ describe('certificate of completion and signed copy', () => {
 		});
 		await showTerms(t.ctx, s, meta);
 		s = await reload(s);
+		if (opts.handedOverAgain) {
+			await appendAudit(t.ctx.db, {
+				...sessionEvent(s, meta),
+				type: 'session.handed_over',
+				data: { inPerson: opts.handedOverAgain }
+			});
+		}
 		await consent(s);
 		await passIdentity(s, opts.failFirst);
 		s = await reload(s);
@@ -361,6 +370,18 @@ describe('certificate of completion and signed copy', () => {
 				'Jordan Alvarez (rep 31) started an in-person signing on their device after checking the signer’s photo ID.'
 			);
 		}
+	});
+
+	it('prints the check of the last hand-over before the decision, under which the merchant went on', async () => {
+		const again = { ...REP, idType: 'Passport', idLast4: '9Z81' };
+		const { applicationId } = await linkSigning({ inPerson: true, handedOverAgain: again });
+		const file = write(
+			'in-person-again.pdf',
+			await certificatePdf(t.ctx, { officeId: 1207, applicationId, audience: 'merchant' })
+		);
+		const p1 = pages(file, 'raw')[0]!.replace(/\s+/g, ' ');
+		expect(p1).toContain('Photo ID Checked by the rep: Passport ending 9Z81');
+		expect(p1).not.toContain('K7Q2');
 	});
 
 	it('adds the whole trail as an appendix to the rep’s copy', async () => {

@@ -23,7 +23,9 @@ import { describeDevice } from './words';
  *   `data: { inPerson: { repId: string, repNo: number | string, repName: string,
  *   photoIdChecked: true, idType: string | null, idLast4: string | null } }`, where `idType` is
  *   the kind of photo ID the rep checked ("Driver's license") and `idLast4` at most its last four
- *   characters. The event's `channel` is `in_person` and its `rep` the rep's id.
+ *   characters. The event's `channel` is `in_person` and its `rep` the rep's id. A later
+ *   hand-over of the same session (`session.handed_over`, the same `data`) records the check
+ *   made then; the certificate prints the last one before the decision.
  */
 
 export type Audience = 'merchant' | 'rep';
@@ -215,7 +217,12 @@ export async function gatherFacts(ctx: AppContext, req: FactsRequest): Promise<E
 	const own = trail.filter((e) => e.sessionId === sessionId);
 	const ownBefore = (type: string) => own.filter((e) => e.type === type && e.seq < decided.seq);
 	const started = ownBefore('session.started').at(-1);
-	const inPerson = started ? inPersonOf(started.data) : null;
+	// A tablet handed over again (after the rep unlocked it) carries the rep's check made then:
+	// the merchant went on, and decided, under the last one.
+	const attested = [...ownBefore('session.started'), ...ownBefore('session.handed_over')]
+		.sort((a, b) => a.seq - b.seq)
+		.at(-1);
+	const inPerson = attested ? inPersonOf(attested.data) : null;
 	const linkId = str(started?.data.linkId) ?? session?.linkId ?? null;
 	const linkCreated = trail.find((e) => e.type === 'link.created' && e.data.linkId === linkId);
 	// Older link.sent events name no link: the first one after the link was created is its own.
