@@ -125,6 +125,10 @@ describe('the command line, checked', { timeout: 90_000 }, () => {
 		expect(missing.err).toContain('error: --email: is required');
 		const phone = await inProcess([...ADD, '--name', 'Lee', '--phone', 'call me']);
 		expect(phone.err).toContain('error: --phone: must be digits');
+		const emoji = await inProcess([...ADD, '--name', 'Jo Kim 🌵']);
+		expect(emoji.err).toContain(
+			'error: --name: may not contain emoji or symbols: it goes on the certificates'
+		);
 		expect((await inProcess(['disable'])).err).toContain('error: --email: is required');
 		const nothing = await inProcess([]);
 		expect(nothing).toMatchObject({ code: 2 });

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { plainEmail } from '$lib/email';
+import { noSymbol, withoutInvisible } from '$lib/server/printable';
 
 /** What an operator types for a rep. Messages leave out the field: the caller names it. */
 
@@ -25,10 +26,13 @@ export const EmailSchema = v.pipe(
 
 export const NameSchema = v.pipe(
 	v.string('is required'),
+	withoutInvisible(),
 	v.trim(),
 	v.nonEmpty('is required'),
 	v.maxLength(100, 'is too long (at most 100 characters)'),
-	v.regex(/^[^\p{Cc}<>]+$/u, 'may not contain control characters or < >')
+	v.regex(/^[^\p{Cc}<>]+$/u, 'may not contain control characters or < >'),
+	// The rep's name goes on the certificates, whose fonts print no emoji.
+	noSymbol('may not contain emoji or symbols: it goes on the certificates')
 );
 
 export const PhoneSchema = v.pipe(

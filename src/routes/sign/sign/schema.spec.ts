@@ -10,6 +10,16 @@ import {
 } from './schema';
 import { keptReason } from '$lib/server/signing/decline-form';
 
+/** The sign form with these names, the rest of it valid. */
+const signer = (firstName: string, lastName = 'Whitfield') =>
+	v.safeParse(SignerSchema, {
+		firstName,
+		lastName,
+		email: 'dana@example.com',
+		notificationEmail: 'dana@example.com',
+		ssn: '123-45-6789'
+	});
+
 describe('sign form', () => {
 	it('accepts a complete form and keeps the SSN digits only', () => {
 		const r = v.safeParse(SignerSchema, {
@@ -52,18 +62,10 @@ describe('sign form', () => {
 	});
 
 	it('takes names in any letters, with accents, apostrophes and hyphens, but no emoji or symbols', () => {
-		const signer = (firstName: string, lastName = 'Whitfield') =>
-			v.safeParse(SignerSchema, {
-				firstName,
-				lastName,
-				email: 'dana@example.com',
-				notificationEmail: 'dana@example.com',
-				ssn: '123-45-6789'
-			});
 		for (const ok of ['Márcus', 'Łukasz', 'Zoë', 'Jean-Luc', 'D’Angelo', 'Анна', '李']) {
 			expect(signer(ok).success, ok).toBe(true);
 		}
-		for (const bad of ['Marcus😀', 'Dana👍🏽', 'Ann♥', 'Bob™', 'Tom\u200d']) {
+		for (const bad of ['Marcus😀', 'Dana👍🏽', 'Ann♥', 'Bob™', 'Tom\u200d😀', 'Al1\ufe0f\u20e3']) {
 			const r = signer(bad);
 			expect(r.success, bad).toBe(false);
 			expect(fieldErrors(r.success ? [] : r.issues)).toEqual({
@@ -83,6 +85,18 @@ describe('sign form', () => {
 		});
 		expect(v.safeParse(SignatureSchema, 'Marcus😀 Ortega').success).toBe(false);
 		expect(v.safeParse(SignatureSchema, 'Łukasz Kowalczyk').success).toBe(true);
+	});
+
+	it('drops characters nobody can see from names and the signature, so they are kept as seen', () => {
+		// A zero-width space, a soft hyphen, a word joiner, a byte-order mark, a zero-width joiner.
+		const pasted = signer('\ufeffDan\u00ada\u200d', 'Whit\u200bfield\u2060 ');
+		expect(pasted.output).toMatchObject({ firstName: 'Dana', lastName: 'Whitfield' });
+		// A Hangul filler looks like a letter to \p{L}, and shows as nothing: no name.
+		const blank = signer('\u3164', 'Whitfield');
+		expect(fieldErrors(blank.success ? [] : blank.issues)).toEqual({
+			firstName: 'Enter your first name.'
+		});
+		expect(v.safeParse(SignatureSchema, 'Dana Whit\u200bfield').output).toBe('Dana Whitfield');
 	});
 
 	it('keeps what was typed, except the SSN', () => {

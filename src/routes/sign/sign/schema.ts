@@ -1,19 +1,11 @@
 import * as v from 'valibot';
 import { plainEmail } from '$lib/email';
 import { reasonsByField } from '$lib/server/http/inputs';
+import { noSymbol, withoutInvisible } from '$lib/server/printable';
 import { isPossibleSsn, ssnDigits } from '$lib/server/signing/ssn';
 
-/**
- * Emoji and other symbols are no part of a name, and the documents' fonts cannot print them (the
- * signed copy and certificate showed "Marcus?"): refused, with the reason, rather than sent on.
- */
-// Skin tones, the zero-width joiner and the emoji presentation selector are parts of emoji too.
-const SYMBOL = /\p{Extended_Pictographic}|\p{So}|[\u{1F3FB}-\u{1F3FF}]|\u200d|\ufe0f/u;
-const noSymbol = (what: string) =>
-	v.check(
-		(s: string) => !SYMBOL.test(s),
-		`Type your ${what} in letters only: emoji and symbols can’t go on your documents.`
-	);
+const noSymbolIn = (what: string) =>
+	noSymbol(`Type your ${what} in letters only: emoji and symbols can’t go on your documents.`);
 
 /** A name of digits or punctuation alone ("123", "---") is no one's: it went on the documents. */
 const someLetter = (what: string) =>
@@ -22,10 +14,11 @@ const someLetter = (what: string) =>
 const name = (what: string) =>
 	v.pipe(
 		v.optional(v.string(`Enter your ${what}.`), ''),
+		withoutInvisible(),
 		v.trim(),
 		v.nonEmpty(`Enter your ${what}.`),
 		v.maxLength(100, `Your ${what} must be 100 characters or fewer.`),
-		noSymbol(what),
+		noSymbolIn(what),
 		someLetter(what)
 	);
 
@@ -60,11 +53,12 @@ export const SignerSchema = v.object(
 
 export const SignatureSchema = v.pipe(
 	v.optional(v.string('Type your full name to sign.'), ''),
+	withoutInvisible(),
 	v.trim(),
 	v.transform((s) => s.replace(/\s+/g, ' ')),
 	v.nonEmpty('Type your full name to sign.'),
 	v.maxLength(210, 'Your signature must be 210 characters or fewer.'),
-	noSymbol('signature'),
+	noSymbolIn('signature'),
 	someLetter('signature')
 );
 

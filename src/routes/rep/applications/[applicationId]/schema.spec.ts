@@ -21,4 +21,16 @@ describe('the hand-over’s ID note', () => {
 		expect(handOver('D123 4567').success).toBe(false);
 		expect(handOver('56?8').success).toBe(false);
 	});
+
+	it('keeps the kind of ID as seen, and refuses emoji the certificate cannot print', () => {
+		const idType = (t: string) =>
+			v.safeParse(HandOverSchema, { photoIdChecked: 'on', idType: t, idLast4: '' });
+		expect(idType('Driver\u200b’s license ').output).toMatchObject({ idType: 'Driver’s license' });
+		expect(idType('\u200b').output).toMatchObject({ idType: null });
+		const emoji = idType('Driver’s license 🚗');
+		expect(emoji.success).toBe(false);
+		expect(emoji.issues?.[0]?.message).toBe(
+			'Name the kind of ID in words, e.g. Driver’s license: emoji and symbols can’t go on the certificate.'
+		);
+	});
 });

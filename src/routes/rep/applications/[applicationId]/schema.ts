@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { plainEmail } from '$lib/email';
+import { noSymbol, withoutInvisible } from '$lib/server/printable';
 
 export const SendLinkSchema = v.object({
 	email: v.pipe(
@@ -14,14 +15,6 @@ export const SendLinkSchema = v.object({
 	)
 });
 
-const optionalNote = (max: number, tooLong: string) =>
-	v.pipe(
-		v.optional(v.string(), ''),
-		v.trim(),
-		v.maxLength(max, tooLong),
-		v.transform((s) => (s === '' ? null : s))
-	);
-
 /** "Hand to merchant": the rep's attestation; the ID's type and last four are optional notes. */
 export const HandOverSchema = v.object({
 	photoIdChecked: v.pipe(
@@ -31,9 +24,15 @@ export const HandOverSchema = v.object({
 			'Tick “I have checked the signer’s photo ID” before handing the tablet over.'
 		)
 	),
-	idType: optionalNote(
-		40,
-		'Keep the ID type short (at most 40 characters), e.g. Driver’s license.'
+	idType: v.pipe(
+		v.optional(v.string(), ''),
+		withoutInvisible(),
+		v.trim(),
+		v.maxLength(40, 'Keep the ID type short (at most 40 characters), e.g. Driver’s license.'),
+		noSymbol(
+			'Name the kind of ID in words, e.g. Driver’s license: emoji and symbols can’t go on the certificate.'
+		),
+		v.transform((s) => (s === '' ? null : s))
 	),
 	// The field takes more than four, so that a whole number typed or pasted is refused rather
 	// than cut to its first four: those would be noted as the last four, a false attestation.
