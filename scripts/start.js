@@ -107,8 +107,9 @@ async function earlierDemoLink() {
 
 /**
  * The demo link: the one an earlier start printed while it still opens, else a new one for the
- * first of the demo applications a merchant can finish that has no decision and no link out. A
- * link a rep sent stays usable ("replace": false). Otherwise why there is none. A key the API
+ * first of the demo applications a merchant can finish that has no decision, no link out and no
+ * decline since its last link. A link a rep sent stays usable, and a merchant's "no" stands
+ * ("replace": false). Otherwise why there is none. A key the API
  * refuses stops at the first try: each refusal counts against the address's limit.
  */
 async function demoLink(key) {
@@ -134,7 +135,7 @@ async function demoLink(key) {
 	return (await demoDecided()) === FINISHABLE.length
 		? { why: `${range} are all decided; ${over}` }
 		: {
-				why: `${range} each have a decision or a link out; a rep can send a new link from the console for one that is not decided, or ${over}`
+				why: `${range} each have a decision, a link out or the merchant's decline; a rep can send a new link from the console for one that is not decided, or ${over}`
 			};
 }
 

@@ -228,8 +228,23 @@ test.describe('operator API', () => {
 			replace: ['must be true or false']
 		});
 		// By default a new link replaces it.
-		await createLink(request, app.id);
+		const second = await createLink(request, app.id);
 		expect((await request.get(first)).status()).toBe(410);
+		// The merchant declines on it: a system that keeps links out sends them none after that,
+		// and a rep's new link (the default) still can.
+		const declined = await request.post(`${second.path}?/decline`, {
+			form: { reason: '' },
+			headers: { origin: E2E.origin, accept: 'text/html' },
+			maxRedirects: 0
+		});
+		expect(declined.status()).toBe(303);
+		const after = await postLink(request, app.id, { body: '{"replace": false}' });
+		expect(after.status()).toBe(409);
+		expect(((await after.json()) as { message: string }).message).toContain(
+			'The merchant declined this application after its last link'
+		);
+		expect((await postLink(request, app.id, { body: '{}' })).status()).toBe(201);
+		expect((await postLink(request, app.id, { body: '{"replace": false}' })).status()).toBe(409);
 	});
 
 	test('400 lists every problem of a request at once, each in our words', async ({ request }) => {

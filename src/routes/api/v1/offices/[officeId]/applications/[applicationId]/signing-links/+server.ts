@@ -9,6 +9,7 @@ import { sendLinkMail } from '$lib/server/links/mail';
 import { isDecided, OnboardingError } from '$lib/server/onboarding';
 import { businessName, findApplication } from '$lib/server/signing/application';
 import { decisionFor } from '$lib/server/decisions/decisions';
+import { declinedSinceLastLink } from '$lib/server/signing/decline';
 import { repContact } from '$lib/server/reps/contact';
 import { BodySchema, ParamsSchema } from './schema';
 import { reasons, unknownFields } from '$lib/server/http/api-reasons';
@@ -84,6 +85,14 @@ export const POST: RequestHandler = async (event) => {
 		);
 	}
 
+	const keep = body.output.replace === false;
+	// An operator's system that keeps links out (replace: false) sends none to a merchant who said no.
+	if (keep && (await declinedSinceLastLink(ctx.db, officeId, applicationId))) {
+		return problem(
+			409,
+			'The merchant declined this application after its last link, so it was left as it is and no link was created ("replace": false). Without "replace": false a new link is made, as for a merchant who asked for one.'
+		);
+	}
 	const email = body.output.email ?? null;
 	const created = await issueLink(
 		ctx,
@@ -95,7 +104,7 @@ export const POST: RequestHandler = async (event) => {
 			ttlHours: ctx.config.LINK_TTL_HOURS,
 			expiresAt,
 			meta: requestMeta(event),
-			keep: body.output.replace === false
+			keep
 		},
 		now
 	);
