@@ -191,11 +191,10 @@ test('consent is required before the questions, with a plain message', async ({
 		'Tick the box to agree to use electronic records before you continue.'
 	);
 	await expect(page).toHaveURL(/\/sign\/terms$/);
-	// Said at the top of the page too, with a way down to the box.
-	const summary = page.getByRole('alert').filter({ hasText: 'You can’t continue yet' });
-	await expect(summary).toBeVisible();
-	await summary.getByRole('link', { name: 'Go to the box' }).click();
-	await expect(box).toBeInViewport();
+	// Said at the top too, with a way down to the box.
+	const summary = page.getByRole('alert').filter({ hasText: 'Nothing was sent' });
+	await summary.getByRole('link', { name: 'Go to it' }).click();
+	await expect(error).toBeInViewport();
 	await agreeToTerms(page);
 });
 

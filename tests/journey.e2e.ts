@@ -132,14 +132,14 @@ for (const size of SIZES) {
 				const cue = page.getByText('swipe the table sideways').first();
 				if (size.name === 'phone') await expect(cue).toBeVisible();
 				else await expect(cue).toBeHidden();
-				// A refused decline comes back at the top of the long agreement without script: the
-				// refusal is said there too, with a way down to the reason.
+				// Without script a refused decline comes back at the top of the long agreement: the top
+				// says so, with a way down to the reason.
 				await declineHere(page, 'my ssn 123-45-6789');
-				const summary = page.getByRole('alert').filter({ hasText: 'Your decline was not sent' });
+				const summary = page.getByRole('alert').filter({ hasText: 'Nothing was sent' });
 				await expect(summary).toBeVisible();
 				if (!js) await expect(summary).toBeInViewport();
-				await summary.getByRole('link', { name: 'Go to your reason' }).click();
-				await expect(page.getByLabel('Reason (optional)')).toBeInViewport();
+				await summary.getByRole('link', { name: 'Go to it' }).click();
+				await expect(page.getByText('leave your Social Security Number out')).toBeInViewport();
 				await expect(page.getByLabel('Reason (optional)')).toHaveValue(/my ssn/);
 				await page.getByLabel('Reason (optional)').fill('Too expensive for us');
 				await page.getByRole('button', { name: 'Decline the application' }).click();

@@ -48,6 +48,12 @@ async function acceptWithoutScript(
 			.evaluate((f) => f.setAttribute('novalidate', ''));
 		await page.getByRole('button', { name: 'Continue' }).click();
 		await expect(page.locator('#consent-error')).toBeVisible();
+		// The page comes back at its top, the message at the end of the long agreement: the top
+		// says so, with a way down to the box.
+		const summary = page.getByRole('alert').filter({ hasText: 'Nothing was sent' });
+		await expect(summary).toBeInViewport();
+		await summary.getByRole('link', { name: 'Go to it' }).click();
+		await expect(page.locator('#consent-error')).toBeInViewport();
 		await agreeToTerms(page);
 
 		await page.getByRole('button', { name: 'Start the questions' }).click();

@@ -22,10 +22,3 @@ export function bannerOf(form: unknown): string | null {
 	if (!form || typeof form !== 'object' || declineFailure(form)) return null;
 	return 'message' in form && typeof form.message === 'string' ? form.message : null;
 }
-
-/** The top of a step's page when its decline was refused (see ProblemBelow). */
-export const DECLINE_REFUSED = {
-	text: 'Your decline was not sent: your reason needs a change.',
-	field: 'decline-reason',
-	label: 'Go to your reason'
-};
