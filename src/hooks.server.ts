@@ -334,6 +334,16 @@ export const handle = sequence(
 	tablet
 );
 
+/** An address whose %-escapes don't decode (a link cut or mangled on its way): kit answers 400. */
+function damaged(pathname: string): boolean {
+	try {
+		// Compared, not called alone: the bundler drops a bare decodeURI() as free of effects.
+		return decodeURI(pathname) === '';
+	} catch {
+		return true;
+	}
+}
+
 export const handleError: HandleServerError = ({ error, event, status }) => {
 	const errorId = randomUUID();
 	// 4xx are the client's (bad input, unknown paths): only our own failures are logged.
@@ -355,8 +365,10 @@ export const handleError: HandleServerError = ({ error, event, status }) => {
 				? 'Forms are accepted only as application/x-www-form-urlencoded or multipart/form-data.'
 				: status === 413
 					? 'What was sent is larger than this portal accepts.'
-					: status < 500
-						? 'This request could not be handled. Go back and try again.'
-						: 'Something went wrong on our side. Please try again in a minute.';
+					: status === 400 && damaged(event.url.pathname)
+						? 'This address is damaged: part of it can’t be read. Check that you opened the whole link from your email, or ask your sales representative for a new one.'
+						: status < 500
+							? 'This request could not be handled. Go back and try again.'
+							: 'Something went wrong on our side. Please try again in a minute.';
 	return { message, errorId: status >= 500 ? errorId : undefined };
 };

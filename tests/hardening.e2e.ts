@@ -140,3 +140,18 @@ test('questions open on one device: another device on the same link is told to w
 		await laptop.close();
 	}
 });
+
+test('an address with a damaged %-escape is answered 400 in words a merchant can act on', async ({
+	page
+}) => {
+	for (const path of ['/s/abc%ffdef', '/s/%00%ff', '/%E0%A4%A']) {
+		const res = await page.goto(path);
+		expect(res?.status(), path).toBe(400);
+		await expect(
+			page.getByText('This address is damaged: part of it can’t be read.')
+		).toBeVisible();
+		await expect(
+			page.getByText('Check that you opened the whole link from your email')
+		).toBeVisible();
+	}
+});
