@@ -90,6 +90,20 @@ test('a reminder is sent by a clock moved forward, once, and names the business'
 	// Without the operator key, nothing runs.
 	const refused = await request.post('/dev/reminders', { data: { at: new Date().toISOString() } });
 	expect(refused.status()).toBe(401);
+	// Bad bodies are refused in JSON, each naming what is wrong.
+	const withKey = (data: string) =>
+		request.post('/dev/reminders', {
+			headers: { authorization: `Bearer ${E2E.operatorKey}`, 'content-type': 'application/json' },
+			data
+		});
+	const empty = await withKey('{}');
+	expect(empty.status()).toBe(400);
+	expect(((await empty.json()) as { errors: object }).errors).toEqual({
+		at: ['is required: an ISO 8601 date-time such as 2026-12-01T17:00:00Z']
+	});
+	const broken = await withKey('{"at": ');
+	expect(broken.status()).toBe(400);
+	expect(broken.headers()['content-type']).toContain('application/json');
 });
 
 test.describe('with an SMTP server', () => {

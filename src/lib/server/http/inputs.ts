@@ -171,7 +171,11 @@ async function checkApiBody(request: Request, type: string): Promise<InputProble
 }
 
 const isSandbox = (path: string) => path === '/sandbox' || path.startsWith('/sandbox/');
-export const isApiPath = (path: string) => path.startsWith('/api/');
+/**
+ * The operator's JSON endpoints: the operator API, and the sandbox's reminder run, which takes the
+ * operator key too. Their bodies are checked as JSON and their refusals are JSON.
+ */
+export const isApiPath = (path: string) => path.startsWith('/api/') || path === '/dev/reminders';
 
 /**
  * The first thing wrong with a request's action name or body, or null. The embedded sandbox is

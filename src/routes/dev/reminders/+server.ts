@@ -9,7 +9,9 @@ import { deliverMailDue } from '$lib/server/mail/deliver';
 const BodySchema = v.object(
 	{
 		at: v.pipe(
-			v.string('must be an ISO 8601 date-time'),
+			// Missing, it is '' here: valibot would name a missing key in the object's message.
+			v.optional(v.string('must be an ISO 8601 date-time'), ''),
+			v.nonEmpty('is required: an ISO 8601 date-time such as 2026-12-01T17:00:00Z'),
 			v.isoTimestamp('must be an ISO 8601 date-time such as 2026-12-01T17:00:00Z'),
 			v.transform((s) => new Date(s))
 		)
@@ -38,7 +40,8 @@ export const POST: RequestHandler = async (event) => {
 			{ status: 400 }
 		);
 	}
-	const body = v.safeParse(BodySchema, raw);
+	// One reason per field: a missing time is not also a malformed one.
+	const body = v.safeParse(BodySchema, raw, { abortPipeEarly: true });
 	const extra =
 		typeof raw === 'object' && raw !== null && !Array.isArray(raw)
 			? unknownFields(raw, Object.keys(BodySchema.entries))
