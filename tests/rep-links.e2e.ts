@@ -57,6 +57,13 @@ test('send a link in the rep’s name; the merchant opens it from the mail and s
 	await expect(rep.getByText('Enter an email address such as dana@example.com.')).toBeVisible();
 	await expect(rep.getByLabel('Owner’s email')).toHaveValue('morgan at testshop');
 	await expect(rep.getByLabel('Owner’s email')).toHaveAttribute('aria-invalid', 'true');
+	// A pasted address too long for one is kept whole and called too long (the field cut it at
+	// 254 characters, losing its @ and domain, and it was refused as no address at all).
+	const long = `${'m'.repeat(300)}@testshop.example`;
+	await rep.getByLabel('Owner’s email').fill(long);
+	await rep.getByRole('button', { name: 'Send link' }).click();
+	await expect(rep.getByText('That is too long for an email address')).toBeVisible();
+	await expect(rep.getByLabel('Owner’s email')).toHaveValue(long);
 
 	const address = 'morgan.owner@testshop.example';
 	await send(rep, address);
