@@ -1,7 +1,7 @@
 import type { PDFDocument } from 'pdf-lib';
 import { carriedFrom, channelLabel } from '$lib/server/audit/labels';
 import { IDENTITY_STEP, type EvidenceFacts, type KeyStep } from './facts';
-import { CONTENT_WIDTH, COLOR, MARGIN, Sheet, needsUnicode } from './layout';
+import { CONTENT_WIDTH, COLOR, MARGIN, Sheet, needsUnicode, type Style } from './layout';
 import { eventSentence, officeTime, utcTime } from './words';
 
 export interface CertificateOptions {
@@ -242,21 +242,30 @@ function summary(s: Sheet, f: EvidenceFacts, o: CertificateOptions): void {
 		{ rowGap: 1 }
 	);
 
-	// Integrity: the chain and the seal.
-	s.heading('Integrity of this record', 50);
+	// Integrity: the chain and the seal, kept on one page: its last lines alone atop the next read
+	// as a stray (a summary made longer by a note pushed them there).
 	const c = f.chain;
-	s.paragraph(
-		c.ok
-			? `Hash chain verified: all ${c.count} audit events intact (none changed, removed or reordered) at ${officeTime(o.generatedAt, tz)}.`
-			: `WARNING: the audit trail of this application no longer verifies: the chain breaks at event ${c.brokenAt} of ${c.count} (${c.reason}).`,
-		{ size: 8, font: 'bold', color: c.ok ? COLOR.good : COLOR.bad },
-		2
-	);
+	const chainLine = c.ok
+		? `Hash chain verified: all ${c.count} audit events intact (none changed, removed or reordered) at ${officeTime(o.generatedAt, tz)}.`
+		: `WARNING: the audit trail of this application no longer verifies: the chain breaks at event ${c.brokenAt} of ${c.count} (${c.reason}).`;
+	const chainStyle: Style = { size: 8, font: 'bold', color: c.ok ? COLOR.good : COLOR.bad };
 	const hashRows: [string, string][] = [
 		['Chain head', c.ok ? c.head : 'not available: the chain is broken'],
 		['Decision event', `#${f.decisionEvent.seq}  ${f.decisionEvent.hash}`],
 		['Certificate hash', f.contentHash]
 	];
+	const sealLine = `The certificate hash covers the facts above as fixed at the decision${f.outcome === 'accepted' ? '; the signed copy prints it too' : ''}. This PDF is sealed with the portal's digital signature (${o.sealedBy}): a PDF reader shows it as signed, and any change breaks the seal. Verify at ${o.verifyUrl}.`;
+	const sealStyle: Style = { size: 7, color: COLOR.muted };
+	const tall = (text: string, style: Style) =>
+		s.lines(text, CONTENT_WIDTH, style).length * s.lineHeight(style);
+	s.heading(
+		'Integrity of this record',
+		tall(chainLine, chainStyle) +
+			2 +
+			hashRows.length * (s.lineHeight(HASH) + 1) +
+			tall(sealLine, sealStyle)
+	);
+	s.paragraph(chainLine, chainStyle, 2);
 	s.ensure(40);
 	s.y -= s.keyValuesAt(
 		hashRows.map(([l, v]) => ({ label: l, value: v, style: HASH })),
@@ -265,10 +274,7 @@ function summary(s: Sheet, f: EvidenceFacts, o: CertificateOptions): void {
 		92,
 		1
 	);
-	s.paragraph(
-		`The certificate hash covers the facts above as fixed at the decision${f.outcome === 'accepted' ? '; the signed copy prints it too' : ''}. This PDF is sealed with the portal's digital signature (${o.sealedBy}): a PDF reader shows it as signed, and any change breaks the seal. Verify at ${o.verifyUrl}.`,
-		{ size: 7, color: COLOR.muted }
-	);
+	s.paragraph(sealLine, sealStyle);
 }
 
 function timeline(s: Sheet, f: EvidenceFacts, tz: string): void {

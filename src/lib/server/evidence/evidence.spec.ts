@@ -488,6 +488,10 @@ describe('certificate of completion and signed copy', () => {
 			expect(pages(cert, 'raw')[0]!.replace(/\s+/g, ' ')).toContain(
 				'Owner Dana Whitfield, as the application names them. The identity questions were about the owner; the signer typed other names.'
 			);
+			// The note makes the summary longer: the integrity section still stays on one page (its
+			// last lines went alone onto a page of their own).
+			const sealPage = pages(cert).find((p) => p.includes('Verify at'))!;
+			expect(sealPage).toContain('INTEGRITY OF THIS RECORD');
 		}
 		// A signing in Windows-1252's letters embeds no font but the script, as before; the owner's
 		// names typed in another case, or with a space more, are still the owner's.
