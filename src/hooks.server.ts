@@ -111,8 +111,8 @@ export const init: ServerInit = async () => {
 		});
 	} catch (err) {
 		// A ConfigError's, DataDirBusyError's or MigrationsMissingError's message is ours (one line
-		// per bad setting, the data folder in use, the migrations not found); anything else, e.g. the database refusing to open, is named by its
-		// class and code only.
+		// per bad setting, the data folder in use, the migrations not found); anything else, e.g.
+		// the database refusing to open, is named by its class and code only.
 		if (
 			err instanceof ConfigError ||
 			err instanceof DataDirBusyError ||

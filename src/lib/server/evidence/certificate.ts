@@ -256,17 +256,14 @@ function summary(s: Sheet, f: EvidenceFacts, o: CertificateOptions): void {
 	];
 	const sealLine = `The certificate hash covers the facts above as fixed at the decision${f.outcome === 'accepted' ? '; the signed copy prints it too' : ''}. This PDF is sealed with the portal's digital signature (${o.sealedBy}): a PDF reader shows it as signed, and any change breaks the seal. Verify at ${o.verifyUrl}.`;
 	const sealStyle: Style = { size: 7, color: COLOR.muted };
-	const tall = (text: string, style: Style) =>
-		s.lines(text, CONTENT_WIDTH, style).length * s.lineHeight(style);
 	s.heading(
 		'Integrity of this record',
-		tall(chainLine, chainStyle) +
+		s.textHeight(chainLine, CONTENT_WIDTH, chainStyle) +
 			2 +
 			hashRows.length * (s.lineHeight(HASH) + 1) +
-			tall(sealLine, sealStyle)
+			s.textHeight(sealLine, CONTENT_WIDTH, sealStyle)
 	);
 	s.paragraph(chainLine, chainStyle, 2);
-	s.ensure(40);
 	s.y -= s.keyValuesAt(
 		hashRows.map(([l, v]) => ({ label: l, value: v, style: HASH })),
 		x,

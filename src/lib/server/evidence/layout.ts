@@ -183,6 +183,11 @@ export class Sheet {
 		return (style.size ?? 9) * (style.leading ?? 1.32);
 	}
 
+	/** The height `text` takes wrapped to `width`, as textAt draws it. */
+	textHeight(text: string, width: number, style: Style = {}): number {
+		return this.lines(text, width, style).length * this.lineHeight(style);
+	}
+
 	/**
 	 * Wrapped text from the cursor down at x; returns the height used. Does not break pages. The
 	 * font is the one `text` needs, unless given (a paragraph's lines are drawn in its font).
@@ -293,7 +298,7 @@ export class Sheet {
 		for (const row of rows) {
 			const heights = row.map((cell, i) => {
 				const c = columns[i]!;
-				return this.lines(cell, c.width - 8, c.style).length * this.lineHeight(c.style);
+				return this.textHeight(cell, c.width - 8, c.style);
 			});
 			const h = Math.max(...heights);
 			if (this.y - h - gap < MARGIN.bottom) {

@@ -2,12 +2,16 @@ import { fail, redirect, type RequestEvent } from '@sveltejs/kit';
 import * as v from 'valibot';
 import { looksLikeSsn, withoutSsn } from './ssn';
 
+/**
+ * A browser sends a textarea's line breaks as two characters, and its maxlength counts one:
+ * counted as sent, a reason the box allowed was refused as too long without script.
+ */
+const oneCharacterBreaks = (s: string) => s.replace(/\r\n?/g, '\n');
+
 export const DeclineReasonSchema = v.optional(
 	v.pipe(
 		v.string('Write the reason as text, or leave it empty.'),
-		// A browser sends a textarea's line breaks as two characters, and its maxlength counts one:
-		// counted as sent, a reason the box allowed was refused as too long without script.
-		v.transform((s) => s.replace(/\r\n?/g, '\n')),
+		v.transform(oneCharacterBreaks),
 		v.trim(),
 		v.maxLength(1000, 'Keep the reason to 1,000 characters or fewer.'),
 		// The reason reaches the rep and the records: it is no place for an SSN. Phone numbers and
@@ -25,7 +29,7 @@ export const DeclineReasonSchema = v.optional(
  * holds, its line breaks counted once as the box and the schema count them.
  */
 export function keptReason(input: string): string {
-	return withoutSsn(input.replace(/\r\n?/g, '\n')).slice(0, 1000);
+	return withoutSsn(oneCharacterBreaks(input)).slice(0, 1000);
 }
 
 /**
