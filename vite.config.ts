@@ -8,7 +8,10 @@ export default defineConfig({
 		// signing step fetched a dozen files of a few hundred bytes each, each with its own headers
 		// and its own compression (tests/bench/NOTES.md, section 5). The error page stays out: no
 		// page loads it until something fails. Kit's own default layout (the signing steps' layout
-		// has data but no component) goes in with them, where it was a file of 110 bytes.
+		// has data but no component) goes in with them, where it was a file of 110 bytes. So do the
+		// root layout and the global stylesheet, which every page loads: their CSS was a second
+		// stylesheet beside the chunk's on every page, 0.6 KB of a cold load with its headers
+		// (section 15).
 		rolldownOptions: {
 			// Rolldown's note that kit's own writeBundle and closeBundle (the server build and the
 			// adapter) take most of the build's time: a dozen lines in every `npm start` that a
@@ -19,7 +22,7 @@ export default defineConfig({
 					groups: [
 						{
 							name: 'merchant',
-							test: /src[\\/](lib[\\/](components[\\/](?!ErrorPage)|forms|time)|routes[\\/]sign[\\/][^\\/]+\.svelte|runtime[\\/]components[\\/]svelte-5[\\/]layout\.svelte)/
+							test: /src[\\/](app\.css|lib[\\/](components[\\/](?!ErrorPage)|forms|time)|routes[\\/](\+layout|sign[\\/][^\\/]+)\.svelte|runtime[\\/]components[\\/]svelte-5[\\/]layout\.svelte)/
 						}
 					]
 				}
