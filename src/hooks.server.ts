@@ -12,7 +12,7 @@ import { databaseProblem } from '$lib/server/db/problems';
 import { compress } from '$lib/server/http/compress';
 import { foreignFormMessage, isForeignFormPost } from '$lib/server/http/csrf';
 import { checkRequest, isApiPath } from '$lib/server/http/inputs';
-import { problemResponse } from '$lib/server/http/problem';
+import { problemResponse, refusalPage } from '$lib/server/http/problem';
 import { startWorker } from '$lib/server/decisions/worker';
 import { isRepPath } from '$lib/paths';
 import { logError } from '$lib/server/log/log';
@@ -151,7 +151,16 @@ const csrf: Handle = ({ event, resolve }) => {
 				headers: { 'content-type': 'application/json' }
 			});
 		}
-		return new Response(message, { status: 403 });
+		// A browser's plain form post gets a page; any other client the words alone.
+		if (!(event.request.headers.get('accept') ?? '').includes('text/html')) {
+			return new Response(message, { status: 403 });
+		}
+		return refusalPage({
+			status: 403,
+			title: 'This form was refused',
+			message,
+			next: 'If you were signing, or working in the rep console, open the signing link or the console again and send the form from there.'
+		});
 	}
 	return resolve(event);
 };
@@ -323,9 +332,36 @@ const apiNotFound: Handle = ({ event, resolve }) => {
 	);
 };
 
+/**
+ * SvelteKit's own 405 (a PUT or DELETE on a page: only tools send them) says "PUT method not
+ * allowed". Said in our words, with kit's `Allow`. The operator API and the sandbox answer their
+ * own 405s.
+ */
+const methods: Handle = async ({ event, resolve }) => {
+	const response = await resolve(event);
+	const { method } = event.request;
+	const path = event.url.pathname;
+	if (
+		response.status !== 405 ||
+		method === 'GET' ||
+		method === 'POST' ||
+		isApiPath(path) ||
+		path === '/sandbox' ||
+		path.startsWith('/sandbox/')
+	) {
+		return response;
+	}
+	const allow = response.headers.get('allow') ?? 'GET, HEAD';
+	return new Response(
+		`${method} is not accepted at this address: it answers ${allow.split(/,\s*/).join(', ')}.`,
+		{ status: 405, headers: { allow, 'content-type': 'text/plain; charset=utf-8' } }
+	);
+};
+
 export const handle = sequence(
 	headers,
 	apiNotFound,
+	methods,
 	csrf,
 	inputs,
 	sandbox,

@@ -201,7 +201,8 @@ test('/verify says how large a file it takes, and refuses a larger one in words,
 		await expect(
 			noJs.getByText('What was sent is larger than this portal takes.', { exact: false })
 		).toBeVisible();
-		await expect(noJs.getByText(/not well-formed/)).toHaveCount(0);
+		await expect(noJs.getByText(/arrived damaged/)).toHaveCount(0);
+		await expect(noJs.getByText(/choose a smaller file/)).toBeVisible();
 	} finally {
 		await context.close();
 	}

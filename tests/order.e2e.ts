@@ -172,7 +172,23 @@ test('a cross-site form post is refused', async ({ page, request }) => {
 		headers: { origin: 'https://evil.example' },
 		maxRedirects: 0
 	});
-	expect(res.status()).toBe(403); // Sent as `use:enhance` sends it, the refusal is an action result the page can show.
+	expect(res.status()).toBe(403);
+	expect(await res.text()).toBe(
+		'This form was sent from a page on another website, so it was refused and nothing was done.'
+	);
+	// A browser's plain form post gets a page in our words.
+	const browserPost = await page.request.post('/sign/terms?/consent', {
+		form: { consent: 'yes', version: 'x'.repeat(64) },
+		headers: { origin: 'https://evil.example', accept: 'text/html' },
+		maxRedirects: 0
+	});
+	expect(browserPost.status()).toBe(403);
+	expect(browserPost.headers()['content-type']).toContain('text/html');
+	const refusal = await browserPost.text();
+	expect(refusal).toContain('<h1>This form was refused</h1>');
+	expect(refusal).toContain('another website, so it was refused and nothing was done.');
+	expect(refusal).toContain('open the signing link or the console again');
+	// Sent as `use:enhance` sends it, the refusal is an action result the page can show.
 	const enhanced = await page.request.post('/sign/terms?/consent', {
 		form: { consent: 'yes', version: 'x'.repeat(64) },
 		headers: { origin: 'https://evil.example', 'x-sveltekit-action': 'true' },
@@ -182,8 +198,33 @@ test('a cross-site form post is refused', async ({ page, request }) => {
 	expect(await enhanced.json()).toEqual({
 		type: 'error',
 		status: 403,
-		error: { message: 'Cross-site form submissions are forbidden.' }
+		error: {
+			message:
+				'This form was sent from a page on another website, so it was refused and nothing was done.'
+		}
 	});
+	// Nothing was recorded: the step is still the agreement.
+	await page.reload();
+	await expect(page).toHaveURL(/\/sign\/terms$/);
+});
+
+test('a method no page takes is named in our words, with what the address answers', async ({
+	request
+}) => {
+	for (const method of ['PUT', 'DELETE', 'PATCH']) {
+		const res = await request.fetch('/verify', { method });
+		expect(res.status()).toBe(405);
+		expect(res.headers()['allow']).toBe('GET, POST, OPTIONS, HEAD');
+		expect(await res.text()).toBe(
+			`${method} is not accepted at this address: it answers GET, POST, OPTIONS, HEAD.`
+		);
+	}
+	// The operator API keeps its own JSON answer.
+	const api = await request.fetch('/api/v1/offices/1207/applications/50001/signing-links', {
+		method: 'PUT'
+	});
+	expect(api.status()).toBe(405);
+	expect(await api.json()).toEqual({ message: 'PUT is not allowed here; use POST.' });
 });
 
 test('a form opened on another loopback name than the one printed still posts', async ({

@@ -110,7 +110,7 @@ describe('form posts from our own pages only', () => {
 			{ ...form, origin: 'null' }
 		]) {
 			expect(foreignFormMessage(...post(headers))).toBe(
-				'Cross-site form submissions are forbidden.'
+				'This form was sent from a page on another website, so it was refused and nothing was done.'
 			);
 		}
 	});

@@ -43,8 +43,12 @@ export function foreignFormMessage(request: Request, url: URL): string {
 	if (site === 'same-origin' && from && from !== 'null' && from !== url.origin) {
 		return `This form was sent from a page at ${from}, but this portal's address is ${url.origin}, so it was refused. Open the portal at ${url.origin}; if that address is wrong, its operator sets ORIGIN to the one people use.`;
 	}
-	return 'Cross-site form submissions are forbidden.';
+	return FOREIGN_FORM;
 }
+
+/** A post from a page elsewhere, or one the browser does not vouch for. */
+export const FOREIGN_FORM =
+	'This form was sent from a page on another website, so it was refused and nothing was done.';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 

@@ -260,7 +260,37 @@ describe('problem responses', () => {
 		expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
 		const html = await res.text();
 		expect(html).toContain('Bad &lt;input&gt;');
-		expect(html).toContain('firstName');
 		expect(html).not.toContain('<input>');
+		// The field as its label names it, not by the name the page gave it.
+		expect(html).toContain('<li>First name: has a control character</li>');
+		expect(html).not.toContain('firstName');
+		expect(html).toContain('what you typed is still there');
+		// The page the form was on, to open again: without the action, so a GET.
+		expect(html).toContain('<a href="/sign/sign">Open the page again</a>');
+	});
+
+	it('names an identity answer, a field it does not know, and a body too large, in words', async () => {
+		const res = problemResponse(...request('/sign/identity?/answer', { accept: 'text/html' }), {
+			status: 400,
+			message: 'Refused.',
+			errors: { 'q-7': 'has a control character', zzz: 'has a control character' }
+		});
+		const html = await res.text();
+		expect(html).toContain('<li>An answer to an identity question: has a control character</li>');
+		// A name no form of ours has is not echoed as if it were a field.
+		expect(html).toContain('<li>has a control character</li>');
+		expect(html).not.toContain('zzz');
+		const tooLarge = problemResponse(...request('/verify', { accept: 'text/html' }), {
+			status: 413,
+			message: 'What was sent is larger than this portal takes.',
+			errors: { form: 'The form, with any file in it, is larger than the portal’s limit.' }
+		});
+		expect(tooLarge.status).toBe(413);
+		const page = await tooLarge.text();
+		expect(page).toContain(
+			'<li>The form, with any file in it, is larger than the portal’s limit.</li>'
+		);
+		expect(page).toContain('choose a smaller file');
+		expect(page).not.toContain('what you typed is still there');
 	});
 });

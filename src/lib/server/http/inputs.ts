@@ -75,13 +75,13 @@ async function checkForm(request: Request): Promise<InputProblem | null> {
 				status: 413,
 				message:
 					'What was sent is larger than this portal takes. If it was a file, choose a smaller one.',
-				errors: { form: 'The body is larger than the server’s limit.' }
+				errors: { form: 'The form, with any file in it, is larger than the portal’s limit.' }
 			};
 		}
 		return {
 			status: 400,
 			message: 'The form could not be read. Reload the page and send it again.',
-			errors: { form: 'The body is not well-formed form data.' }
+			errors: { form: 'The form arrived damaged: it could not be read as a form.' }
 		};
 	}
 	const errors = reasonsByField();

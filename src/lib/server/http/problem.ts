@@ -14,25 +14,85 @@ function wantsActionResult(request: Request): boolean {
 }
 
 /**
- * A page for a browser without script. It cannot be the app's own error page (the request never
- * reaches SvelteKit's renderer), so it is plain, and says that Back keeps what was typed.
+ * The portal's form fields, in the words their labels use: a refusal names the field it is
+ * about as the person saw it, not by the name the page gave it.
  */
-function page(problem: InputProblem): string {
-	const reasons = Object.entries(problem.errors)
-		.map(([field, reason]) => `<li>“${escape(field)}”: ${escape(reason)}</li>`)
+const LABELS: Record<string, string> = {
+	firstName: 'First name',
+	lastName: 'Last name',
+	email: 'Email',
+	notificationEmail: 'Notification email',
+	ssn: 'Social Security number',
+	signature: 'Signature',
+	reason: 'Reason',
+	consent: 'I agree',
+	password: 'Password',
+	idType: 'ID type',
+	idLast4: 'Last four of the ID number',
+	photoIdChecked: 'Photo ID checked',
+	q: 'Search',
+	state: 'State',
+	document: 'File'
+};
+
+/** A field as its label names it; a reason about the whole form, or a field we never show, has none. */
+function labelOf(field: string): string | null {
+	if (Object.hasOwn(LABELS, field)) return LABELS[field]!;
+	if (/^q-/.test(field)) return 'An answer to an identity question';
+	return null;
+}
+
+export interface RefusalPage {
+	status: number;
+	title: string;
+	message: string;
+	/** Reasons to list, each with the label of its field if it has one. */
+	reasons?: [label: string | null, reason: string][];
+	/** What to do next: one sentence. */
+	next: string;
+	/** The page the refused form was on, to open again (GET), or none. */
+	again?: string;
+}
+
+/**
+ * A page for a browser without script, for a request refused before SvelteKit's renderer (so not
+ * the app's own error page): plain, in the portal's colours, everything in it ours or escaped.
+ */
+export function refusalPage(p: RefusalPage): Response {
+	const reasons = (p.reasons ?? [])
+		.map(([label, reason]) => `<li>${label ? `${escape(label)}: ` : ''}${escape(reason)}</li>`)
 		.join('');
-	return `<!doctype html>
+	const again = p.again
+		? `<p><a href="${escape(p.again)}">Open the page again</a> (empty, as it first was).</p>`
+		: '';
+	const html = `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>This could not be accepted</title>
-<style>body{font:1.0625rem/1.5 system-ui,sans-serif;color:#1b1f24;max-width:40rem;margin:0 auto;padding:1.5rem 1rem}h1{font-size:1.5rem}</style></head>
+<title>${escape(p.title)}</title>
+<style>body{font:1.0625rem/1.5 system-ui,sans-serif;color:#1b1f24;max-width:40rem;margin:0 auto;padding:1.5rem 1rem}h1{font-size:1.5rem;color:#a4161a}a{color:#1f4e79}</style></head>
 <body><main>
-<h1>This could not be accepted</h1>
-<p>${escape(problem.message)}</p>
-<ul>${reasons}</ul>
-<p>Use your browser’s Back button: what you typed is still there.</p>
-</main></body>
+<h1>${escape(p.title)}</h1>
+<p>${escape(p.message)}</p>
+${reasons ? `<ul>${reasons}</ul>\n` : ''}<p>${escape(p.next)}</p>
+${again}</main></body>
 </html>`;
+	return new Response(html, {
+		status: p.status,
+		headers: {
+			'content-type': 'text/html; charset=utf-8',
+			'content-security-policy':
+				// Everything on the page is ours or escaped; the one inline style is its layout.
+				"default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+		}
+	});
+}
+
+/** What to do after a refused form, by why it was refused. */
+function nextStep(problem: InputProblem): string {
+	if (problem.status === 413) {
+		return 'Use your browser’s Back button and choose a smaller file, or shorten what you typed.';
+	}
+	return 'Use your browser’s Back button: what you typed is still there.';
 }
 
 /**
@@ -72,13 +132,12 @@ export function problemResponse(request: Request, url: URL, problem: InputProble
 				: { type: 'error', error: { message: problem.message } };
 		return Response.json(result, { status: problem.status });
 	}
-	return new Response(page(problem), {
+	return refusalPage({
 		status: problem.status,
-		headers: {
-			'content-type': 'text/html; charset=utf-8',
-			'content-security-policy':
-				// Everything on the page is ours or escaped; the one inline style is its layout.
-				"default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-		}
+		title: 'This could not be accepted',
+		message: problem.message,
+		reasons: Object.entries(problem.errors).map(([field, reason]) => [labelOf(field), reason]),
+		next: nextStep(problem),
+		again: url.pathname
 	});
 }
