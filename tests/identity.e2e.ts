@@ -70,6 +70,10 @@ test('two failures lock the questions, and a new link for the same application i
 }) => {
 	const id = DEMO.identityFails;
 	const { path } = await createLink(request, id);
+	// The same link's page, opened in another tab before the lock: it offers Start.
+	const before = await page.context().newPage();
+	await before.goto(path);
+	await expect(before.getByRole('button', { name: 'Start', exact: true })).toBeVisible();
 	await openLinkAndStart(page, path);
 	await agreeToTerms(page);
 	await expect(page.getByRole('heading', { name: 'Need help?' })).toBeVisible();
@@ -96,6 +100,19 @@ test('two failures lock the questions, and a new link for the same application i
 	const problems: string[] = [];
 	await check(page, '16-identity-locked', problems);
 	expect(problems, 'accessibility of the locked page').toEqual([]);
+	// Even a forged start post gets no questions.
+	const forged = await replayPost(page, '/sign/identity?/start', {});
+	expect(forged.status()).toBeLessThan(500);
+	expect(await forged.text()).not.toContain('<fieldset');
+
+	// Start pressed on the page loaded before the lock opens nothing; the page says until when.
+	await before.getByRole('button', { name: 'Start', exact: true }).click();
+	await expect(before.getByRole('alert').filter({ hasText: 'locked for now' })).toContainText(
+		/locked on every device until \w+, \w+ \d+, \d{4} at \d+:\d\d [AP]M \w/
+	);
+	await expect(before).toHaveURL(new RegExp(`${path}$`));
+	await expect(before.getByRole('button', { name: 'Start', exact: true })).toHaveCount(0);
+	await before.close();
 
 	// A new link, on another device, for the same application.
 	const other = await browser.newContext();
@@ -113,20 +130,11 @@ test('two failures lock the questions, and a new link for the same application i
 		await expect(p2.getByText('It takes about three minutes')).toHaveCount(0);
 		// Declining stays open to them.
 		await expect(p2.getByText('I don’t want to sign')).toBeVisible();
-		// A Start posted anyway (a page loaded before the lock) reaches the lock at the questions.
+		// A Start posted anyway, without JavaScript, opens no session and gets the same page.
 		const started = await replayPost(p2, `${second.path}?/start`, {});
-		expect(started.status()).toBe(303);
-		await p2.goto('/sign/terms');
-		await agreeToTerms(p2);
-		await expect(p2.getByText(TEXT.locked)).toBeVisible();
-		await expect(p2.getByRole('button', { name: 'Start the questions' })).toHaveCount(0);
-		// Even a forged start post gets no questions.
-		const res = await replayPost(p2, '/sign/identity?/start', {});
-		expect(res.status()).toBeLessThan(500);
-		expect(await res.text()).not.toContain('<fieldset');
-		await p2.goto('/sign/identity');
-		await expect(p2.locator('fieldset')).toHaveCount(0);
-		await expect(p2.getByText(TEXT.locked)).toBeVisible();
+		expect(started.status()).toBe(409);
+		expect(await started.text()).toContain('locked for now');
+		expect((await p2.request.get('/sign/terms', { maxRedirects: 0 })).status()).toBe(401);
 	} finally {
 		await other.close();
 	}

@@ -77,7 +77,10 @@ async function currentApplication(event: RequestEvent) {
 export const actions: Actions = {
 	start: async (event) => {
 		const ctx = app();
-		const link = await openLink(ctx, event, event.params.token);
+		const { link, lockedUntil } = await openLinkView(ctx, event, event.params.token);
+		// A page loaded before the lock still offers Start: nothing is opened, and the page says
+		// until when the questions are locked, as it would have if loaded now.
+		if (lockedUntil) return fail(409, { lockedUntil: lockedUntil.toISOString(), final: true });
 		const started = await startSigningSession(ctx, {
 			officeId: link.officeId,
 			applicationId: link.applicationId,
