@@ -81,6 +81,14 @@ test('before and around the link: not sent, link sent, expired, revoked', async 
 	const early = await rep.request.get(`${appPath(fresh.id)}/certificate.pdf`);
 	expect(early.status()).toBe(404);
 	expect(await early.text()).toContain('There is no certificate for this application');
+	// Opened in the browser, the address says so on a page of ours, with a way on.
+	await rep.goto(`${appPath(fresh.id)}/certificate.pdf`);
+	await expect(rep.getByRole('heading', { level: 1 })).toContainText(
+		'There is no certificate for this application'
+	);
+	await expect(rep.getByText('Use your browser’s Back button')).toBeVisible();
+	await expect(rep.getByRole('link', { name: 'portal’s start page' })).toHaveAttribute('href', '/');
+	await expect(rep).toHaveTitle('Not available (404) · Merchant signing portal');
 
 	const sent = await newApplication(request, 'Console sent');
 	await createLink(request, sent.id, { email: 'morgan@testshop.example' });
