@@ -158,7 +158,7 @@ export function renderNote(
 			// the words hold either way.
 			blocks.push({
 				kind: 'p',
-				text: `${note.signer} accepted and signed the application for {strong}. The portal sends the decision to the onboarding service, and writes to you again if the service refuses it.`,
+				text: `${note.signer} accepted and signed the application for {strong}. The decision goes to the onboarding service; if the service refuses it, the portal writes to you again.`,
 				strong: what
 			});
 			blocks.push(...notTheOwner(note));

@@ -81,7 +81,7 @@ describe('email rendering', () => {
 			{ repName: 'Sam Ortiz', timeZone: 'America/Chicago', consoleUrl: null }
 		);
 		expect(text).toContain(
-			'Dana Whitfield accepted and signed the application for Blue Heron Bakery (office 1207, application 50101). The portal sends the decision to the onboarding service, and writes to you again if the service refuses it.'
+			'Dana Whitfield accepted and signed the application for Blue Heron Bakery (office 1207, application 50101). The decision goes to the onboarding service; if the service refuses it, the portal writes to you again.'
 		);
 		expect(text).not.toMatch(/is delivering/);
 		expect(text).not.toContain('owner');
