@@ -28,6 +28,28 @@ function event(over: Partial<AuditEvent>): AuditEvent {
 }
 
 describe('the timeline names who acted', () => {
+	it('questions left past their time and closed by the worker: the portal, not the merchant', () => {
+		const onLink = { channel: 'link' as const, sessionId: SESSION };
+		const entries = timeline(
+			[
+				event({ ...onLink, type: 'identity.failed', ip: '203.0.113.9' }),
+				event({
+					...onLink,
+					type: 'identity.failed',
+					data: { reason: 'time limit passed', closedBy: 'portal' }
+				}),
+				event({ ...onLink, type: 'identity.locked', data: { closedBy: 'portal' } })
+			],
+			'America/Chicago',
+			new Map()
+		);
+		expect(entries.map((e) => e.by).reverse()).toEqual([
+			'Merchant, from 203.0.113.9',
+			'Portal',
+			'Portal'
+		]);
+	});
+
 	it('in person: the rep by name for the hand-over, the merchant on the rep’s device after it', () => {
 		const inPerson = {
 			channel: 'in_person' as const,

@@ -135,7 +135,8 @@ function actor(e: AuditEvent, repNames: ReadonlyMap<string, string>): string {
 		e.type !== 'decision.declined'
 	)
 		return 'Portal';
-	if (portalLock(e)) return 'Portal';
+	// What the worker did on its own, such as closing questions left past their time.
+	if (portalLock(e) || d.closedBy === 'portal') return 'Portal';
 	const rep = e.rep ? (repNames.get(e.rep) ?? e.rep) : null;
 	if (rep && e.channel === 'in_person' && e.sessionId && !REP_IN_PERSON.has(e.type)) {
 		return `Merchant, on the device of ${rep}`;

@@ -164,6 +164,15 @@ describe('identity attempts against the sandbox', () => {
 		expect(row).toMatchObject({ outcome: 'late', questionsEnc: null });
 		expect(await events('identity.failed')).toBe(failedBefore + 2);
 		expect(await events('identity.locked')).toBe(lockedBefore + 1);
+		// The sweep's events say the portal closed the set; the merchant's own failure does not.
+		const trail = await listAudit(t.ctx.db, 1207, 50002);
+		const [swept, locked] = [trail.at(-2)!, trail.at(-1)!];
+		expect(swept).toMatchObject({ type: 'identity.failed', ip: null });
+		expect(swept.data).toMatchObject({ reason: 'time limit passed', closedBy: 'portal' });
+		expect(locked).toMatchObject({ type: 'identity.locked' });
+		expect(locked.data).toMatchObject({ closedBy: 'portal' });
+		const own = trail.filter((e) => e.type === 'identity.failed').at(-2)!;
+		expect(own.data).not.toHaveProperty('closedBy');
 		const notes = async () =>
 			(await mailStatusFor(t.ctx.db, 1207, 50002)).filter((m) => m.kind === 'note.locked');
 		expect(await notes()).toHaveLength(1);

@@ -89,15 +89,23 @@ async function closeLate(
 	s: SigningSession,
 	attempt: Pick<Attempt, 'id' | 'questionSetId'>,
 	meta: RequestMeta,
-	now: Date
+	now: Date,
+	by: 'request' | 'sweep' = 'request'
 ) {
 	if (!(await finishAttempt(ctx, attempt.id, 'late', now))) return;
+	// The sweep acts for nobody: its events say so, or the timeline credits them to the merchant
+	// (they carry the session, as the merchant's own do).
+	const closedBy = by === 'sweep' ? { closedBy: 'portal' } : {};
 	await auditFor(
 		ctx,
 		s,
 		meta
-	)('identity.failed', { questionSetId: attempt.questionSetId, reason: 'time limit passed' });
-	await afterFailure(ctx, s, meta, now);
+	)('identity.failed', {
+		questionSetId: attempt.questionSetId,
+		reason: 'time limit passed',
+		...closedBy
+	});
+	await afterFailure(ctx, s, meta, now, closedBy);
 }
 
 type Value<T> = T | Placeholder;
@@ -137,7 +145,7 @@ export async function closeAbandonedTries(ctx: AppContext, now = new Date()): Pr
 		.where(leftPastTime(new Date(now.getTime() - GRACE_MS)))
 		.orderBy(identityAttempts.deadlineAt)
 		.limit(20);
-	for (const a of due) await closeLate(ctx, a.session, a, NO_REQUEST, now);
+	for (const a of due) await closeLate(ctx, a.session, a, NO_REQUEST, now, 'sweep');
 	return due.length;
 }
 
@@ -338,11 +346,18 @@ async function lockedOut(
 	});
 }
 
-async function afterFailure(ctx: AppContext, s: SigningSession, meta: RequestMeta, now: Date) {
+async function afterFailure(
+	ctx: AppContext,
+	s: SigningSession,
+	meta: RequestMeta,
+	now: Date,
+	extra: Record<string, unknown> = {}
+) {
 	const { used, lockedUntil } = await triesUsed(ctx, ctx.db, s, now);
 	if (lockedUntil !== null) {
 		const until = new Date(lockedUntil);
-		await lockedOut(ctx, s, meta, now, { failedAttempts: used, until: until.toISOString() }, until);
+		const data = { failedAttempts: used, until: until.toISOString(), ...extra };
+		await lockedOut(ctx, s, meta, now, data, until);
 	}
 }
 
