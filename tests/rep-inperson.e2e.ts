@@ -83,6 +83,22 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 	).toBeVisible();
 	await expect(tablet).toHaveURL(new RegExp(`${appPath(app.id)}`));
 
+	// A control character pasted into the ID type is refused before the action runs: said at the
+	// hand-over form, beside its field, with what was typed still there.
+	await tablet.getByLabel('ID type (optional)').fill('Passport\u202e');
+	await tablet.getByLabel('Last four characters of the ID (optional)').fill('K7Q2');
+	await tablet.getByRole('button', { name: 'Hand to merchant' }).click();
+	const handOverForm = tablet.locator('form[action="?/handOver"]');
+	await expect(handOverForm.getByRole('alert')).toContainText(
+		'invisible control characters, which can’t be accepted'
+	);
+	await expect(handOverForm.locator('#id-type-error')).toContainText(
+		'This contains an invisible control character'
+	);
+	await expect(tablet.getByLabel('Last four characters of the ID (optional)')).toHaveValue('K7Q2');
+	await expect(tablet.getByLabel('I have checked the signer’s photo ID')).toBeChecked();
+	await expect(tablet).toHaveURL(new RegExp(`${appPath(app.id)}`));
+
 	await handOver(tablet, app.id, { type: 'Driver’s license', last4: 'K7Q2' });
 	await expect(tablet).toHaveURL(/\/sign\/terms$/);
 	await expect(tablet.getByText(app.business).first()).toBeVisible();

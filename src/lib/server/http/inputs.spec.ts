@@ -227,7 +227,11 @@ describe('problem responses', () => {
 		expect(res.status).toBe(400);
 		const body = (await res.json()) as { type: string; status: number; data: string };
 		expect(body).toMatchObject({ type: 'failure', status: 400 });
-		expect(devalue.parse(body.data)).toEqual({ message: problem.message, errors: problem.errors });
+		expect(devalue.parse(body.data)).toEqual({
+			action: 'accept',
+			message: problem.message,
+			errors: problem.errors
+		});
 		const notFound = problemResponse(...request('/s/x?/valueOf', { accept: 'application/json' }), {
 			...problem,
 			status: 404
@@ -249,6 +253,7 @@ describe('problem responses', () => {
 		const result = (await res.json()) as { type: string; data: string };
 		expect(result.type).toBe('failure');
 		expect(devalue.parse(result.data)).toEqual({
+			action: 'answer',
 			message: 'The body is invalid.',
 			errors: { '[__proto__]': 'is not an accepted field name' }
 		});

@@ -1,5 +1,5 @@
 import * as devalue from 'devalue';
-import { isApiPath, reasonsByField, type InputProblem } from './inputs';
+import { actionName, isApiPath, reasonsByField, type InputProblem } from './inputs';
 
 const escape = (s: string) =>
 	s.replace(
@@ -127,7 +127,12 @@ export function problemResponse(request: Request, url: URL, problem: InputProble
 				? {
 						type: 'failure',
 						status: problem.status,
-						data: devalue.stringify({ message: problem.message, errors: encodable(problem.errors) })
+						data: devalue.stringify({
+							// Which of the page's forms was refused (see lib/forms/refusal.ts).
+							action: actionName(url) ?? 'default',
+							message: problem.message,
+							errors: encodable(problem.errors)
+						})
 					}
 				: { type: 'error', error: { message: problem.message } };
 		return Response.json(result, { status: problem.status });
