@@ -166,4 +166,14 @@ test('a wrong address under /rep, or a sign-in posted as JSON, is answered in th
 		expect(body).toContain('Forms are accepted only as application/x-www-form-urlencoded');
 		expect(body).not.toContain('Something went wrong');
 	}
+	// A form without its fields (a stale page, a tool) is told what to fill in, in our words.
+	const empty = await request.post('/rep/login', {
+		headers: { origin: E2E.origin, accept: 'text/html' },
+		form: {}
+	});
+	expect(empty.status()).toBe(400);
+	const said = await empty.text();
+	expect(said).toContain('Enter your email.');
+	expect(said).toContain('Enter your password.');
+	expect(said).not.toContain('Invalid key');
 });

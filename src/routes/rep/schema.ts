@@ -5,7 +5,7 @@ import { STATE_KINDS } from '$lib/server/console/state';
 export const ConsoleQuerySchema = v.object({
 	q: v.optional(
 		v.pipe(
-			v.string(),
+			v.string('Type the search as text.'),
 			v.trim(),
 			v.maxLength(100, 'The search is too long (at most 100 characters).')
 		),

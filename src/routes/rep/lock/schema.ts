@@ -2,7 +2,7 @@ import * as v from 'valibot';
 
 export const UnlockSchema = v.object({
 	password: v.pipe(
-		v.string('Enter your password.'),
+		v.optional(v.string('Enter your password.'), ''),
 		v.nonEmpty('Enter your password.'),
 		v.maxLength(256, 'That is too long for a password.')
 	)

@@ -4,7 +4,7 @@ import { noSymbol, withoutInvisible } from '$lib/server/printable';
 
 export const SendLinkSchema = v.object({
 	email: v.pipe(
-		v.string('Enter the email address to send the link to.'),
+		v.optional(v.string('Enter the email address to send the link to.'), ''),
 		v.trim(),
 		v.nonEmpty('Enter the email address to send the link to.'),
 		v.maxLength(254, 'That is too long for an email address (at most 254 characters).'),
@@ -18,14 +18,17 @@ export const SendLinkSchema = v.object({
 /** "Hand to merchant": the rep's attestation; the ID's type and last four are optional notes. */
 export const HandOverSchema = v.object({
 	photoIdChecked: v.pipe(
-		v.optional(v.string(), ''),
+		v.optional(
+			v.string('Tick “I have checked the signer’s photo ID” before handing the tablet over.'),
+			''
+		),
 		v.check(
 			(s) => s === 'on',
 			'Tick “I have checked the signer’s photo ID” before handing the tablet over.'
 		)
 	),
 	idType: v.pipe(
-		v.optional(v.string(), ''),
+		v.optional(v.string('Write the ID type as text, e.g. Driver’s license.'), ''),
 		withoutInvisible(),
 		v.trim(),
 		v.maxLength(40, 'Keep the ID type short (at most 40 characters), e.g. Driver’s license.'),
@@ -37,7 +40,7 @@ export const HandOverSchema = v.object({
 	// The field takes more than four, so that a whole number typed or pasted is refused rather
 	// than cut to its first four: those would be noted as the last four, a false attestation.
 	idLast4: v.pipe(
-		v.optional(v.string(), ''),
+		v.optional(v.string('Type the last four characters of the ID number as text.'), ''),
 		v.transform((s) => s.replace(/\s/g, '')),
 		v.maxLength(
 			4,

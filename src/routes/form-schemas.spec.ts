@@ -1,0 +1,58 @@
+import fc from 'fast-check';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { ConsoleQuerySchema } from './rep/schema';
+import { HandOverSchema, SendLinkSchema } from './rep/applications/[applicationId]/schema';
+import { LockSchema, UnlockSchema } from './rep/lock/schema';
+import { SignInSchema } from './rep/login/schema';
+import { SignerSchema } from './sign/sign/schema';
+import { ConsentSchema } from './sign/terms/schema';
+
+/** Every form's schema, with the fields its page sends. */
+const FORMS = {
+	SignInSchema,
+	UnlockSchema,
+	LockSchema,
+	SendLinkSchema,
+	HandOverSchema,
+	SignerSchema,
+	ConsentSchema,
+	ConsoleQuerySchema
+} as const;
+
+/** valibot's own words ("Invalid key: Expected "email" but received undefined"). */
+const LIBRARY_WORDS = /^Invalid \w+: Expected /;
+
+const messages = (schema: v.GenericSchema, input: unknown) =>
+	(v.safeParse(schema, input).issues ?? []).map((i) => i.message);
+
+describe('a form posted with fields missing (a stale page, a tool) is answered in our words', () => {
+	it.each(Object.entries(FORMS))('%s, with no fields at all', (_, schema) => {
+		expect(messages(schema, {}).filter((m) => LIBRARY_WORDS.test(m))).toEqual([]);
+	});
+
+	it('names the missing field as its page would: email and password at sign-in', () => {
+		expect(messages(SignInSchema, {})).toEqual(['Enter your email.', 'Enter your password.']);
+		expect(messages(UnlockSchema, {})).toEqual(['Enter your password.']);
+		expect(messages(SendLinkSchema, {})[0]).toBe('Enter the email address to send the link to.');
+	});
+
+	it.each(Object.entries(FORMS))(
+		'%s, with any fields missing, or a file where text goes',
+		(_, schema) => {
+			const keys = Object.keys((schema as v.ObjectSchema<v.ObjectEntries, undefined>).entries);
+			const value = fc.oneof(
+				fc.string({ maxLength: 20 }),
+				fc.constant(undefined),
+				fc.array(fc.string({ maxLength: 5 }), { maxLength: 2 }),
+				fc.integer()
+			);
+			fc.assert(
+				fc.property(fc.dictionary(fc.constantFrom(...keys, 'other'), value), (form) => {
+					for (const m of messages(schema, form)) expect(m).not.toMatch(LIBRARY_WORDS);
+				}),
+				{ seed: 20_261_124, numRuns: 300 }
+			);
+		}
+	);
+});
