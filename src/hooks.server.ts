@@ -181,11 +181,13 @@ const sandbox: Handle = async ({ event, resolve }) => {
 	if (path !== '/sandbox' && !path.startsWith('/sandbox/')) return resolve(event);
 	const ctx = app();
 	if (!ctx.sandbox) return new Response('Not found', { status: 404 });
-	// A tablet handed to a merchant does not open the sandbox's control API: its answer key would
-	// answer the identity questions on the screen. (By its cookie: a browser with every cookie
-	// cleared is anyone's, and the sandbox is the demo's stand-in for the service.)
+	// A tablet handed to a merchant opens nothing of the sandbox: its control API's answer key
+	// would answer the identity questions on the screen, and its service API lists the office's
+	// merchants and serves their applications (the real service is not reachable through the
+	// portal at all). By its cookie: a browser with every cookie cleared is anyone's, and the
+	// portal's own calls to the sandbox carry none.
 	const tabletSecret = event.cookies.get(TABLET_COOKIE);
-	if (path.startsWith('/sandbox/_sandbox') && tabletSecret) {
+	if (tabletSecret) {
 		const rules = { idleSeconds: ctx.config.IN_PERSON_IDLE_SECONDS, touch: false };
 		if (await findHandover(ctx.db, { tabletSecret }, rules)) {
 			return new Response('Not on a tablet handed to a merchant.', { status: 403 });

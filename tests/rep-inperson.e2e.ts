@@ -494,6 +494,16 @@ test('a hand-over ends the application’s emailed link: nobody goes on with it 
 		expect(await key.text()).not.toContain('ChoiceID');
 		const elsewhere = await request.get(`/sandbox/_sandbox/answers/latest/${app.id}?office=1207`);
 		expect(elsewhere.status()).toBe(200);
+		// Nor the sandbox's service API: the office's merchants, another merchant's application.
+		for (const path of [
+			'/sandbox/api/office/1207/application/',
+			'/sandbox/api/office/1207/pdf/50001'
+		]) {
+			const res = await tablet.request.get(path);
+			expect(res.status(), path).toBe(403);
+			expect(await res.text()).toBe('Not on a tablet handed to a merchant.');
+		}
+		expect((await request.get('/sandbox/api/office/1207/application/')).status()).toBe(200);
 	} finally {
 		await phone.close();
 	}
