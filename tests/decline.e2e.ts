@@ -136,3 +136,26 @@ test('an invisible character pasted into a decline reason is refused beside the 
 	await page.getByRole('button', { name: 'Decline the application' }).click();
 	await expect(page.getByRole('heading', { level: 1, name: TEXT.declinedTitle })).toBeVisible();
 });
+
+test('a decline before identity says the rep was told only when a rep is on record', async ({
+	page,
+	request
+}) => {
+	const decline = async (repNo?: number) => {
+		const app = await newApplication(request, 'Decline told', { repNo });
+		const { path } = await createLink(request, app.id);
+		await page.goto(path);
+		await page.getByText('I don’t want to sign').click();
+		await page.getByRole('button', { name: 'Decline the application' }).click();
+		await expect(page.getByRole('heading', { level: 1, name: TEXT.declinedTitle })).toBeVisible();
+	};
+	// Rep 31 has an account: the note reaches them.
+	await decline();
+	await expect(page.getByText('Your sales representative has been told')).toBeVisible();
+	// No account for rep 998: nobody can be told, and the page does not say anyone was.
+	await decline(998);
+	await expect(page.getByText('has been told')).toHaveCount(0);
+	await expect(
+		page.getByText('If you change your mind, ask the company that sent it to you for a new link.')
+	).toBeVisible();
+});

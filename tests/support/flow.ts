@@ -317,7 +317,9 @@ let counter = 0;
  */
 export async function newApplication(
 	request: APIRequestContext,
-	label: string
+	label: string,
+	/** The application's rep by number; the example's is 31 (Sam Ortiz, who has an account). */
+	options: { repNo?: number } = {}
 ): Promise<TestApplication> {
 	counter++;
 	const tag =
@@ -337,6 +339,7 @@ export async function newApplication(
 	owner.Ownr1_ZIP = '55057';
 	owner.Ownr1_DOB = '5/9/1979';
 	(req.Profile as Obj).Bank_Name = 'Cannon River Savings Bank';
+	if (options.repNo !== undefined) req.RepNo = options.repNo;
 	const used = new Set(readState().usedApplications);
 	// A reset restarts the sandbox's ids at 50101 while the run's used ids pile up (over 200 in a
 	// whole run): room for every one of them.
