@@ -1,4 +1,5 @@
 import type { ConsoleState, StateKind, Step } from './state';
+import { deliveryProblem } from '$lib/server/onboarding/errors';
 import { officeTime } from './time';
 
 export const STATE_LABELS: Record<StateKind, string> = {
@@ -100,10 +101,10 @@ export function stateDetail(
 		}
 		case 'delivering':
 			return reason
-				? `The ${what} is recorded; sending it failed (${reason}), next try ${t(s.until)}.`
+				? `The ${what} is recorded; sending it failed (${deliveryProblem(reason)}), next try ${t(s.until)}.`
 				: `The ${what} is recorded (${t(s.at)}) and on its way to the onboarding service.`;
 		case 'delivery_failed':
-			return `The onboarding service refused the ${what}${reason ? `: ${reason}` : ''}.`;
+			return `The ${what} was not delivered${reason ? `: ${deliveryProblem(reason)}` : ''}. The portal will not try again; it and its evidence are kept here. Contact the onboarding service to have it recorded.`;
 		case 'link_expired':
 			return `The link expired ${t(s.at)}. Send a new one.`;
 	}

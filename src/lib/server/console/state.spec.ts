@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { OnboardingError } from '$lib/server/onboarding/errors';
 import { attention, stateDetail, stateLabel } from './labels';
 import {
 	deriveState,
@@ -320,6 +321,38 @@ describe('the console state of an application', () => {
 			sessions: [...declinedEarly.sessions, { ...inPerson, tablet: tablet({ lockedAt: ago(1) }) }]
 		};
 		expect(derive(paused)).toMatchObject({ kind: 'opened', step: 'identity', inPerson: true });
+	});
+
+	it('says why a decision was not delivered in the rep’s words, not the error’s', () => {
+		const failed = (lastError: string, status: 'rejected' | 'pending') =>
+			stateDetail(
+				derive(
+					facts({
+						decision: decision({
+							status,
+							attempts: 1,
+							lastError,
+							nextAttemptAt: later(1),
+							deliveredAt: null
+						})
+					})
+				),
+				ZONE
+			);
+		const refused = new OnboardingError({
+			kind: 'http',
+			operation: 'postMerchantDecision',
+			status: 400
+		}).message;
+		const detail = failed(refused, 'rejected');
+		expect(detail).toBe(
+			'The signature was not delivered: the onboarding service answered HTTP 400 (the request was rejected as invalid). The portal will not try again; it and its evidence are kept here. Contact the onboarding service to have it recorded.'
+		);
+		expect(detail).not.toContain('postMerchantDecision');
+		const slow = new OnboardingError({ kind: 'timeout', operation: 'postMerchantDecision' });
+		expect(failed(slow.message, 'pending')).toMatch(
+			/^The signature is recorded; sending it failed \(the onboarding service did not answer in time\), next try .*\.$/
+		);
 	});
 
 	it('has a case above for every state', () => {

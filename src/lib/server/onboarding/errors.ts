@@ -47,6 +47,25 @@ function describe(init: OnboardingErrorInit): string {
 }
 
 /**
+ * A decision's last delivery error (kept as describe() composed it, or the delivery's own words)
+ * as the rep reads it: what happened, without the operation's programmer name. Older records are
+ * said the same way, since their text is the same.
+ */
+export function deliveryProblem(lastError: string): string {
+	const http = / failed with HTTP (\d+): (.+)$/.exec(lastError);
+	if (http) return `the onboarding service answered HTTP ${http[1]} (${http[2]})`;
+	if (lastError.endsWith(' timed out')) return 'the onboarding service did not answer in time';
+	if (lastError.endsWith(' could not be reached'))
+		return 'the onboarding service could not be reached';
+	if (lastError.includes(' answered with an unexpected shape')) {
+		return 'the onboarding service’s answer was not in the shape its interface gives';
+	}
+	if (lastError === 'no SSN on record') return 'its SSN was no longer on record to send';
+	if (lastError === 'unexpected error') return 'an unexpected error in the portal';
+	return lastError;
+}
+
+/**
  * Every failure of a call to the Onboarding Service. The message is composed here from the
  * status and operation only: upstream bodies may echo personal data and are never shown.
  */
