@@ -76,6 +76,9 @@ export function stateDetail(
 			return `Started, then stopped at ${STEP_NAMES[s.step ?? 'terms']}; last seen ${t(s.at)}.`;
 		case 'in_progress':
 			if (s.inPerson) return `The merchant has your tablet now (last seen ${t(s.at)}).`;
+			if (s.quiet) {
+				return `Last seen ${t(s.at)} (${STEP_NAMES[s.step ?? 'terms']}): the merchant may have stepped away, and can go on from there while the session stays open.`;
+			}
 			return `The merchant is on it now (last seen ${t(s.at)}).`;
 		case 'identity_passed':
 			return `Identity confirmed ${t(s.at)}; not signed yet.`;

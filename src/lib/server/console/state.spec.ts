@@ -323,6 +323,21 @@ describe('the console state of an application', () => {
 		expect(derive(paused)).toMatchObject({ kind: 'opened', step: 'identity', inPerson: true });
 	});
 
+	it('says the merchant is on it now only while they were seen in the last minutes', () => {
+		const seen = (minutes: number) =>
+			derive(facts({ sessions: [session('s1', { lastSeenAt: ago(minutes) })] }));
+		expect(seen(2)).toMatchObject({ kind: 'in_progress', quiet: false });
+		expect(stateDetail(seen(2), ZONE)).toMatch(/^The merchant is on it now \(last seen .*\)\.$/);
+		// Still open (the idle limit is 30 minutes), but quiet for 12: they may have left.
+		expect(seen(12)).toMatchObject({ kind: 'in_progress', quiet: true });
+		const quiet = stateDetail(seen(12), ZONE);
+		expect(quiet).not.toContain('on it now');
+		expect(quiet).toMatch(
+			/^Last seen .* CDT \(reading the agreement\): the merchant may have stepped away/
+		);
+		expect(stateLabel(seen(12))).toBe('In progress: reading the agreement');
+	});
+
 	it('says why a decision was not delivered in the rep’s words, not the error’s', () => {
 		const failed = (lastError: string, status: 'rejected' | 'pending') =>
 			stateDetail(

@@ -169,7 +169,15 @@ export interface ConsoleState {
 	inPerson: boolean;
 	/** Paused in person because the tablet was left idle (not taken back by the rep). */
 	tabletIdle: boolean;
+	/**
+	 * In progress on the merchant's own device, but not seen for QUIET_MINUTES: their session is
+	 * still open (they can go on where they stopped), but they may well have left.
+	 */
+	quiet: boolean;
 }
+
+/** How long a merchant unseen on their own device is still said to be "on it now". */
+export const QUIET_MINUTES = 5;
 
 const sameEmail = (a: string | null | undefined, b: string | null | undefined) =>
 	!!a && !!b && a.trim().toLowerCase() === b.trim().toLowerCase();
@@ -279,7 +287,8 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 		deadEnd,
 		decided,
 		inPerson: false,
-		tabletIdle: false
+		tabletIdle: false,
+		quiet: false
 	} satisfies Omit<ConsoleState, 'kind'>;
 
 	if (f.decision) return { ...base, ...decisionState(f.decision) };
@@ -327,7 +336,9 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 			const at = live.lastSeenAt;
 			return { ...base, kind: 'identity_locked', step, until: lockedUntil, at, inPerson };
 		}
-		return { ...base, kind: 'in_progress', step, at: live.lastSeenAt, inPerson };
+		// An in-person session is live only while the tablet is in hands (above): never quiet.
+		const quiet = !inPerson && now.getTime() - live.lastSeenAt.getTime() > QUIET_MINUTES * 60_000;
+		return { ...base, kind: 'in_progress', step, at: live.lastSeenAt, inPerson, quiet };
 	}
 	if (identityPassed)
 		return { ...base, kind: 'identity_passed', step: 'sign', at: identityPassed.at };
