@@ -106,6 +106,10 @@ test('before and around the link: not sent, link sent, expired, revoked', async 
 	await createLink(request, expiring.id, { expiresAt: new Date(Date.now() + 2_000).toISOString() });
 	await rep.waitForTimeout(2_500);
 	await expectState(rep, expiring, 'Link expired', /The link expired .* C[SD]T\. Send a new one\./);
+	// An expired link opens nothing already: nothing to revoke.
+	await rep.goto(appPath(expiring.id));
+	await expect(rep.getByText(/The current link expired/)).toBeVisible();
+	await expect(rep.getByText('Revoke the link', { exact: true })).toHaveCount(0);
 
 	await rep.goto(appPath(sent.id));
 	await rep.getByText('Revoke the link', { exact: true }).click();
