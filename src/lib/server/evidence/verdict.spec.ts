@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { referenceVerdict } from './verdict';
+import { documentVerdict, referenceVerdict } from './verdict';
 import type { ReferenceCheck } from './verify';
 
 const record = (over: Partial<Extract<ReferenceCheck, { found: true }>> = {}): ReferenceCheck => ({
@@ -42,5 +42,18 @@ describe('a reference’s verdict', () => {
 			tone: 'bad',
 			title: 'No such signing on record'
 		});
+	});
+});
+
+describe('a document’s verdict', () => {
+	it('says a changed file is not to be relied on, and why, once', () => {
+		const changed = documentVerdict({
+			result: 'tampered',
+			reason: 'its content was changed after it was sealed'
+		});
+		expect(changed.title).toBe('Changed after it was sealed');
+		expect(changed.lines).toEqual([
+			'Do not rely on this file: its content was changed after it was sealed. Ask for a fresh copy.'
+		]);
 	});
 });

@@ -58,9 +58,7 @@ export function documentVerdict(c: DocumentCheck): Verdict {
 			return {
 				tone: 'bad',
 				title: 'Changed after it was sealed',
-				lines: [
-					`This file has been altered since it was sealed: ${c.reason}. Do not rely on it; ask for a fresh copy.`
-				],
+				lines: [`Do not rely on this file: ${c.reason}. Ask for a fresh copy.`],
 				details: []
 			};
 		case 'foreign':

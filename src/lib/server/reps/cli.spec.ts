@@ -118,7 +118,7 @@ describe('the command line, checked', { timeout: 90_000 }, () => {
 		);
 		expect(bad.code).toBe(2);
 		expect(bad.err).toContain('error: --office: must be a whole number such as 1207');
-		expect(bad.err).toContain('error: --rep-no: must be a whole number such as 1207');
+		expect(bad.err).toContain('error: --rep-no: must be a whole number such as 31');
 		expect(bad.err).toContain('error: --email: must be an email address such as sam@example.com');
 		expect(bad.err).toContain('error: --name: is required');
 		const missing = await inProcess(['add', '--office', '1207']);

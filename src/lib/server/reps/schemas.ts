@@ -4,16 +4,17 @@ import { noSymbol, withoutInvisible } from '$lib/server/printable';
 
 /** What an operator types for a rep. Messages leave out the field: the caller names it. */
 
-const wholeNumber = () =>
+/** A number as typed, its example the kind of number asked for (an office's, a rep's). */
+const wholeNumber = (example: string) =>
 	v.pipe(
 		v.string('is required'),
 		v.trim(),
-		v.regex(/^\d{1,9}$/, 'must be a whole number such as 1207'),
+		v.regex(/^\d{1,9}$/, `must be a whole number such as ${example}`),
 		v.transform(Number)
 	);
 
-export const OfficeIdSchema = v.pipe(wholeNumber(), v.minValue(1, 'must be at least 1'));
-export const RepNoSchema = wholeNumber();
+export const OfficeIdSchema = v.pipe(wholeNumber('1207'), v.minValue(1, 'must be at least 1'));
+export const RepNoSchema = wholeNumber('31');
 
 export const EmailSchema = v.pipe(
 	v.string('is required'),
