@@ -240,8 +240,11 @@ for (const size of SIZES) {
 					await expect(page.getByLabel('Type your full name to sign')).toHaveValue(
 						'Morgana Testwell-Ray'
 					);
-					// The SSN is never sent back.
+					// The SSN is never sent back, and the page says to type it again.
 					await expect(page.getByLabel('Social Security Number')).toHaveValue('');
+					await expect(
+						page.getByText('the number you typed was not sent back to this page: type it again')
+					).toBeVisible();
 				};
 
 				await page.getByRole('button', { name: 'Read the documents again' }).click();

@@ -109,11 +109,22 @@ async function decide(
 const ssnSent = (form: Record<string, FormDataEntryValue>) =>
 	typeof form.ssn === 'string' && form.ssn.trim() !== '';
 
+/**
+ * The draft's `ssnTyped`: an SSN was typed on this step, in this post or one before it (a post
+ * from the page that came back empty after the documents were read again), and none is kept.
+ */
+const ssnTyped = (form: Record<string, FormDataEntryValue>, session: SigningSession) =>
+	ssnSent(form) || session.draft?.ssnTyped === true;
+
 export const actions: Actions = {
 	review: async (event) => {
 		const session = requireStep(event, 'sign');
 		const form = Object.fromEntries(await event.request.formData());
-		await saveDraft(app().db, session, draftFrom(form, session));
+		// The SSN is never kept: whether one was typed is, so that the page asks for it again.
+		await saveDraft(app().db, session, {
+			...draftFrom(form, session),
+			ssnTyped: ssnTyped(form, session)
+		});
 		redirect(303, '/sign/review');
 	},
 	accept: async (event) => {
@@ -171,7 +182,10 @@ export const actions: Actions = {
 		// The first press only asks once more; nothing is recorded until it is confirmed. What was
 		// typed is kept, so going back from the question loses nothing.
 		if (form.confirm !== 'yes') {
-			await saveDraft(app().db, session, { ...draftFrom(form, session), ssnTyped: ssnSent(form) });
+			await saveDraft(app().db, session, {
+				...draftFrom(form, session),
+				ssnTyped: ssnTyped(form, session)
+			});
 			redirect(303, '/sign/sign?decline');
 		}
 		const values = keptValues(form);
