@@ -365,3 +365,35 @@ test('search and filter by state work without JavaScript', async ({ browser, req
 	expect(bad?.status()).toBe(400);
 	await expect(page.getByText('That is not one of the states in the list')).toBeVisible();
 });
+
+test('a long list comes in pages of 25, newest first, with the search kept from page to page', async ({
+	browser,
+	request
+}) => {
+	const made: TestApplication[] = [];
+	for (let i = 0; i < 27; i++) made.push(await newApplication(request, 'Paged'));
+	const rep = await repPage(browser, REPS.sam);
+	await rep.goto('/rep?q=Paged');
+	const items = rep.locator('ul.apps > li');
+	await expect(items).toHaveCount(25);
+	await expect(items.first()).toHaveAttribute('data-application', String(made.at(-1)!.id));
+	const pages = rep.getByRole('navigation', { name: 'Pages of the list' });
+	await expect(pages).toContainText('1–25 of 27');
+	await expect(pages.getByRole('link', { name: '← Newer' })).toHaveCount(0);
+	await pages.getByRole('link', { name: 'Older →' }).click();
+	await expect(rep).toHaveURL(/\/rep\?q=Paged&page=2$/);
+	await expect(items).toHaveCount(2);
+	await expect(items.first()).toHaveAttribute('data-application', String(made[1]!.id));
+	await expect(pages).toContainText('26–27 of 27');
+	await expect(pages.getByRole('link', { name: 'Older →' })).toHaveCount(0);
+	await expect(rep.getByLabel('Search business or owner')).toHaveValue('Paged');
+	await pages.getByRole('link', { name: '← Newer' }).click();
+	await expect(rep).toHaveURL(/\/rep\?q=Paged$/);
+	await expect(items).toHaveCount(25);
+	// A page past the last (an old link) shows the last; a page that is no number is refused.
+	await rep.goto('/rep?q=Paged&page=9');
+	await expect(items).toHaveCount(2);
+	const bad = await rep.goto('/rep?page=x');
+	expect(bad?.status()).toBe(400);
+	await expect(rep.getByText('The page must be a whole number, such as 2.')).toBeVisible();
+});

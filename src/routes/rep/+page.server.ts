@@ -2,7 +2,7 @@ import { error } from '@sveltejs/kit';
 import * as v from 'valibot';
 import { app } from '$lib/server/app';
 import { attention, FILTER_LABELS, stateDetail, stateLabel } from '$lib/server/console/labels';
-import { matches, officeConsole, type ConsoleRow } from '$lib/server/console/list';
+import { matches, officeConsole, PAGE_SIZE, type ConsoleRow } from '$lib/server/console/list';
 import { STATE_KINDS } from '$lib/server/console/state';
 import { officeTime, serviceDate } from '$lib/server/console/time';
 import { requireRep } from '$lib/server/reps/guard';
@@ -16,7 +16,8 @@ export const load: PageServerLoad = async (event) => {
 	const zone = ctx.config.OFFICE_TIME_ZONE;
 	const query = v.safeParse(ConsoleQuerySchema, {
 		q: event.url.searchParams.get('q') ?? undefined,
-		state: event.url.searchParams.get('state') ?? undefined
+		state: event.url.searchParams.get('state') ?? undefined,
+		page: event.url.searchParams.get('page') ?? undefined
 	});
 	if (!query.success) error(400, { message: query.issues[0].message });
 	const { q, state } = query.output;
@@ -29,7 +30,12 @@ export const load: PageServerLoad = async (event) => {
 	}
 	const counts = Object.fromEntries(STATE_KINDS.map((k) => [k, 0])) as Record<string, number>;
 	for (const r of rows ?? []) counts[r.state.kind]!++;
-	const shown = (rows ?? []).filter((r) => matches(r, q) && (!state || r.state.kind === state));
+	const matching = (rows ?? []).filter((r) => matches(r, q) && (!state || r.state.kind === state));
+	// A page past the last (a link from before the list got shorter) shows the last one.
+	const pages = Math.max(1, Math.ceil(matching.length / PAGE_SIZE));
+	const page = Math.min(query.output.page, pages);
+	const from = (page - 1) * PAGE_SIZE;
+	const shown = matching.slice(from, from + PAGE_SIZE);
 	return {
 		q,
 		state,
@@ -39,6 +45,10 @@ export const load: PageServerLoad = async (event) => {
 		idleMinutes: ctx.config.REP_SESSION_IDLE_MINUTES,
 		unavailable: rows === null,
 		total: rows?.length ?? 0,
+		matching: matching.length,
+		page,
+		pages,
+		from: from + 1,
 		states: STATE_KINDS.map((k) => ({ kind: k, label: FILTER_LABELS[k], count: counts[k]! })),
 		rows: shown.map((r) => ({
 			applicationId: r.applicationId,

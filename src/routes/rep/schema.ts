@@ -11,6 +11,16 @@ export const ConsoleQuerySchema = v.object({
 		),
 		''
 	),
+	// A page of the list (PAGE_SIZE applications each); a number past the last shows the last.
+	page: v.optional(
+		v.pipe(
+			v.string('The page must be a number.'),
+			v.regex(/^\d{1,6}$/, 'The page must be a whole number, such as 2.'),
+			v.transform(Number),
+			v.minValue(1, 'The pages are counted from 1.')
+		),
+		'1'
+	),
 	state: v.optional(
 		v.union(
 			[v.literal(''), v.picklist(STATE_KINDS)],

@@ -6,6 +6,12 @@ import { loadFacts } from './facts';
 import { deriveState, type ConsoleState, type StateRules } from './state';
 import { serviceDateParts } from './time';
 
+/**
+ * Applications per page of the console's list: a busy office lists hundreds, which on a phone
+ * was one page many screens long.
+ */
+export const PAGE_SIZE = 25;
+
 export interface ConsoleRow {
 	applicationId: number;
 	business: string;
