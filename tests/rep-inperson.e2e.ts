@@ -249,9 +249,7 @@ test('"Return to rep" mid-way keeps the merchant’s progress for a later hand-o
 	await expect(tablet).toHaveURL(new RegExp(`${appPath(app.id)}(\\?done=unlocked)?$`));
 	await expect(tablet.getByText('The tablet is yours again.')).toBeVisible();
 	await expect(tablet.getByText('Paused in person').first()).toBeVisible();
-	await expect(
-		tablet.getByText(/Taken back from the merchant at identity questions/)
-	).toBeVisible();
+	await expect(tablet.getByText(/Taken back from the merchant at the identity step/)).toBeVisible();
 	await expect(tablet.getByText('The merchant picks up where they left off.')).toBeVisible();
 	// The timeline says the merchant handed it back, on the rep's device.
 	await expect(
@@ -442,9 +440,7 @@ test('idle: the screen clears and the tablet locks, with script and without', as
 		const elsewhere = await phone.newPage();
 		await signIn(elsewhere, rep);
 		await elsewhere.goto(at(appPath(DEMO.ordinary)));
-		await expect(
-			elsewhere.getByText(/The tablet was left idle at reading the agreement/)
-		).toBeVisible();
+		await expect(elsewhere.getByText(/The tablet was left idle at the agreement/)).toBeVisible();
 		await expect(elsewhere.getByText('The merchant has your tablet now')).toHaveCount(0);
 		await phone.close();
 		await page.reload();

@@ -31,6 +31,16 @@ const STEP_NAMES: Record<Step, string> = {
 	sign: 'signing'
 };
 
+/**
+ * Where a merchant stopped, as a place: "at the identity step" holds whether or not its questions
+ * were ever shown ("at identity questions" read as if they had been).
+ */
+const STEP_PLACES: Record<Step, string> = {
+	terms: 'the agreement',
+	identity: 'the identity step',
+	sign: 'the signing step'
+};
+
 /** The state in a few words: "In progress: identity questions". */
 export function stateLabel(s: ConsoleState): string {
 	const where = s.inPerson ? ' in person' : '';
@@ -68,12 +78,12 @@ export function stateDetail(
 				: `A link to copy and hand over; valid until ${t(s.until)}.`;
 		case 'opened':
 			if (s.inPerson && s.tabletIdle) {
-				return `The tablet was left idle at ${STEP_NAMES[s.step ?? 'terms']} and locked itself; last seen ${t(s.at)}. Hand it over again to go on.`;
+				return `The tablet was left idle at ${STEP_PLACES[s.step ?? 'terms']} and locked itself; last seen ${t(s.at)}. Hand it over again to go on.`;
 			}
 			if (s.inPerson) {
-				return `Taken back from the merchant at ${STEP_NAMES[s.step ?? 'terms']}; last seen ${t(s.at)}. Hand the tablet over again to go on.`;
+				return `Taken back from the merchant at ${STEP_PLACES[s.step ?? 'terms']}; last seen ${t(s.at)}. Hand the tablet over again to go on.`;
 			}
-			return `Started, then stopped at ${STEP_NAMES[s.step ?? 'terms']}; last seen ${t(s.at)}.`;
+			return `Started, then stopped at ${STEP_PLACES[s.step ?? 'terms']}; last seen ${t(s.at)}.`;
 		case 'in_progress':
 			if (s.inPerson) return `The merchant has your tablet now (last seen ${t(s.at)}).`;
 			if (s.quiet) {

@@ -475,7 +475,7 @@ describe('the console state of an application', () => {
 		const left = derive(inPerson(tablet({ lastSeenAt: at(190) })));
 		expect(left).toMatchObject({ kind: 'opened', step: 'identity', inPerson: true, at: at(190) });
 		expect(left.tabletIdle).toBe(true);
-		expect(stateDetail(left, ZONE)).toMatch(/^The tablet was left idle at identity questions/);
+		expect(stateDetail(left, ZONE)).toMatch(/^The tablet was left idle at the identity step/);
 		const lockedIdle = derive(inPerson(tablet({ lockedAt: ago(1), lockReason: 'idle' })));
 		expect(lockedIdle).toMatchObject({ kind: 'opened', tabletIdle: true });
 		// Taken back ("Return to rep"), then unlocked: paused, not idle, whatever the time.
@@ -485,7 +485,7 @@ describe('the console state of an application', () => {
 		]) {
 			const back = derive(inPerson(t));
 			expect(back).toMatchObject({ kind: 'opened', inPerson: true, tabletIdle: false });
-			expect(stateDetail(back, ZONE)).toMatch(/^Taken back from the merchant at identity/);
+			expect(stateDetail(back, ZONE)).toMatch(/^Taken back from the merchant at the identity step/);
 		}
 		// Never handed over (or its hand-over is gone): not in anyone's hands.
 		expect(derive(inPerson(null))).toMatchObject({ kind: 'opened', tabletIdle: false });
