@@ -108,7 +108,9 @@ test('a control character in a name is refused with the reason beside the field,
 		ssn: '123-45-6789'
 	});
 	expect(res.status()).toBe(400);
-	expect(await res.text()).toContain('firstName');
+	const said = await res.text();
+	expect(said).toContain('<li>First name: This contains an invisible control character');
+	expect(said).not.toContain('firstName');
 	await expect(page).toHaveURL(/\/sign\/sign$/);
 	const log = readFileSync(E2E.log).subarray(logFrom).toString('utf8');
 	expect(log).not.toContain(marker);
