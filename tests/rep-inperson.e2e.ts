@@ -84,7 +84,11 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 	await expect(tablet).toHaveURL(new RegExp(`${appPath(app.id)}`));
 
 	// A control character pasted into the ID type is refused before the action runs: said at the
-	// hand-over form, beside its field, with what was typed still there.
+	// hand-over form, beside its field, with what was typed still there (on a page fresh from the
+	// server, as the first post it sends).
+	await tablet.goto(appPath(app.id));
+	await ready(tablet);
+	await tablet.getByLabel('I have checked the signer’s photo ID').check();
 	await tablet.getByLabel('ID type (optional)').fill('Passport\u202e');
 	await tablet.getByLabel('Last four characters of the ID (optional)').fill('K7Q2');
 	await tablet.getByRole('button', { name: 'Hand to merchant' }).click();
@@ -96,6 +100,7 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 		'This contains an invisible control character'
 	);
 	await expect(tablet.getByLabel('Last four characters of the ID (optional)')).toHaveValue('K7Q2');
+	await expect(tablet.getByLabel('ID type (optional)')).toHaveValue('Passport\u202e');
 	await expect(tablet.getByLabel('I have checked the signer’s photo ID')).toBeChecked();
 	await expect(tablet).toHaveURL(new RegExp(`${appPath(app.id)}`));
 
@@ -178,6 +183,10 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 	await expectLocked(tablet);
 	expect(await tablet.content()).not.toContain(app.business);
 
+	// A control character (pasted) is refused before the action runs: said there too.
+	await unlock(tablet, `${REPS.sam.password()}\u202e`);
+	await expect(tablet.getByRole('alert')).toContainText('invisible control characters');
+	await expectLocked(tablet);
 	await unlock(tablet, 'not the password at all');
 	await expect(tablet.getByRole('alert')).toContainText('That password is not right');
 	await expectLocked(tablet);
