@@ -154,9 +154,13 @@ export function attention(s: ConsoleState, zone: string): string | null {
 	}
 	if (s.decided || !s.identityPassed) return null;
 	const passedOn = s.identityPassed.email;
+	// Confirmed in person (no link), on a copied link (no address), or on a link to an address.
+	const inPerson = s.identityPassed.linkId === null;
 	const forward = passedOn
 		? `Send a new link to ${passedOn}: a link to that address carries the confirmed identity over.`
-		: 'Identity was confirmed on a copied link, which no new link can carry over: finish this application with the merchant in person.';
+		: inPerson
+			? 'Identity was confirmed in person, with you: hand the tablet over again and the merchant goes on from signing.'
+			: 'Identity was confirmed on a copied link, which no new link can carry over: finish this application with the merchant in person.';
 	if (s.deadEnd) {
 		const current = s.link
 			? s.link.email
@@ -166,7 +170,12 @@ export function attention(s: ConsoleState, zone: string): string | null {
 		const turned = s.deadEnd.refusedAt
 			? ` — the merchant was turned away ${officeTime(s.deadEnd.refusedAt, zone)}`
 			: ', so the merchant will be sent to you';
-		return `Identity was confirmed on ${passedOn ? `the link sent to ${passedOn}` : 'a copied link'}. ${current}${turned}. ${forward}`;
+		const where = passedOn
+			? `on the link sent to ${passedOn}`
+			: inPerson
+				? 'in person'
+				: 'on a copied link';
+		return `Identity was confirmed ${where}. ${current}${turned}. ${forward}`;
 	}
 	if (s.kind === 'identity_passed' && !s.link) return forward;
 	return null;

@@ -581,6 +581,22 @@ describe('the console state of an application', () => {
 			expect(attention(s, ZONE)).toContain('in person');
 		});
 
+		it('after a pass in person, taken back at signing: hand the tablet over again, not a copied link', () => {
+			const inPerson = session('t', {
+				linkId: null,
+				channel: 'in_person',
+				consentAt: ago(30),
+				identityPassedAt: ago(20),
+				lastSeenAt: ago(10)
+			});
+			const s = derive(facts({ sessions: [inPerson] }));
+			const said = attention(s, ZONE) ?? '';
+			expect(said).toContain(
+				'Identity was confirmed in person, with you: hand the tablet over again'
+			);
+			expect(said).not.toContain('copied link');
+		});
+
 		it('is over once a decision is recorded', () => {
 			const s = derive(
 				facts({
