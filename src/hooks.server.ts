@@ -159,7 +159,8 @@ const csrf: Handle = ({ event, resolve }) => {
 			status: 403,
 			title: 'This form was refused',
 			message,
-			next: 'If you were signing, or working in the rep console, open the signing link or the console again and send the form from there.'
+			next: 'If you were signing, or working in the rep console, open the signing link or the console again and send the form from there.',
+			again: event.url.pathname
 		});
 	}
 	return resolve(event);

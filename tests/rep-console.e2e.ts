@@ -407,5 +407,7 @@ test('a long list comes in pages of 25, newest first, with the search kept from 
 	// A page that is no number is refused in words.
 	const bad = await rep.goto('/rep?page=x');
 	expect(bad?.status()).toBe(400);
-	await expect(rep.getByText('The page must be a whole number, such as 2.')).toBeVisible();
+	await expect(
+		rep.getByText('The page must be a whole number from 1 up, such as 2.')
+	).toBeVisible();
 });

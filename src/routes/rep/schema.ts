@@ -15,7 +15,7 @@ export const ConsoleQuerySchema = v.object({
 	page: v.optional(
 		v.pipe(
 			v.string('The page must be a number.'),
-			v.regex(/^\d{1,6}$/, 'The page must be a whole number, such as 2.'),
+			v.regex(/^\d{1,6}$/, 'The page must be a whole number from 1 up, such as 2.'),
 			v.transform(Number),
 			v.minValue(1, 'The pages are counted from 1.')
 		),

@@ -295,7 +295,7 @@ describe('problem responses', () => {
 		expect(page).toContain(
 			'<li>The form, with any file in it, is larger than the portal’s limit.</li>'
 		);
-		expect(page).toContain('choose a smaller file');
+		expect(page).toContain('choose a smaller file.');
 		expect(page).not.toContain('what you typed is still there');
 	});
 });

@@ -90,7 +90,7 @@ ${again}</main></body>
 /** What to do after a refused form, by why it was refused. */
 function nextStep(problem: InputProblem): string {
 	if (problem.status === 413) {
-		return 'Use your browser’s Back button and choose a smaller file, or shorten what you typed.';
+		return 'Use your browser’s Back button and choose a smaller file.';
 	}
 	return 'Use your browser’s Back button: what you typed is still there.';
 }
