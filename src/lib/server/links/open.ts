@@ -133,7 +133,8 @@ async function admitLink(
  * The link page's view, in one statement: the link a token names, one more open of it counted
  * (as openLink counts it) and its application's identity passes and lost tries. As three
  * statements they held the page to 0.23× the framework's floor on PGlite and 0.30× on
- * PostgreSQL; as one, 0.35× and 0.38× (tests/bench/NOTES.md §10). A token that names no link is counted by address, as before.
+ * PostgreSQL; as one, 0.35× and 0.38× (tests/bench/NOTES.md §10). A token that names no link is
+ * counted by address, as before.
  */
 const linkViewQuery = preparedPer((db) => {
 	const byToken = (tokenHash: Column) => eq(tokenHash, sql.placeholder('tokenHash'));

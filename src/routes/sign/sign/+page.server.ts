@@ -44,13 +44,18 @@ export const load: PageServerLoad = async (event) => {
 	};
 };
 
-/** What was typed, to keep while the merchant reads again or thinks about declining. */
+/**
+ * What was typed, to keep while the merchant reads again or thinks about declining. The SSN is
+ * never kept: whether one was typed is (in this post or one before it, from the page that came
+ * back empty after the documents were read again), so that the page asks for it again.
+ */
 function draftFrom(form: Record<string, FormDataEntryValue>, session: SigningSession) {
 	const presented = session.termsShown ?? [];
 	return {
 		...keptValues(form),
 		signature: typeof form.signature === 'string' ? form.signature.slice(0, 300) : '',
-		checked: presented.filter((p) => form[`section-${p.key}`] === 'yes').map((p) => p.key)
+		checked: presented.filter((p) => form[`section-${p.key}`] === 'yes').map((p) => p.key),
+		ssnTyped: ssnSent(form) || session.draft?.ssnTyped === true
 	};
 }
 
@@ -109,22 +114,11 @@ async function decide(
 const ssnSent = (form: Record<string, FormDataEntryValue>) =>
 	typeof form.ssn === 'string' && form.ssn.trim() !== '';
 
-/**
- * The draft's `ssnTyped`: an SSN was typed on this step, in this post or one before it (a post
- * from the page that came back empty after the documents were read again), and none is kept.
- */
-const ssnTyped = (form: Record<string, FormDataEntryValue>, session: SigningSession) =>
-	ssnSent(form) || session.draft?.ssnTyped === true;
-
 export const actions: Actions = {
 	review: async (event) => {
 		const session = requireStep(event, 'sign');
 		const form = Object.fromEntries(await event.request.formData());
-		// The SSN is never kept: whether one was typed is, so that the page asks for it again.
-		await saveDraft(app().db, session, {
-			...draftFrom(form, session),
-			ssnTyped: ssnTyped(form, session)
-		});
+		await saveDraft(app().db, session, draftFrom(form, session));
 		redirect(303, '/sign/review');
 	},
 	accept: async (event) => {
@@ -182,10 +176,7 @@ export const actions: Actions = {
 		// The first press only asks once more; nothing is recorded until it is confirmed. What was
 		// typed is kept, so going back from the question loses nothing.
 		if (form.confirm !== 'yes') {
-			await saveDraft(app().db, session, {
-				...draftFrom(form, session),
-				ssnTyped: ssnTyped(form, session)
-			});
+			await saveDraft(app().db, session, draftFrom(form, session));
 			redirect(303, '/sign/sign?decline');
 		}
 		const values = keptValues(form);
