@@ -8,6 +8,7 @@ import {
 	newApplication,
 	openLinkAndStart,
 	passIdentity,
+	ready,
 	receivedDecision,
 	resetSandbox,
 	sha256,
@@ -120,6 +121,8 @@ test('an invisible character pasted into a decline reason is refused beside the 
 	const app = await newApplication(request, 'Decline control');
 	const { path } = await createLink(request, app.id);
 	await page.goto(path);
+	// Opened after hydration: opened before it, hydration closed the disclosure again.
+	await ready(page);
 	await page.getByText('I don’t want to sign').click();
 	// A right-to-left override, which pasting can bring in: it would show the rep the words reversed.
 	const typed = 'Too expensive \u202Efor us';
