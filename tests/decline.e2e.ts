@@ -140,6 +140,34 @@ test('an invisible character pasted into a decline reason is refused beside the 
 	await expect(page.getByRole('heading', { level: 1, name: TEXT.declinedTitle })).toBeVisible();
 });
 
+test('a decline opened and typed before the page is ready stays open, with what was typed', async ({
+	page,
+	request
+}) => {
+	const app = await newApplication(request, 'Decline early');
+	const { path } = await createLink(request, app.id);
+	// The page's scripts are held back, as on a slow phone, until the merchant has opened the
+	// disclosure and typed a reason.
+	let release = () => {};
+	const held = new Promise<void>((resolve) => (release = resolve));
+	await page.route('**/_app/immutable/**/*.js', async (route) => {
+		await held;
+		await route.continue();
+	});
+	await page.goto(path, { waitUntil: 'commit' });
+	await page.getByText('I don’t want to sign').click();
+	await page.getByLabel('Reason (optional)').fill('We chose another processor');
+	await expect(page.locator('html.js')).toHaveCount(0);
+
+	release();
+	await ready(page);
+	await expect(page.getByLabel('Reason (optional)')).toBeVisible();
+	await expect(page.getByLabel('Reason (optional)')).toHaveValue('We chose another processor');
+	await page.getByRole('button', { name: 'Decline the application' }).click();
+	await expect(page.getByRole('heading', { level: 1, name: TEXT.declinedTitle })).toBeVisible();
+	await expect(page.getByText('Your sales representative has been told')).toBeVisible();
+});
+
 test('a decline before identity says the rep was told only when a rep is on record', async ({
 	page,
 	request
