@@ -6,9 +6,11 @@ import {
 	digitsOf,
 	freshSsn,
 	fillSignForm,
+	holdScripts,
 	newApplication,
 	openLinkAndStart,
 	passIdentity,
+	ready,
 	receivedDecision,
 	rememberSsn,
 	resetSandbox,
@@ -168,6 +170,26 @@ test('accept needs every presented section ticked; errors per field, the SSN nev
 	).toBeVisible();
 	await expect(page.getByLabel('Social Security Number')).toHaveAttribute('aria-invalid', 'true');
 	expect(await receivedDecision(request, app.id)).toBeNull();
+});
+
+test('what is typed and ticked on the sign step before the page is ready stays, the draft not put back over it', async ({
+	page,
+	request
+}) => {
+	const app = await newApplication(request, 'Accept early');
+	await walkTo(page, request, app, 'sign');
+	// A reload on a slow phone: the server's page is there, its scripts not yet.
+	const release = await holdScripts(page);
+	await page.reload({ waitUntil: 'commit' });
+	await page.getByLabel('First name').fill('Robin');
+	await page.getByLabel('Notification email').fill('notices@early.example');
+	const firstSection = page.getByRole('checkbox').first();
+	await firstSection.check();
+	release();
+	await ready(page);
+	await expect(page.getByLabel('First name')).toHaveValue('Robin');
+	await expect(page.getByLabel('Notification email')).toHaveValue('notices@early.example');
+	await expect(firstSection).toBeChecked();
 });
 
 test('consent is required before the questions, with a plain message', async ({

@@ -5,6 +5,7 @@ import {
 	createLink,
 	digitsOf,
 	fillSigner,
+	holdScripts,
 	newApplication,
 	openLinkAndStart,
 	passIdentity,
@@ -148,12 +149,7 @@ test('a decline opened and typed before the page is ready stays open, with what 
 	const { path } = await createLink(request, app.id);
 	// The page's scripts are held back, as on a slow phone, until the merchant has opened the
 	// disclosure and typed a reason.
-	let release = () => {};
-	const held = new Promise<void>((resolve) => (release = resolve));
-	await page.route('**/_app/immutable/**/*.js', async (route) => {
-		await held;
-		await route.continue();
-	});
+	const release = await holdScripts(page);
 	await page.goto(path, { waitUntil: 'commit' });
 	await page.getByText('I don’t want to sign').click();
 	await page.getByLabel('Reason (optional)').fill('We chose another processor');

@@ -8,10 +8,12 @@ import {
 	answerQuestions,
 	controlAnswers,
 	createLink,
+	holdScripts,
 	newApplication,
 	noScriptContext,
 	openLinkAndStart,
 	passIdentity,
+	ready,
 	replayPost,
 	resetSandbox,
 	ruleAnswers,
@@ -61,6 +63,30 @@ test('wrong answers once, then right answers with a fresh set (50001)', async ({
 	await expect(
 		page.getByRole('heading', { level: 1, name: 'Sign your application' })
 	).toBeVisible();
+});
+
+test('a reload keeps the answers chosen, and one picked before the page was ready stays picked', async ({
+	page,
+	request
+}) => {
+	const app = await newApplication(request, 'Identity reload');
+	const { path } = await createLink(request, app.id);
+	await openLinkAndStart(page, path);
+	await agreeToTerms(page);
+	await startQuestions(page);
+	const question = (n: number) => page.locator('fieldset').nth(n).getByRole('radio');
+	await question(0).nth(1).check();
+
+	// On a slow phone the reloaded questions are there before their scripts.
+	const release = await holdScripts(page);
+	await page.reload({ waitUntil: 'commit' });
+	await question(1).nth(2).check();
+	release();
+	await ready(page);
+	// The first answer was kept in the tab and comes back; the second was never unpicked.
+	await expect(question(0).nth(1)).toBeChecked();
+	await expect(question(1).nth(2)).toBeChecked();
+	await expect(page.locator('input[type="radio"]:checked')).toHaveCount(2);
 });
 
 test('two failures lock the questions, and a new link for the same application is still locked', async ({

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { E2E } from './support/env';
-import { ready } from './support/flow';
+import { holdScripts, ready } from './support/flow';
 import { REPS, TABLET, signIn } from './support/reps';
 
 test.use({ viewport: TABLET });
@@ -17,6 +17,20 @@ async function tryPassword(page: import('@playwright/test').Page, email: string,
 
 const repCookie = async (page: import('@playwright/test').Page) =>
 	(await page.context().cookies()).find((c) => c.name === 'rep_session');
+
+test('what a password manager filled in before the page was ready stays, and signs in', async ({
+	page
+}) => {
+	const release = await holdScripts(page);
+	await page.goto('/rep/login', { waitUntil: 'commit' });
+	await page.getByLabel('Email').fill(REPS.sam.email);
+	await page.getByLabel('Password').fill(REPS.sam.password());
+	release();
+	await ready(page);
+	await expect(page.getByLabel('Email')).toHaveValue(REPS.sam.email);
+	await page.getByRole('button', { name: 'Sign in' }).click();
+	await expect(page.getByRole('heading', { level: 1, name: 'Applications' })).toBeVisible();
+});
 
 test('every rep page sends a visitor to sign-in, and back after it', async ({ page }) => {
 	// The home page is where a rep who has only the portal's address starts.

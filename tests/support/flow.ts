@@ -491,6 +491,20 @@ export async function ready(page: Page) {
 	await page.locator('html.js').waitFor({ state: 'attached' });
 }
 
+/**
+ * Holds the page's scripts back, as on a slow phone, until the function it returns lets them go:
+ * what is done meanwhile is done to the server's page, which hydration then takes over.
+ */
+export async function holdScripts(page: Page): Promise<() => void> {
+	let release = () => {};
+	const held = new Promise<void>((resolve) => (release = resolve));
+	await page.route('**/_app/immutable/**/*.js', async (route) => {
+		await held;
+		await route.continue();
+	});
+	return release;
+}
+
 export async function openLinkAndStart(page: Page, linkPath: string) {
 	await page.goto(linkPath);
 	await expect(page.getByRole('heading', { level: 1, name: TEXT.linkHeading })).toBeVisible();
