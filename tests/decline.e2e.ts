@@ -6,6 +6,7 @@ import {
 	digitsOf,
 	fillSigner,
 	holdScripts,
+	noScriptContext,
 	newApplication,
 	openLinkAndStart,
 	passIdentity,
@@ -162,6 +163,31 @@ test('a decline opened and typed before the page is ready stays open, with what 
 	await page.getByRole('button', { name: 'Decline the application' }).click();
 	await expect(page.getByRole('heading', { level: 1, name: TEXT.declinedTitle })).toBeVisible();
 	await expect(page.getByText('Your sales representative has been told')).toBeVisible();
+});
+
+test('an SSN in a decline reason on the link page is refused with the disclosure open, the number gone, script or not', async ({
+	browser,
+	request
+}) => {
+	for (const js of [true, false]) {
+		const context = js ? await browser.newContext() : await noScriptContext(browser);
+		const page = await context.newPage();
+		const app = await newApplication(request, 'Decline SSN early');
+		const { path } = await createLink(request, app.id);
+		await page.goto(path);
+		await ready(page);
+		await page.getByText('I don’t want to sign').click();
+		await page.getByLabel('Reason (optional)').fill('Call me, my SSN is 318-46-2075 if needed');
+		await page.getByRole('button', { name: 'Decline the application' }).click();
+		const reason = page.getByLabel('Reason (optional)');
+		await expect(page.getByText(/leave your Social Security Number out/)).toBeVisible();
+		// Open, as it was left, or as the server's new page draws it: the number is not sent back.
+		await expect(reason).toBeVisible();
+		await expect(reason).toHaveValue('Call me, my SSN is  if needed');
+		await expect(reason).toHaveAttribute('aria-invalid', 'true');
+		expect(await page.content()).not.toContain('318-46-2075');
+		await context.close();
+	}
 });
 
 test('a decline before identity says the rep was told only when a rep is on record', async ({
