@@ -263,6 +263,17 @@ test.describe('operator API', () => {
 			color: ['is not an accepted field']
 		});
 		expect(JSON.stringify(json)).not.toMatch(/Invalid|Expected|received/);
+		// An address the trail would refuse to record is refused here, not with a 500 after.
+		const ssn = await request.post('/api/v1/offices/0/applications/abc/signing-links', {
+			headers: { authorization: `Bearer ${E2E.operatorKey}`, 'content-type': 'application/json' },
+			data: JSON.stringify({ email: '123-45-6789@example.com' })
+		});
+		expect(ssn.status()).toBe(400);
+		const refused = (await ssn.json()) as { errors: Record<string, string[]> };
+		expect(refused.errors.email).toEqual([
+			'must not hold anything that looks like a Social Security Number'
+		]);
+		expect(JSON.stringify(refused)).not.toContain('6789');
 	});
 
 	test('the README’s curl example creates a link on the port the portal is on', async ({

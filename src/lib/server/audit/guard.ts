@@ -8,7 +8,8 @@
 const NINE_DIGITS = /(?<![\p{L}\p{N}])\d{9}(?![\p{L}\p{N}])/u;
 const SSN_FORMAT = /(?<!\d)\d{3}-\d{2}-\d{4}(?!\d)/;
 
-function looksLikeSsn(text: string): boolean {
+/** What the trail refuses to record; forms refuse it first (`noSsn`), so it never ends a request. */
+export function trailRefuses(text: string): boolean {
 	return NINE_DIGITS.test(text) || SSN_FORMAT.test(text);
 }
 
@@ -16,13 +17,13 @@ function looksLikeSsn(text: string): boolean {
 export function assertNoSsn(value: unknown, path = 'data'): void {
 	if (typeof value === 'string') {
 		// The message names where, never what: it may end up in a log.
-		if (looksLikeSsn(value))
+		if (trailRefuses(value))
 			throw new Error(`audit: ${path} looks like an SSN; refusing to record it`);
 	} else if (Array.isArray(value)) {
 		value.forEach((item, i) => assertNoSsn(item, `${path}[${i}]`));
 	} else if (value !== null && typeof value === 'object') {
 		for (const [key, item] of Object.entries(value)) {
-			if (looksLikeSsn(key)) throw new Error(`audit: a key in ${path} looks like an SSN`);
+			if (trailRefuses(key)) throw new Error(`audit: a key in ${path} looks like an SSN`);
 			assertNoSsn(item, `${path}.${key}`);
 		}
 	}

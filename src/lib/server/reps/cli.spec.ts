@@ -129,6 +129,11 @@ describe('the command line, checked', { timeout: 90_000 }, () => {
 		expect(emoji.err).toContain(
 			'error: --name: may not contain emoji or symbols: it goes on the certificates'
 		);
+		// The name and address go on the record, where the trail refuses anything SSN-shaped.
+		const ssn = await inProcess([...ADD, '--name', 'Jo Kim 123-45-6789']);
+		expect(ssn.err).toContain(
+			'error: --name: may not hold anything that looks like a Social Security Number'
+		);
 		expect((await inProcess(['disable'])).err).toContain('error: --email: is required');
 		const nothing = await inProcess([]);
 		expect(nothing).toMatchObject({ code: 2 });

@@ -1,6 +1,10 @@
 import * as v from 'valibot';
 import { plainEmail } from '$lib/email';
 import { noSymbol, withoutInvisible } from '$lib/server/printable';
+import { noSsn } from '$lib/server/signing/ssn';
+
+/** A rep's name and address go on the record, where nothing may look like an SSN. */
+const NO_SSN = 'may not hold anything that looks like a Social Security Number';
 
 /** What an operator types for a rep. Messages leave out the field: the caller names it. */
 
@@ -22,7 +26,8 @@ export const EmailSchema = v.pipe(
 	v.nonEmpty('is required'),
 	v.maxLength(254, 'is too long (at most 254 characters)'),
 	plainEmail('must be written with the letters a–z, digits and ASCII punctuation only'),
-	v.email('must be an email address such as sam@example.com')
+	v.email('must be an email address such as sam@example.com'),
+	noSsn(NO_SSN)
 );
 
 export const NameSchema = v.pipe(
@@ -33,7 +38,8 @@ export const NameSchema = v.pipe(
 	v.maxLength(100, 'is too long (at most 100 characters)'),
 	v.regex(/^[^\p{Cc}<>]+$/u, 'may not contain control characters or < >'),
 	// The rep's name goes on the certificates, whose fonts print no emoji.
-	noSymbol('may not contain emoji or symbols: it goes on the certificates')
+	noSymbol('may not contain emoji or symbols: it goes on the certificates'),
+	noSsn(NO_SSN)
 );
 
 export const PhoneSchema = v.pipe(

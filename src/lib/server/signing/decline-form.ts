@@ -1,6 +1,6 @@
 import { fail, redirect, type RequestEvent } from '@sveltejs/kit';
 import * as v from 'valibot';
-import { looksLikeSsn, withoutSsn } from './ssn';
+import { noSsn, withoutSsn } from './ssn';
 
 /**
  * A browser sends a textarea's line breaks as two characters, and its maxlength counts one:
@@ -16,10 +16,7 @@ export const DeclineReasonSchema = v.optional(
 		v.maxLength(1000, 'Keep the reason to 1,000 characters or fewer.'),
 		// The reason reaches the rep and the records: it is no place for an SSN. Phone numbers and
 		// other ordinary text are welcome.
-		v.check(
-			(s) => !looksLikeSsn(s),
-			'Please leave your Social Security Number out of the reason: it looks like one is there.'
-		)
+		noSsn('Please leave your Social Security Number out of the reason: it looks like one is there.')
 	),
 	''
 );

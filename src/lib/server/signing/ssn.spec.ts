@@ -1,6 +1,8 @@
 import fc from 'fast-check';
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { isPossibleSsn, looksLikeSsn, ssnDigits, withoutSsn } from './ssn';
+import { assertNoSsn } from '$lib/server/audit/guard';
+import { isPossibleSsn, looksLikeSsn, noSsn, shownBack, ssnDigits, withoutSsn } from './ssn';
 
 const SEED = Number(process.env.PROPERTY_SEED ?? 20_260_901);
 const digits = (n: number) =>
@@ -125,5 +127,40 @@ describe('what looks like an SSN in free text', () => {
 		expect(withoutSsn('Not now (587/31/4926), call 217-555-0143')).toBe(
 			'Not now (), call 217-555-0143'
 		);
+	});
+
+	it('refuses at the form whatever the trail would refuse to record', () => {
+		// Text a form takes and the trail keeps (names, addresses, the ID type): if the trail's guard
+		// would throw on it, the forms' check refuses it first, with words of its own. (The two
+		// rules differ: the guard refuses 000-00-0000 after a fullwidth digit, which the rules
+		// here read as part of a longer number.)
+		const check = v.pipe(v.string(), noSsn('no SSN'));
+		const piece = fc.oneof(
+			digits(9),
+			fc.tuple(digits(3), digits(2), digits(4)).map(([a, b, c]) => `${a}-${b}-${c}`),
+			fc.string({ maxLength: 6 }),
+			fc.constantFrom('@example.com', 'NY license ', ' ', '-', 'x', '1', '.', '\u200b', '１')
+		);
+		fc.assert(
+			fc.property(fc.array(piece, { maxLength: 5 }), (parts) => {
+				const text = parts.join('');
+				let guarded = false;
+				try {
+					assertNoSsn(text);
+				} catch {
+					guarded = true;
+				}
+				if (guarded) expect(v.safeParse(check, text).success).toBe(false);
+			}),
+			{ seed: SEED, numRuns: 2000 }
+		);
+		expect(v.safeParse(check, '１000-00-0000').success).toBe(false);
+		expect(v.safeParse(check, 'Suite 12, call 217-555-0143').success).toBe(true);
+	});
+
+	it('shows typed text back as typed, or without what looks like an SSN', () => {
+		expect(shownBack('Dana ﬁsh')).toBe('Dana ﬁsh');
+		expect(shownBack('NY license 123456789')).toBe('NY license ');
+		expect(shownBack('123-45-6789@example.com')).toBe('@example.com');
 	});
 });

@@ -1,3 +1,6 @@
+import * as v from 'valibot';
+import { trailRefuses } from '$lib/server/audit/guard';
+
 /**
  * The Social Security Administration never issues: area 000, 666 or 900–999; group 00; serial
  * 0000. Two numbers were printed in public material and voided (078-05-1120, 219-09-9999).
@@ -35,4 +38,18 @@ export function looksLikeSsn(text: string): boolean {
 /** The text without what looks like an SSN: what may be shown back after refusing it. */
 export function withoutSsn(text: string): string {
 	return plain(text).replace(new RegExp(SSN_SHAPED.source, 'gu'), '');
+}
+
+/**
+ * For typed text that goes on the record (names, addresses, the ID type, a reason): refused, in
+ * the caller's words, when it holds something that looks like an SSN, or what the trail's own
+ * guard refuses to record (`audit/guard.ts`: it reads digits more narrowly, but not always
+ * within these rules, e.g. after a fullwidth digit), which would end the request in an error page.
+ */
+export const noSsn = (message: string) =>
+	v.check((s: string) => !looksLikeSsn(s) && !trailRefuses(s), message);
+
+/** Typed text as it may be shown back after a refusal: as typed, less what looks like an SSN. */
+export function shownBack(text: string): string {
+	return looksLikeSsn(text) ? withoutSsn(text) : text;
 }

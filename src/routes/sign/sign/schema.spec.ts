@@ -137,6 +137,51 @@ describe('sign form', () => {
 	});
 });
 
+describe('the record holds no SSN typed into another field', () => {
+	it('refuses one in a name, an address or the signature, in words of its own, and never shows it back', () => {
+		const r = v.safeParse(SignerSchema, {
+			firstName: 'Dana 123456789',
+			lastName: 'Whitfield',
+			email: '123-45-6789@example.com',
+			notificationEmail: 'notices@example.com',
+			ssn: '123-45-6789'
+		});
+		expect(fieldErrors(r.success ? [] : r.issues)).toEqual({
+			firstName:
+				'Please leave your Social Security Number out of your first name: it looks like one is there.',
+			email:
+				'Your email address looks like it holds a Social Security Number: please use another address.'
+		});
+		const signature = v.safeParse(SignatureSchema, 'Dana 123 45 6789 Whitfield');
+		expect(signature.issues?.[0]?.message).toBe(
+			'Please leave your Social Security Number out of your signature: it looks like one is there.'
+		);
+		const kept = keptValues({
+			firstName: 'Dana 123456789',
+			lastName: 'Whitfield',
+			email: '123-45-6789@example.com',
+			notificationEmail: 'notices@example.com'
+		});
+		expect(kept).toEqual({
+			firstName: 'Dana ',
+			lastName: 'Whitfield',
+			email: '@example.com',
+			notificationEmail: 'notices@example.com'
+		});
+	});
+
+	it('takes numbers that are not SSN-shaped: a phone number, a suite, ten digits', () => {
+		const r = v.safeParse(SignerSchema, {
+			firstName: 'Dana',
+			lastName: 'Whitfield III',
+			email: 'dana.2175550143@example.com',
+			notificationEmail: 'notices1234567890@example.com',
+			ssn: '123-45-6789'
+		});
+		expect(r.success).toBe(true);
+	});
+});
+
 describe('consent form', () => {
 	it('asks for the tick in plain words when it is missing', () => {
 		const r = v.safeParse(ConsentSchema, { version: 'a'.repeat(64) });

@@ -2,10 +2,16 @@ import * as v from 'valibot';
 import { plainEmail } from '$lib/email';
 import { reasonsByField } from '$lib/server/http/inputs';
 import { noSymbol, withoutInvisible } from '$lib/server/printable';
-import { isPossibleSsn, ssnDigits } from '$lib/server/signing/ssn';
+import { isPossibleSsn, noSsn, shownBack, ssnDigits } from '$lib/server/signing/ssn';
 
 const noSymbolIn = (what: string) =>
 	noSymbol(`Type your ${what} in letters only: emoji and symbols can’t go on your documents.`);
+
+/** Names, addresses and the signature go on the record, where nothing may look like an SSN. */
+const noSsnIn = (what: string) =>
+	noSsn(
+		`Please leave your Social Security Number out of your ${what}: it looks like one is there.`
+	);
 
 /** A name of digits or punctuation alone ("123", "---") is no one's: it went on the documents. */
 const someLetter = (what: string) =>
@@ -19,7 +25,8 @@ const name = (what: string) =>
 		v.nonEmpty(`Enter your ${what}.`),
 		v.maxLength(100, `Your ${what} must be 100 characters or fewer.`),
 		noSymbolIn(what),
-		someLetter(what)
+		someLetter(what),
+		noSsnIn(what)
 	);
 
 const email = (what: string) =>
@@ -31,7 +38,10 @@ const email = (what: string) =>
 		plainEmail(
 			`Write ${what} with the letters a–z, digits and . _ - + @ only: an address with other letters can’t be used here.`
 		),
-		v.email(`Enter ${what} in the form name@example.com.`)
+		v.email(`Enter ${what} in the form name@example.com.`),
+		noSsn(
+			`${what[0]!.toUpperCase()}${what.slice(1)} looks like it holds a Social Security Number: please use another address.`
+		)
 	);
 
 export const SignerSchema = v.object(
@@ -59,7 +69,8 @@ export const SignatureSchema = v.pipe(
 	v.nonEmpty('Type your full name to sign.'),
 	v.maxLength(210, 'Your signature must be 210 characters or fewer.'),
 	noSymbolIn('signature'),
-	someLetter('signature')
+	someLetter('signature'),
+	noSsnIn('signature')
 );
 
 export { DeclineReasonSchema } from '$lib/server/signing/decline-form';
@@ -77,10 +88,10 @@ export function fieldErrors(issues: v.BaseIssue<unknown>[]): Record<string, stri
 	return out;
 }
 
-/** What was typed, to keep on the page after an error — never the SSN. */
+/** What was typed, to keep on the page after an error — never the SSN, nor one typed elsewhere. */
 export function keptValues(form: Record<string, FormDataEntryValue>): SignerValues {
 	const text = (k: string) =>
-		typeof form[k] === 'string' ? (form[k] as string).slice(0, 300) : '';
+		typeof form[k] === 'string' ? shownBack(form[k] as string).slice(0, 300) : '';
 	return {
 		firstName: text('firstName'),
 		lastName: text('lastName'),

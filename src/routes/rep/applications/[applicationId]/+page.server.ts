@@ -21,6 +21,7 @@ import type { SignedInRep } from '$lib/server/reps/session';
 import type { StartRefusal } from '$lib/server/signing/start';
 import { HandOverSchema, SendLinkSchema } from './schema';
 import type { Actions, PageServerLoad } from './$types';
+import { shownBack } from '$lib/server/signing/ssn';
 
 const DONE = ['sent', 'copied', 'revoked', 'none', 'unlocked'] as const;
 
@@ -148,7 +149,9 @@ export const actions: Actions = {
 	handOver: async (event) => {
 		const { rep, applicationId, application } = await requireOfficeApplication(event);
 		const form = Object.fromEntries(await event.request.formData());
-		const typed = (k: string) => (typeof form[k] === 'string' ? form[k].slice(0, 40) : '');
+		// As typed, less what looks like an SSN: a refused ID type is shown back without one.
+		const typed = (k: string) =>
+			typeof form[k] === 'string' ? shownBack(form[k]).slice(0, 40) : '';
 		const kept = {
 			action: 'handOver' as const,
 			idType: typed('idType'),
@@ -197,7 +200,7 @@ export const actions: Actions = {
 	send: async (event) => {
 		const { rep, application } = await requireOfficeApplication(event);
 		const form = Object.fromEntries(await event.request.formData());
-		const typed = typeof form.email === 'string' ? form.email.slice(0, 254) : '';
+		const typed = typeof form.email === 'string' ? shownBack(form.email).slice(0, 254) : '';
 		const parsed = v.safeParse(SendLinkSchema, form);
 		if (!parsed.success) {
 			return fail(400, { action: 'send' as const, email: typed, error: parsed.issues[0].message });

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { HandOverSchema } from './schema';
+import { HandOverSchema, SendLinkSchema } from './schema';
 
 const handOver = (idLast4: string) =>
 	v.safeParse(HandOverSchema, { photoIdChecked: 'on', idType: 'Passport', idLast4 });
@@ -31,6 +31,26 @@ describe('the hand-over’s ID note', () => {
 		expect(emoji.success).toBe(false);
 		expect(emoji.issues?.[0]?.message).toBe(
 			'Name the kind of ID in words, e.g. Driver’s license: emoji and symbols can’t go on the certificate.'
+		);
+	});
+});
+
+describe('what a rep types holds no SSN: the trail would refuse to record it', () => {
+	it('refuses a whole ID number in the ID type, and an SSN-shaped address', () => {
+		const idType = v.safeParse(HandOverSchema, {
+			photoIdChecked: 'on',
+			idType: 'NY license 123456789',
+			idLast4: ''
+		});
+		expect(idType.issues?.[0]?.message).toBe(
+			'Leave numbers that look like an SSN out of the ID type: only the ID number’s last four are noted, in the field beside it.'
+		);
+		const send = v.safeParse(SendLinkSchema, { email: '123456789@example.com' });
+		expect(send.issues?.[0]?.message).toBe(
+			'That address looks like it holds a Social Security Number, which the portal can’t keep on record: use another address.'
+		);
+		expect(v.safeParse(SendLinkSchema, { email: 'dana.2175550143@example.com' }).success).toBe(
+			true
 		);
 	});
 });

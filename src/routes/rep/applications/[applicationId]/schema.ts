@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { plainEmail } from '$lib/email';
 import { noSymbol, withoutInvisible } from '$lib/server/printable';
+import { noSsn } from '$lib/server/signing/ssn';
 
 export const SendLinkSchema = v.object({
 	email: v.pipe(
@@ -11,7 +12,10 @@ export const SendLinkSchema = v.object({
 		plainEmail(
 			'Write the address with the letters a–z, digits and . _ - + @ only: an address with other letters can’t be used here.'
 		),
-		v.email('Enter an email address such as dana@example.com.')
+		v.email('Enter an email address such as dana@example.com.'),
+		noSsn(
+			'That address looks like it holds a Social Security Number, which the portal can’t keep on record: use another address.'
+		)
 	)
 });
 
@@ -34,6 +38,9 @@ export const HandOverSchema = v.object({
 		v.maxLength(40, 'Keep the ID type short (at most 40 characters), e.g. Driver’s license.'),
 		noSymbol(
 			'Name the kind of ID in words, e.g. Driver’s license: emoji and symbols can’t go on the certificate.'
+		),
+		noSsn(
+			'Leave numbers that look like an SSN out of the ID type: only the ID number’s last four are noted, in the field beside it.'
 		),
 		v.transform((s) => (s === '' ? null : s))
 	),

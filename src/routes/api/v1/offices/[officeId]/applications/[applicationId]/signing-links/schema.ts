@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { plainEmail } from '$lib/email';
+import { noSsn } from '$lib/server/signing/ssn';
 
 // Ids are positive: 0 (or 000) names nothing, and the service answers it with an error of its own.
 // Nine digits at most: every id the service gives fits, and so does PostgreSQL's integer.
@@ -23,7 +24,9 @@ export const BodySchema = v.object(
 				plainEmail(
 					'must be written in ASCII: an address with other letters (an internationalised address) cannot be used'
 				),
-				v.email('must be an email address')
+				v.email('must be an email address'),
+				// The address goes on the record, where nothing may look like an SSN.
+				noSsn('must not hold anything that looks like a Social Security Number')
 			)
 		),
 		/**
