@@ -185,11 +185,13 @@ test('what is typed and ticked on the sign step before the page is ready stays, 
 	await page.getByLabel('Notification email').fill('notices@early.example');
 	const firstSection = page.getByRole('checkbox').first();
 	await firstSection.check();
+	await page.getByLabel('Type your full name to sign').fill('Robin Testwell');
 	release();
 	await ready(page);
 	await expect(page.getByLabel('First name')).toHaveValue('Robin');
 	await expect(page.getByLabel('Notification email')).toHaveValue('notices@early.example');
 	await expect(firstSection).toBeChecked();
+	await expect(page.getByLabel('Type your full name to sign')).toHaveValue('Robin Testwell');
 });
 
 test('consent is required before the questions, with a plain message', async ({

@@ -14,7 +14,9 @@ import {
 	receivedDecision,
 	resetSandbox,
 	sha256,
-	waitForDecision
+	waitForDecision,
+	freshSsn,
+	walkTo
 } from './support/flow';
 
 test.beforeEach(async ({ request }) => {
@@ -188,6 +190,27 @@ test('an SSN in a decline reason on the link page is refused with the disclosure
 		expect(await page.content()).not.toContain('318-46-2075');
 		await context.close();
 	}
+});
+
+test('on the decline question, a reason and SSN typed before the page is ready stay, and the SSN is not asked for again', async ({
+	page,
+	request
+}) => {
+	const app = await newApplication(request, 'Decline question early');
+	await walkTo(page, request, app, 'sign');
+	await fillSigner(page, { ssn: freshSsn() });
+	await page.getByRole('button', { name: 'Decline', exact: true }).click();
+	await expect(page.getByRole('heading', { level: 1, name: TEXT.declineTitle })).toBeVisible();
+
+	// A reload on a slow phone: the question's page is there, its scripts not yet.
+	const release = await holdScripts(page);
+	await page.reload({ waitUntil: 'commit' });
+	await page.getByLabel('Reason (optional)').fill('Another processor offered less');
+	await page.getByLabel('Social Security Number').fill(freshSsn());
+	release();
+	await ready(page);
+	await expect(page.getByLabel('Reason (optional)')).toHaveValue('Another processor offered less');
+	await expect(page.getByText('the number you typed was not sent back')).toHaveCount(0);
 });
 
 test('a decline before identity says the rep was told only when a rep is on record', async ({
