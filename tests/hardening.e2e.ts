@@ -157,7 +157,16 @@ test('an address with a damaged %-escape is answered 400 in words a merchant can
 		await expect(
 			page.getByText('Check that you opened the whole link from your email')
 		).toBeVisible();
+		// Not a fault of the portal's: the heading does not say something went wrong.
+		await expect(page.getByRole('heading', { level: 1 })).toHaveText('This address can’t be used');
 	}
+	// A rep is not sent to a sales representative.
+	const res = await page.goto('/rep/%ff');
+	expect(res?.status()).toBe(400);
+	await expect(
+		page.getByText('Check the address, or start again from your office’s applications.')
+	).toBeVisible();
+	await expect(page.getByText('sales representative')).toHaveCount(0);
 });
 
 test('an SSN typed where the record keeps text is refused at its field, never a 500, never shown back', async ({
