@@ -1,7 +1,7 @@
 import * as devalue from 'devalue';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkRequest, hasControlCharacter, parseJsonBody } from './inputs';
+import { checkRequest, hasControlCharacter, parseJsonBody, type InputProblem } from './inputs';
 import { problemResponse } from './problem';
 
 const ORIGIN = 'http://portal.test';
@@ -297,5 +297,25 @@ describe('problem responses', () => {
 		);
 		expect(page).toContain('choose a smaller file.');
 		expect(page).not.toContain('what you typed is still there');
+	});
+
+	it('says where a decline’s reason is before the sign step: in the disclosure Back shows closed', async () => {
+		const refused: InputProblem = {
+			status: 400,
+			message: 'Refused.',
+			errors: { reason: 'has a control character' }
+		};
+		const early = await problemResponse(
+			...request('/sign/terms?/decline', { accept: 'text/html' }),
+			refused
+		).text();
+		expect(early).toContain('<li>Reason: has a control character</li>');
+		expect(early).toContain('what you typed is still there, under “I don’t want to sign”.');
+		const signStep = await problemResponse(
+			...request('/sign/sign?/decline', { accept: 'text/html' }),
+			refused
+		).text();
+		expect(signStep).toContain('what you typed is still there.');
+		expect(signStep).not.toContain('I don’t want to sign');
 	});
 });

@@ -87,10 +87,14 @@ ${again}</main></body>
 	});
 }
 
-/** What to do after a refused form, by why it was refused. */
-function nextStep(problem: InputProblem): string {
+/** What to do after a refused form, by why it was refused and where it was. */
+function nextStep(problem: InputProblem, url: URL): string {
 	if (problem.status === 413) {
 		return 'Use your browser’s Back button and choose a smaller file.';
+	}
+	// Before the sign step a decline's reason is in a disclosure, which Back shows closed.
+	if (Object.hasOwn(problem.errors, 'reason') && url.pathname !== '/sign/sign') {
+		return 'Use your browser’s Back button: what you typed is still there, under “I don’t want to sign”.';
 	}
 	return 'Use your browser’s Back button: what you typed is still there.';
 }
@@ -142,7 +146,7 @@ export function problemResponse(request: Request, url: URL, problem: InputProble
 		title: 'This could not be accepted',
 		message: problem.message,
 		reasons: Object.entries(problem.errors).map(([field, reason]) => [labelOf(field), reason]),
-		next: nextStep(problem),
+		next: nextStep(problem, url),
 		again: url.pathname
 	});
 }
