@@ -405,9 +405,11 @@ export const handleError: HandleServerError = ({ error, event, status }) => {
 				: status === 413
 					? 'What was sent is larger than this portal accepts.'
 					: status === 400 && damaged(event.url.pathname)
-						? isRepPath(event.url.pathname)
-							? 'This address is damaged: part of it can’t be read. Check the address, or start again from your office’s applications.'
-							: 'This address is damaged: part of it can’t be read. Check that you opened the whole link from your email, or ask your sales representative for a new one.'
+						? `This address is damaged: part of it can’t be read. ${
+								isRepPath(event.url.pathname)
+									? 'Check the address, or start again from your office’s applications.'
+									: 'Check that you opened the whole link from your email, or ask your sales representative for a new one.'
+							}`
 						: status < 500
 							? 'This request could not be handled. Go back and try again.'
 							: 'Something went wrong on our side. Please try again in a minute.';

@@ -53,3 +53,13 @@ export const noSsn = (message: string) =>
 export function shownBack(text: string): string {
 	return looksLikeSsn(text) ? withoutSsn(text) : text;
 }
+
+/** A form's field as it may be shown back or kept (see shownBack), at most `max` characters. */
+export function typedBack(
+	form: Record<string, FormDataEntryValue>,
+	key: string,
+	max: number
+): string {
+	const value = form[key];
+	return typeof value === 'string' ? shownBack(value).slice(0, max) : '';
+}

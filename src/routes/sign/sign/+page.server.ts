@@ -12,6 +12,7 @@ import { noSections, type SectionKey } from '$lib/server/signing/sections';
 import { keptReason } from '$lib/server/signing/decline-form';
 import type { SigningSession } from '$lib/server/signing/session';
 import { signatureMatches } from '$lib/server/signing/signature';
+import { typedBack } from '$lib/server/signing/ssn';
 import { draftOf, saveDraft } from '$lib/server/signing/draft';
 import {
 	DeclineReasonSchema,
@@ -21,7 +22,6 @@ import {
 	keptValues
 } from './schema';
 import type { Actions, PageServerLoad } from './$types';
-import { shownBack } from '$lib/server/signing/ssn';
 
 export const load: PageServerLoad = async (event) => {
 	const s = requireStep(event, 'sign');
@@ -45,10 +45,6 @@ export const load: PageServerLoad = async (event) => {
 	};
 };
 
-/** The signature as typed, to show back or keep: less anything that looks like an SSN. */
-const typedSignature = (form: Record<string, FormDataEntryValue>) =>
-	typeof form.signature === 'string' ? shownBack(form.signature).slice(0, 300) : '';
-
 /**
  * What was typed, to keep while the merchant reads again or thinks about declining. The SSN is
  * never kept: whether one was typed is (in this post or one before it, from the page that came
@@ -58,7 +54,7 @@ function draftFrom(form: Record<string, FormDataEntryValue>, session: SigningSes
 	const presented = session.termsShown ?? [];
 	return {
 		...keptValues(form),
-		signature: typedSignature(form),
+		signature: typedBack(form, 'signature', 300),
 		checked: presented.filter((p) => form[`section-${p.key}`] === 'yes').map((p) => p.key),
 		ssnTyped: ssnSent(form) || session.draft?.ssnTyped === true
 	};
@@ -153,7 +149,7 @@ export const actions: Actions = {
 			errors.signature = `Type your first and last name as given above (${first.output} ${last.output}) to sign.`;
 		}
 		if (!parsed.success || !signature.success || Object.keys(errors).length > 0) {
-			const typed = typedSignature(form);
+			const typed = typedBack(form, 'signature', 300);
 			return fail(400, {
 				action: 'accept' as const,
 				values,

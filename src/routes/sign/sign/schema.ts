@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { plainEmail } from '$lib/email';
 import { reasonsByField } from '$lib/server/http/inputs';
 import { noSymbol, withoutInvisible } from '$lib/server/printable';
-import { isPossibleSsn, noSsn, shownBack, ssnDigits } from '$lib/server/signing/ssn';
+import { isPossibleSsn, noSsn, ssnDigits, typedBack } from '$lib/server/signing/ssn';
 
 const noSymbolIn = (what: string) =>
 	noSymbol(`Type your ${what} in letters only: emoji and symbols can’t go on your documents.`);
@@ -29,20 +29,20 @@ const name = (what: string) =>
 		noSsnIn(what)
 	);
 
-const email = (what: string) =>
-	v.pipe(
+const email = (what: string) => {
+	const What = `${what[0]!.toUpperCase()}${what.slice(1)}`;
+	return v.pipe(
 		v.optional(v.string(`Enter ${what}.`), ''),
 		v.trim(),
 		v.nonEmpty(`Enter ${what}.`),
-		v.maxLength(254, `${what[0]!.toUpperCase()}${what.slice(1)} is too long.`),
+		v.maxLength(254, `${What} is too long.`),
 		plainEmail(
 			`Write ${what} with the letters a–z, digits and . _ - + @ only: an address with other letters can’t be used here.`
 		),
 		v.email(`Enter ${what} in the form name@example.com.`),
-		noSsn(
-			`${what[0]!.toUpperCase()}${what.slice(1)} looks like it holds a Social Security Number: please use another address.`
-		)
+		noSsn(`${What} looks like it holds a Social Security Number: please use another address.`)
 	);
+};
 
 export const SignerSchema = v.object(
 	{
@@ -90,8 +90,7 @@ export function fieldErrors(issues: v.BaseIssue<unknown>[]): Record<string, stri
 
 /** What was typed, to keep on the page after an error — never the SSN, nor one typed elsewhere. */
 export function keptValues(form: Record<string, FormDataEntryValue>): SignerValues {
-	const text = (k: string) =>
-		typeof form[k] === 'string' ? shownBack(form[k] as string).slice(0, 300) : '';
+	const text = (k: string) => typedBack(form, k, 300);
 	return {
 		firstName: text('firstName'),
 		lastName: text('lastName'),

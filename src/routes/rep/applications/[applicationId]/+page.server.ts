@@ -19,9 +19,9 @@ import { handOver, setTabletCookie } from '$lib/server/inperson/handover';
 import { currentStep, setSessionCookie, STEP_PATHS } from '$lib/server/signing/session';
 import type { SignedInRep } from '$lib/server/reps/session';
 import type { StartRefusal } from '$lib/server/signing/start';
+import { typedBack } from '$lib/server/signing/ssn';
 import { HandOverSchema, SendLinkSchema } from './schema';
 import type { Actions, PageServerLoad } from './$types';
-import { shownBack } from '$lib/server/signing/ssn';
 
 const DONE = ['sent', 'copied', 'revoked', 'none', 'unlocked'] as const;
 
@@ -150,12 +150,10 @@ export const actions: Actions = {
 		const { rep, applicationId, application } = await requireOfficeApplication(event);
 		const form = Object.fromEntries(await event.request.formData());
 		// As typed, less what looks like an SSN: a refused ID type is shown back without one.
-		const typed = (k: string) =>
-			typeof form[k] === 'string' ? shownBack(form[k]).slice(0, 40) : '';
 		const kept = {
 			action: 'handOver' as const,
-			idType: typed('idType'),
-			idLast4: typed('idLast4')
+			idType: typedBack(form, 'idType', 40),
+			idLast4: typedBack(form, 'idLast4', 40)
 		};
 		const parsed = v.safeParse(HandOverSchema, form);
 		if (!parsed.success) {
@@ -200,7 +198,7 @@ export const actions: Actions = {
 	send: async (event) => {
 		const { rep, application } = await requireOfficeApplication(event);
 		const form = Object.fromEntries(await event.request.formData());
-		const typed = typeof form.email === 'string' ? shownBack(form.email).slice(0, 254) : '';
+		const typed = typedBack(form, 'email', 254);
 		const parsed = v.safeParse(SendLinkSchema, form);
 		if (!parsed.success) {
 			return fail(400, { action: 'send' as const, email: typed, error: parsed.issues[0].message });
