@@ -8,6 +8,8 @@ declare global {
 	namespace App {
 		interface Error {
 			message: string;
+			/** A title of the page's own, where the status's usual one would mislead. */
+			title?: string;
 			errorId?: string;
 			/** The rep a refusal points to, when the page knows the application. */
 			rep?: RepContact | null;

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, request as apiRequest, test } from '@playwright/test';
 import { check } from './support/a11y';
 import { DEMO_APPLICATIONS } from '../src/lib/server/sandbox/seed-data';
 import {
@@ -87,6 +87,85 @@ test('a reload keeps the answers chosen, and one picked before the page was read
 	await expect(question(0).nth(1)).toBeChecked();
 	await expect(question(1).nth(2)).toBeChecked();
 	await expect(page.locator('input[type="radio"]:checked')).toHaveCount(2);
+});
+
+test('two presses of Submit answers before the scripts arrive: the second is told identity passed, and the link goes on', async ({
+	page,
+	request
+}) => {
+	const app = await newApplication(request, 'Two presses');
+	const { path } = await createLink(request, app.id);
+	await openLinkAndStart(page, path);
+	await agreeToTerms(page);
+	await startQuestions(page);
+	const right = await controlAnswers(request, app.id);
+
+	// A slow phone: the questions are there before their scripts, and the first press's answer is
+	// slow to come back. The second press replaces the first in the browser, which never takes
+	// the first one's answer, nor the new cookie identity passing gave it.
+	const release = await holdScripts(page);
+	await page.reload({ waitUntil: 'commit' });
+	let secondSent = () => {};
+	const second = new Promise<void>((resolve) => (secondSent = resolve));
+	let firstDone = () => {};
+	const first = new Promise<void>((resolve) => (firstDone = resolve));
+	let firstStatus = 0;
+	let presses = 0;
+	await page.route('**/sign/identity?/answer', async (route) => {
+		const req = route.request();
+		if (++presses > 1) {
+			secondSent();
+			await first;
+			await route.continue();
+			return;
+		}
+		await second;
+		// The first press reaches the server, as it did on the phone, but not the page.
+		const headers = await req.allHeaders();
+		const api = await apiRequest.newContext();
+		try {
+			const res = await api.post(req.url(), {
+				// The browser's own headers (a no-referrer page posts with Origin: null, which the
+				// server tells apart from another website's by Sec-Fetch-Site, which the browser adds
+				// on the wire, so not here).
+				headers: { ...headers, 'sec-fetch-site': 'same-origin' },
+				data: req.postDataBuffer() ?? '',
+				maxRedirects: 0
+			});
+			firstStatus = res.status();
+		} finally {
+			await api.dispose();
+			firstDone();
+		}
+		await route.abort().catch(() => {});
+	});
+	for (const [name, choice] of Object.entries(right)) {
+		await page.locator(`input[name="${name}"][value="${choice}"]`).check();
+	}
+	const submit = page.getByRole('button', { name: 'Submit answers' });
+	// Both presses from the page itself: Playwright would wait for the first one's navigation.
+	await submit.evaluate((b: HTMLButtonElement) => {
+		b.click();
+		setTimeout(() => b.click(), 300);
+	});
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your identity is confirmed');
+	expect(firstStatus, 'the first press passed identity').toBe(303);
+	expect(presses).toBe(2);
+	await expect(page.locator('main')).toContainText('Open the link from your email again');
+	release();
+	await ready(page);
+	const problems: string[] = [];
+	await check(page, '16-identity-passed-by-the-other-press', problems);
+	expect(problems, 'accessibility of the page').toEqual([]);
+
+	// The emailed link goes on, and the questions are not asked again.
+	await openLinkAndStart(page, path);
+	await agreeToTerms(page);
+	await expect(
+		page.getByRole('heading', { level: 2, name: 'Your identity is already confirmed' })
+	).toBeVisible();
+	await page.getByRole('button', { name: 'Continue to signing' }).click();
+	await expect(page).toHaveURL(/\/sign\/sign$/);
 });
 
 test('two failures lock the questions, and a new link for the same application is still locked', async ({

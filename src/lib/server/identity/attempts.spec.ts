@@ -11,7 +11,7 @@ import { createLink } from '$lib/server/links/links';
 import { mailStatusFor } from '$lib/server/mail/status';
 import type { ApplicationListItem } from '$lib/server/onboarding';
 import type { SignedInRep } from '$lib/server/reps/session';
-import { createSession, resumeSession } from '$lib/server/signing/session';
+import { createSession, findSession, resumeSession } from '$lib/server/signing/session';
 import { startTestApp, testSessionInput } from '$lib/server/testing/app';
 import {
 	closeAbandonedTries,
@@ -433,5 +433,17 @@ describe('identity attempts against the sandbox', () => {
 		const resumed = await resumeSession(t.ctx.db, passed.secret, 30);
 		expect(resumed?.id).toBe(s.id);
 		expect(resumed?.identityPassedAt).toBeInstanceOf(Date);
+		// The old cookie opens nothing, and is told why (a second press of "Submit answers").
+		expect(await findSession(t.ctx.db, secret, 30)).toEqual({
+			ended: expect.objectContaining({ end: 'replaced', channel: 'link', applicationId: 50001 })
+		});
+		// Once the session has ended for its own reason, that reason is the one given.
+		await t.ctx.db
+			.update(signingSessions)
+			.set({ closedAt: new Date() })
+			.where(eq(signingSessions.id, s.id));
+		expect(await findSession(t.ctx.db, secret, 30)).toEqual({
+			ended: expect.objectContaining({ end: 'closed' })
+		});
 	});
 });

@@ -555,13 +555,15 @@ export function judgePass(
 
 /**
  * Records that identity passed and replaces the session's secret in the same statement: whoever
- * held the old cookie (one planted before the merchant signed in, say) holds nothing now.
+ * held the old cookie (one planted before the merchant signed in, say) holds nothing now. The old
+ * hash is kept only so that a page still holding that cookie (a second press of "Submit answers"
+ * before the first came back) can be told what happened (see findSession).
  */
 async function markPassed(ctx: AppContext, s: SigningSession, now: Date): Promise<string> {
 	const { secret, tokenHash } = newSessionSecret();
 	await ctx.db
 		.update(signingSessions)
-		.set({ identityPassedAt: now, tokenHash })
+		.set({ identityPassedAt: now, tokenHash, replacedTokenHash: s.tokenHash })
 		.where(eq(signingSessions.id, s.id));
 	return secret;
 }

@@ -17,7 +17,12 @@ import {
  */
 export function requireStep(event: RequestEvent, step: Step): SigningSession {
 	const session = event.locals.signing;
-	if (!session) error(401, { message: endedMessage(event.locals.signingEnded) });
+	if (!session) {
+		const ended = event.locals.signingEnded;
+		// A page left behind by identity passing: the merchant did nothing wrong, say so first.
+		const title = ended?.end === 'replaced' ? 'Your identity is confirmed' : undefined;
+		error(401, { message: endedMessage(ended), title });
+	}
 	const at = currentStep(session);
 	if (at !== step) redirect(303, STEP_PATHS[at]);
 	return session;
@@ -41,6 +46,12 @@ export function endedMessage(ended: EndedSession | undefined): string {
 			const minutes = app().config.SESSION_IDLE_MINUTES;
 			return `Your signing session ended after ${plural(minutes, 'minute')} without activity, to keep your information safe. Open the link from your email again to go on.`;
 		}
+		case 'replaced':
+			// Sent by a page that still held the cookie from before identity passed: a second
+			// press of "Submit answers" before the first came back, or another tab.
+			return ended.channel === 'in_person'
+				? 'Your answers were accepted. For your safety, signing then went on only where they were sent from, and this page can’t be used. Hand the tablet back to your sales representative to open it again; you won’t be asked the questions again.'
+				: 'Your answers were accepted. For your safety, signing then went on only where they were sent from, and this page (from a second press of the button, or another tab) can’t be used. Open the link from your email again to go on; you won’t be asked the questions again.';
 		case 'expired':
 			return `A signing session lasts at most ${plural(MAX_SESSION_MS / 3_600_000, 'hour')}, and this one has ended. Open the link from your email again to go on.`;
 		default:

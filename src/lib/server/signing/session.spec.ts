@@ -121,7 +121,8 @@ describe('an ended session', () => {
 				officeId: 1207,
 				applicationId: 1,
 				repNo: 3,
-				linkId: a.link.id
+				linkId: a.link.id,
+				channel: 'link'
 			});
 
 			// Withdrawn by the rep's Revoke, and revoked for a hand-over, with no newer link.

@@ -62,18 +62,32 @@ export function touchInterval(idleMinutes: number): number {
 	return Math.min(60_000, idleMinutes * 6_000);
 }
 
-/** Every /sign request runs this statement (see preparedPer). */
-const resumeQuery = preparedPer((db) =>
-	db
-		.select({ session: signingSessions, linkRevokedAt: signingLinks.revokedAt })
-		.from(signingSessions)
-		.leftJoin(signingLinks, eq(signingLinks.id, signingSessions.linkId))
-		.where(eq(signingSessions.tokenHash, sql.placeholder('tokenHash')))
-		.prepare('resume_signing_session')
-);
+/** A session and its link's withdrawal, by the hash in `column`, as a named prepared statement. */
+function sessionByHash(
+	column: typeof signingSessions.tokenHash | typeof signingSessions.replacedTokenHash,
+	name: string
+) {
+	return preparedPer((db) =>
+		db
+			.select({ session: signingSessions, linkRevokedAt: signingLinks.revokedAt })
+			.from(signingSessions)
+			.leftJoin(signingLinks, eq(signingLinks.id, signingSessions.linkId))
+			.where(eq(column, sql.placeholder('tokenHash')))
+			.prepare(name)
+	);
+}
 
-/** Why a session a cookie names can no longer be used (see sessionEnd). */
-export type SessionEnd = 'closed' | 'link_revoked' | 'idle' | 'expired';
+/** Every /sign request runs this statement (see preparedPer). */
+const resumeQuery = sessionByHash(signingSessions.tokenHash, 'resume_signing_session');
+
+/** Read when no session has the cookie's hash: one whose secret identity replaced (markPassed). */
+const replacedQuery = sessionByHash(signingSessions.replacedTokenHash, 'replaced_signing_session');
+
+/**
+ * Why a session a cookie names can no longer be used (see sessionEnd); `replaced`: the cookie
+ * holds the secret the session had before identity passed, which a new one replaced.
+ */
+export type SessionEnd = 'closed' | 'link_revoked' | 'idle' | 'expired' | 'replaced';
 
 /** A session that has ended: what its signing pages need to say why, and whom to ask. */
 export interface EndedSession {
@@ -82,6 +96,7 @@ export interface EndedSession {
 	applicationId: number;
 	repNo: number | null;
 	linkId: string | null;
+	channel: Channel;
 	/** For a revoked link: how it came to end (see howRevoked). */
 	revoked?: RevokedHow;
 }
@@ -97,18 +112,29 @@ export async function findSession(
 	now = new Date()
 ): Promise<{ open: SigningSession } | { ended: EndedSession } | undefined> {
 	if (!secret || !isTokenShaped(secret)) return undefined;
-	const [found] = await resumeQuery(db).execute({ tokenHash: hashToken(secret) });
+	const tokenHash = hashToken(secret);
+	const [found] = await resumeQuery(db).execute({ tokenHash });
 	const row = found?.session;
-	if (!row) return undefined;
-	const end = sessionEnd(row, found.linkRevokedAt, idleMinutes, now);
-	if (end) {
-		const { officeId, applicationId, repNo, linkId } = row;
-		const revoked = end === 'link_revoked' && linkId ? await howRevoked(db, linkId) : undefined;
-		return { ended: { end, officeId, applicationId, repNo, linkId, revoked } };
+	if (!row) {
+		// Only a cookie that names no session costs this second read.
+		const [replaced] = await replacedQuery(db).execute({ tokenHash });
+		if (!replaced) return undefined;
+		const { session: s, linkRevokedAt } = replaced;
+		const end = sessionEnd(s, linkRevokedAt, idleMinutes, now) ?? 'replaced';
+		return { ended: await endedOf(db, s, end) };
 	}
+	const end = sessionEnd(row, found.linkRevokedAt, idleMinutes, now);
+	if (end) return { ended: await endedOf(db, row, end) };
 	if (now.getTime() - row.lastSeenAt.getTime() < touchInterval(idleMinutes)) return { open: row };
 	await db.update(signingSessions).set({ lastSeenAt: now }).where(eq(signingSessions.id, row.id));
 	return { open: { ...row, lastSeenAt: now } };
+}
+
+/** What the pages of an ended session need to say why (see EndedSession). */
+async function endedOf(db: Db, s: SigningSession, end: SessionEnd): Promise<EndedSession> {
+	const { officeId, applicationId, repNo, linkId, channel } = s;
+	const revoked = end === 'link_revoked' && linkId ? await howRevoked(db, linkId) : undefined;
+	return { end, officeId, applicationId, repNo, linkId, channel, revoked };
 }
 
 /** The session behind a cookie, if it is still open (see findSession). */

@@ -63,6 +63,11 @@ export const signingSessions = pgTable(
 	{
 		id: uuid('id').primaryKey().defaultRandom(),
 		tokenHash: text('token_hash').notNull(),
+		/**
+		 * The hash the session had before identity passed replaced it (see markPassed): a cookie
+		 * that still holds the old secret is told what happened, and opens nothing.
+		 */
+		replacedTokenHash: text('replaced_token_hash'),
 		channel: text('channel').$type<Channel>().notNull(),
 		linkId: uuid('link_id'),
 		repId: text('rep_id'),
@@ -96,6 +101,7 @@ export const signingSessions = pgTable(
 	},
 	(t) => [
 		uniqueIndex('signing_sessions_token_hash').on(t.tokenHash),
+		index('signing_sessions_replaced_token_hash').on(t.replacedTokenHash),
 		index('signing_sessions_application').on(t.officeId, t.applicationId)
 	]
 );

@@ -1,0 +1,2 @@
+ALTER TABLE "signing_sessions" ADD COLUMN "replaced_token_hash" text;--> statement-breakpoint
+CREATE INDEX "signing_sessions_replaced_token_hash" ON "signing_sessions" USING btree ("replaced_token_hash");
