@@ -181,6 +181,9 @@ test('outcomes: signed, declined with the reason, being delivered, delivery fail
 	await expectState(rep, signed, 'Signed', /Accepted and signed .* C[SD]T\./);
 	// The evidence module's sealed documents: the rep's certificate carries the whole trail.
 	await rep.goto(appPath(signed.id));
+	// The service's status agrees with the portal's. (A copy from before the decision, younger
+	// than the refresh, is serviceStatus's unit test: at the tests' 2 s refresh it is gone here.)
+	await expect(rep.locator('dt:has-text("Service status") + dd')).toHaveText('Signed');
 	const certificate = pdf(await download(rep, /certificate of completion, with the full trail/));
 	expect(certificate.seal).toContain('Signature is Valid.');
 	expect(certificate.text).toContain(signed.business);

@@ -24,9 +24,16 @@ const officeCopy = (ctx: AppContext, officeId: number, fresh = false) =>
  * The shared copy while it is younger than `maxAgeSeconds` (and than the cache's own limit), else
  * the service's list anew; `asked` says which.
  */
-async function copyWithin(ctx: AppContext, officeId: number, maxAgeSeconds: number, now: number) {
+async function copyWithin(
+	ctx: AppContext,
+	officeId: number,
+	maxAgeSeconds: number,
+	now: number,
+	since?: Date
+) {
 	const copy = await officeCopy(ctx, officeId);
-	if (now - copy.fetchedAt.getTime() <= maxAgeSeconds * 1000) return { copy, asked: false };
+	const young = now - copy.fetchedAt.getTime() <= maxAgeSeconds * 1000;
+	if (young && !(since && copy.fetchedAt < since)) return { copy, asked: false };
 	return { copy: await officeCopy(ctx, officeId, true), asked: true };
 }
 
@@ -35,22 +42,49 @@ async function copyWithin(ctx: AppContext, officeId: number, maxAgeSeconds: numb
  * application's names and emails can be read. One call serves the office's entries for a short
  * time (the upstream cache); `fresh` asks the service again, for decisions that must not rest on
  * a copy (whether the application exists and is still open), and `maxAgeSeconds` for a copy no
- * older than that (what a page shows). An application missing from the copy may be newer than
+ * older than that (what a page shows), and `since` for one read after that time (after a
+ * decision reached the service, say). An application missing from the copy may be newer than
  * it, so the service is asked again before it is called missing.
  */
 export async function findApplication(
 	ctx: AppContext,
 	officeId: number,
 	applicationId: number,
-	options: { fresh?: boolean; maxAgeSeconds?: number } = {},
+	options: { fresh?: boolean; maxAgeSeconds?: number; since?: Date } = {},
 	now = Date.now()
 ): Promise<ApplicationListItem | undefined> {
 	const { copy, asked } = options.fresh
 		? { copy: await officeCopy(ctx, officeId, true), asked: true }
-		: await copyWithin(ctx, officeId, options.maxAgeSeconds ?? Infinity, now);
+		: await copyWithin(ctx, officeId, options.maxAgeSeconds ?? Infinity, now, options.since);
 	const found = copy.value[String(applicationId)];
 	if (found || asked) return found;
 	return (await officeCopy(ctx, officeId, true)).value[String(applicationId)];
+}
+
+/**
+ * The service's `Status` of `listed` for a rep's page: read again when the copy may be from before
+ * the portal's decision reached the service (`deliveredAt`), which would otherwise say "Pending
+ * Signature" beside the portal's "Signed" until the copy's refresh; once read after, the copy is
+ * kept. With the service not answering, the copy's is what there is to show.
+ */
+export async function serviceStatus(
+	ctx: AppContext,
+	officeId: number,
+	listed: ApplicationListItem,
+	deliveredAt: Date | null | undefined,
+	maxAgeSeconds: number,
+	now = Date.now()
+): Promise<string> {
+	if (!deliveredAt) return listed.Status;
+	const options = { maxAgeSeconds, since: deliveredAt };
+	const reread = await findApplication(
+		ctx,
+		officeId,
+		Number(listed.ApplicationID),
+		options,
+		now
+	).catch(() => undefined);
+	return (reread ?? listed).Status;
 }
 
 /**

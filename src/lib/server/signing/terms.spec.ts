@@ -4,7 +4,9 @@ import type { AppContext } from '$lib/server/app';
 import { signingSessions } from '$lib/server/db/schema';
 import { createUpstreamCache } from '$lib/server/onboarding/cache';
 import { startTestApp } from '$lib/server/testing/app';
-import { findApplication, officeApplications } from './application';
+import { exampleDecisionRequest } from '$lib/server/onboarding/fixtures';
+import type { ApplicationListItem } from '$lib/server/onboarding';
+import { findApplication, officeApplications, serviceStatus } from './application';
 import type { SigningSession } from './session';
 import { showTerms } from './terms';
 
@@ -105,6 +107,50 @@ describe('upstream reference data, kept for a short time', () => {
 		// The refreshed copy serves the merchant pages' look-ups too.
 		await findApplication(portal, 1207, 50002);
 		expect(await calls('listapplications')).toBe(2);
+	});
+
+	it('asks again for a copy read before a given time (a decision delivered), once', async () => {
+		const portal = instance();
+		const at = () => Date.now() + ahead;
+		await findApplication(portal, 1207, 50001, { maxAgeSeconds: 10 }, at());
+		ahead += 1_000;
+		const delivered = new Date(at());
+		ahead += 1_000;
+		const young = { maxAgeSeconds: 10, since: new Date(delivered.getTime() - 2_000) };
+		await findApplication(portal, 1207, 50001, young, at());
+		expect(await calls('listapplications'), 'a copy read after the time is kept').toBe(1);
+		const since = { maxAgeSeconds: 10, since: delivered };
+		await findApplication(portal, 1207, 50001, since, at());
+		expect(await calls('listapplications'), 'a copy read before it is not').toBe(2);
+		await findApplication(portal, 1207, 50001, since, at());
+		expect(await calls('listapplications'), 'the new copy is').toBe(2);
+	});
+
+	it('shows a rep the service’s status as read after the decision reached it', async () => {
+		const portal = instance();
+		const at = () => Date.now() + ahead;
+		const status = (listed: ApplicationListItem, deliveredAt: Date | null) =>
+			serviceStatus(portal, 1207, listed, deliveredAt, 10, at());
+		const listed = (await findApplication(portal, 1207, 50001, { maxAgeSeconds: 10 }, at()))!;
+		expect(await status(listed, null)).toBe('Pending Signature');
+		ahead += 1_000;
+		// The service takes a decision once the signer's identity passed there.
+		const set = await portal.onboarding.getQuestionSet(1207, 50001);
+		const right = await t.control('GET', `answers/${set.QuestionSetID}`);
+		const answers = { ApplicationID: 50001, QuestionSetID: set.QuestionSetID };
+		await portal.onboarding.postAnswerSet(1207, 50001, { ...answers, Answers: right.body.Answers });
+		await portal.onboarding.postMerchantDecision(1207, 50001, exampleDecisionRequest());
+		const delivered = new Date(at());
+		ahead += 1_000;
+		// The copy, two seconds old and young enough for the list, is from before the decision.
+		expect(await status(listed, delivered)).toBe('Signed');
+		expect(await calls('listapplications')).toBe(2);
+		expect(await status(listed, delivered), 'and the copy read since is kept').toBe('Signed');
+		expect(await calls('listapplications')).toBe(2);
+		// The service not answering: the copy's status, not an error.
+		await t.control('PUT', 'faults/listapplications', { status: 503 });
+		ahead += 1_000;
+		expect(await status(listed, new Date(at()))).toBe('Pending Signature');
 	});
 
 	it('asks again before calling an application missing that may be newer than its copy', async () => {

@@ -14,7 +14,7 @@ import { mailEnabled } from '$lib/server/mail/mode';
 import { mailStatusFor } from '$lib/server/mail/status';
 import { repContact } from '$lib/server/reps/contact';
 import { requireOfficeApplication } from '$lib/server/reps/guard';
-import { businessName } from '$lib/server/signing/application';
+import { businessName, serviceStatus } from '$lib/server/signing/application';
 import { handOver, setTabletCookie } from '$lib/server/inperson/handover';
 import { currentStep, setSessionCookie, STEP_PATHS } from '$lib/server/signing/session';
 import type { SignedInRep } from '$lib/server/reps/session';
@@ -67,7 +67,13 @@ export const load: PageServerLoad = async (event) => {
 			.join(' '),
 		ownerEmail: application.Ownr1_Email,
 		created: serviceDate(application.CreatedDate),
-		serviceStatus: application.Status,
+		serviceStatus: await serviceStatus(
+			ctx,
+			rep.officeId,
+			application,
+			decision?.deliveredAt,
+			ctx.config.CONSOLE_REFRESH_SECONDS
+		),
 		repNo: Number(application.RepNo),
 		repOnFile,
 		zone,
