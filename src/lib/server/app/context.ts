@@ -160,7 +160,8 @@ export async function startApp(
 		sandbox = createSandbox({
 			db: database.db,
 			authHeader: config.ONBOARDING_AUTH_HEADER,
-			authValue: config.ONBOARDING_AUTH_VALUE
+			authValue: config.ONBOARDING_AUTH_VALUE,
+			timeZone: config.OFFICE_TIME_ZONE
 		});
 		await sandbox.seed();
 		if (!config.DATABASE_URL) await seedDemoRep(database.db, config.DATA_DIR);

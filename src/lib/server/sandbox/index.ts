@@ -34,6 +34,13 @@ export interface SandboxOptions {
 	authValue?: string;
 	/** The clock (tests move it to expire question sets). */
 	now?: () => Date;
+	/**
+	 * The zone whose calendar day the service writes dates in (default America/Chicago). The
+	 * interface document names none; a service of a US company keeps its own day, not UTC's, so
+	 * an application made at 7 p.m. in Chicago is not dated tomorrow. The portal passes the
+	 * office's zone.
+	 */
+	timeZone?: string;
 }
 
 export interface Sandbox {
@@ -134,6 +141,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
 			request,
 			url,
 			now: clock(),
+			timeZone: opts.timeZone ?? 'America/Chicago',
 			officeId: match.officeId,
 			applicationId: match.applicationId
 		});

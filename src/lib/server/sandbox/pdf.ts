@@ -1,5 +1,5 @@
 import { createTextPdf, type TextPdf } from '../pdf/document';
-import type { StoredApplication } from './application/store';
+import { dayIn, type StoredApplication } from './application/store';
 
 type Obj = Record<string, unknown>;
 type Value = string | number | boolean | null | undefined;
@@ -96,14 +96,22 @@ function rows(
 }
 
 /** The application as a readable, multi-page PDF: every group, SSNs and bank account masked. */
-export async function renderApplicationPdf(app: StoredApplication, now: Date): Promise<Uint8Array> {
+export async function renderApplicationPdf(
+	app: StoredApplication,
+	now: Date,
+	timeZone: string
+): Promise<Uint8Array> {
+	const isoDay = (d: Date) => {
+		const { year, month, day } = dayIn(d, timeZone);
+		return `${year}-${month}-${day}`;
+	};
 	const d = app.document;
 	const names = d.BusinessNames as Obj;
 	const owner = d.OwnerOfficer as Obj;
 	const esf = d.EquipmentSetupForm as Obj;
 	const doc = await createTextPdf({
 		title: `Merchant application ${app.id}`,
-		footer: `Application ${app.id} - office ${app.officeId} - ${String(names.DBA_Name ?? '')} - sandbox copy generated ${now.toISOString().slice(0, 10)}`,
+		footer: `Application ${app.id} - office ${app.officeId} - ${String(names.DBA_Name ?? '')} - sandbox copy generated ${isoDay(now)}`,
 		subject: String(names.Legal_Name ?? ''),
 		date: now
 	});
@@ -116,7 +124,7 @@ export async function renderApplicationPdf(app: StoredApplication, now: Date): P
 		['Application ID', app.id],
 		['Office', asValue(d.OfficeNo)],
 		['Sales rep', asValue(d.RepNo)],
-		['Created', app.createdAt.toISOString().slice(0, 10)]
+		['Created', isoDay(app.createdAt)]
 	]);
 
 	doc.heading('Business names and addresses');

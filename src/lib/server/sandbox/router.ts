@@ -22,6 +22,8 @@ export interface OpContext {
 	request: Request;
 	url: URL;
 	now: Date;
+	/** The service's own time zone: the calendar day it writes a date in (see SandboxOptions). */
+	timeZone: string;
 	officeId: number;
 	/** Present on the routes with `{applicationid}`. */
 	applicationId: number;

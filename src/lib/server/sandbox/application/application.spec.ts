@@ -227,6 +227,14 @@ describe('GET application/', () => {
 		expect(res.body.find((i) => i.ApplicationID === 50004)?.Status).toBe('Signed');
 	});
 
+	it('dates an application by the service’s own day, not UTC’s (7 p.m. in Chicago)', async () => {
+		h.clock.now = new Date('2026-11-03T01:00:00Z');
+		const made = await create(exampleCreateRequest());
+		const list = await h.callJson<Obj[]>('GET', `${API}/application/`);
+		const entry = list.body.find((i) => i.ApplicationID === made.body.ApplicationID);
+		expect(entry?.CreatedDate).toBe('11/02/2026');
+	});
+
 	it('answers the same without the trailing slash, and [] for another office', async () => {
 		const plain = await h.callJson<Obj[]>('GET', `${API}/application`);
 		expect(plain.body).toHaveLength(6);

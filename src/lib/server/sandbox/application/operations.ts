@@ -29,19 +29,19 @@ export const createApplication: Handler = async ({ db, request, officeId, now })
 };
 
 /** GET application/: the office's applications, oldest first. */
-export const listOfficeApplications: Handler = async ({ db, officeId }) => {
+export const listOfficeApplications: Handler = async ({ db, officeId, timeZone }) => {
 	const rows = await listApplications(db, officeId);
-	return json(rows.map(toListItem));
+	return json(rows.map((row) => toListItem(row, timeZone)));
 };
 
 /** GET pdf/{applicationid}. */
-export const applicationPdf: Handler = async ({ db, officeId, applicationId, now }) => {
+export const applicationPdf: Handler = async ({ db, officeId, applicationId, now, timeZone }) => {
 	const app = await getApplication(db, officeId, applicationId);
 	if (!app)
 		return message(404, `Application ${applicationId} was not found in office ${officeId}.`);
 	// pdf-lib loads with the first PDF, not with the portal's start-up.
 	const { renderApplicationPdf } = await import('../pdf');
-	const bytes = await renderApplicationPdf(app, now);
+	const bytes = await renderApplicationPdf(app, now, timeZone);
 	return new Response(bytes as BodyInit, {
 		status: 200,
 		headers: {

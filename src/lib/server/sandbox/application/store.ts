@@ -84,11 +84,26 @@ export async function listApplications(
 	return rows;
 }
 
-const mmddyyyy = (d: Date) =>
-	`${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCDate()).padStart(2, '0')}/${d.getUTCFullYear()}`;
+/** The calendar day of `d` in `timeZone`, as two-digit month and day and the year. */
+export function dayIn(d: Date, timeZone: string): { year: string; month: string; day: string } {
+	const parts = new Intl.DateTimeFormat('en-US', {
+		timeZone,
+		year: 'numeric',
+		month: '2-digit',
+		day: '2-digit'
+	}).formatToParts(d);
+	const part = (type: string) => parts.find((p) => p.type === type)!.value;
+	return { year: part('year'), month: part('month'), day: part('day') };
+}
+
+/** MM/DD/YYYY, as the service writes CreatedDate. */
+function mmddyyyy(d: Date, timeZone: string): string {
+	const { year, month, day } = dayIn(d, timeZone);
+	return `${month}/${day}/${year}`;
+}
 
 /** The ApplicationListItem (contract's assumed shape). */
-export function toListItem({ app, isAccepted }: ApplicationWithDecision): Obj {
+export function toListItem({ app, isAccepted }: ApplicationWithDecision, timeZone: string): Obj {
 	const doc = app.document;
 	const names = doc.BusinessNames as Obj;
 	const owner = doc.OwnerOfficer as Obj;
@@ -101,7 +116,7 @@ export function toListItem({ app, isAccepted }: ApplicationWithDecision): Obj {
 		Ownr1_Legal_Name_First: owner.Ownr1_Legal_Name_First,
 		Ownr1_Legal_Name_Last: owner.Ownr1_Legal_Name_Last,
 		Ownr1_Email: owner.Ownr1_Email,
-		CreatedDate: mmddyyyy(app.createdAt),
+		CreatedDate: mmddyyyy(app.createdAt, timeZone),
 		Status: isAccepted === null ? 'Pending Signature' : isAccepted ? 'Signed' : 'Declined'
 	};
 }
