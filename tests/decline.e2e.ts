@@ -108,10 +108,18 @@ test('a decline reason is accepted when given, phone number and all, but not an 
 	await expect(page.getByRole('heading', { level: 1, name: TEXT.declineTitle })).toBeVisible();
 	expect(await receivedDecision(request, app.id)).toBeNull();
 
-	await page
-		.getByLabel('Reason (optional)')
-		.fill('The fees are higher than we agreed. Call me at 217-555-0143.');
-	await fillSigner(page, { ssn });
+	// A refusal of another kind next (the form check's, of a control character in a name) stays
+	// on the decline question, and brings no reason back: the reason typed since stays as it is.
+	const reason = 'The fees are higher than we agreed. Call me at 217-555-0143.';
+	await page.getByLabel('Reason (optional)').fill(reason);
+	await fillSigner(page, { ssn, first: 'Da\u0000na' });
+	await page.getByRole('button', { name: 'Yes, decline' }).click();
+	await expect(page.getByRole('alert')).toContainText('invisible control characters');
+	await expect(page.getByRole('heading', { level: 1, name: TEXT.declineTitle })).toBeVisible();
+	await expect(page.locator('#firstName-error')).toContainText('control character');
+	await expect(page.getByLabel('Reason (optional)')).toHaveValue(reason);
+
+	await fillSigner(page, { ssn, first: 'Dana' });
 	await page.getByRole('button', { name: 'Yes, decline' }).click();
 	await expect(page.getByRole('heading', { level: 1, name: TEXT.declinedTitle })).toBeVisible();
 	const d = await waitForDecision(request, app.id);
