@@ -330,6 +330,8 @@ test('when the time runs out, the page ends the try by itself', async ({ page, r
 	await agreeToTerms(page);
 	await startQuestions(page);
 	await expect(page.getByText(/Time is up: this try has ended/)).toBeVisible();
+	// Answers the page says have ended are not sent.
+	await expect(page.getByRole('button', { name: 'Submit answers' })).toBeDisabled();
 	// No submit: the questions give way to the next step on their own.
 	await expect(page.locator('fieldset')).toHaveCount(0, { timeout: 15_000 });
 	await expect(page.getByText(/time ran out/i)).toBeVisible();

@@ -113,6 +113,26 @@ describe('identity attempts against the sandbox', () => {
 		expect(state).toMatchObject({ failures: 1, last: 'late', open: undefined });
 	});
 
+	it('answers the bureau finds past its time limit are late, not wrong (410)', async () => {
+		await t.ctx.db.delete(identityAttempts).where(eq(identityAttempts.applicationId, 50001));
+		expect((await t.control('PUT', 'settings', { timeLimitSeconds: 1 })).status).toBeLessThan(300);
+		const s = await t.session(50001);
+		const o = await open(s);
+		const right = await rightAnswers(o);
+		// Past the bureau's second, within the grace the portal allows past its own deadline.
+		await new Promise((resolve) => setTimeout(resolve, 1_300));
+		expect((await submitAnswers(t.ctx, s, o, right, meta)).result).toBe('late');
+		const sent = await t.control('GET', 'requests?operation=answerset');
+		expect(sent.body, 'the answers went to the bureau').toHaveLength(1);
+		expect(await identityState(t.ctx, s, meta)).toMatchObject({ failures: 1, last: 'late' });
+		const failed = (await listAudit(t.ctx.db, 1207, 50001)).filter(
+			(e) => e.type === 'identity.failed'
+		);
+		expect(failed.at(-1)?.data).toMatchObject({ reason: 'time limit passed' });
+		// The later tests of 50001 start with no try used.
+		await t.ctx.db.delete(identityAttempts).where(eq(identityAttempts.applicationId, 50001));
+	});
+
 	it('closes a set left past its time limit as late when the step is viewed, and counts it once', async () => {
 		// 50002 was locked by an earlier test: its tries are forgotten here, as the window would.
 		await t.ctx.db.delete(identityAttempts).where(eq(identityAttempts.applicationId, 50002));

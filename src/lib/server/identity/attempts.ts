@@ -746,6 +746,12 @@ export async function submitAnswers(
 		await audit('identity.passed', { questionSetId: attempt.questionSetId });
 		return { result: 'passed', secret };
 	}
+	if (result.reason === 'expired') {
+		// The bureau's time ran out first (answers sent in the grace the portal allows past its own
+		// clock): the time ran out, as for answers that arrive late, not answers that did not match.
+		await closeLate(ctx, s, attempt, meta, now);
+		return { result: 'late' };
+	}
 	await finishAttempt(ctx, attempt.id, 'failed', now);
 	await audit('identity.failed', { questionSetId: attempt.questionSetId, reason: result.reason });
 	await afterFailure(ctx, s, meta, now);
