@@ -222,7 +222,9 @@ test('copy link: a new link shown once, with JavaScript off too', async ({ brows
 	// (which would end the one just copied), and the link is not shown twice.
 	expect(new URL(rep.url()).search).toBe('?done=copied');
 	await rep.reload();
-	await expect(rep.getByText(/^The link you made is shown only once/)).toBeVisible();
+	await expect(rep.getByText(/^The link you made is shown only once/)).toContainText(
+		'It still works.'
+	);
 	expect(await rep.content()).not.toContain(url);
 
 	// Shown once: the page afterwards no longer holds it.
@@ -238,6 +240,28 @@ test('copy link: a new link shown once, with JavaScript off too', async ({ brows
 	const merchant = await browser.newPage();
 	await openLinkAndStart(merchant, new URL(url).pathname);
 	await expect(merchant.getByText(SAM)).toBeVisible();
+});
+
+test('the copy note after a revoke, without JavaScript, no longer says the link works', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'Rep copies, revokes');
+	const context = await noScriptContext(browser, { viewport: TABLET });
+	const rep = await context.newPage();
+	await signIn(rep, REPS.sam);
+	await rep.goto(appPath(app.id));
+	await rep.getByRole('button', { name: 'Make a link to copy' }).click();
+	await expect(rep.getByLabel(/^The new link/)).toBeVisible();
+	await rep.getByText('Revoke the link', { exact: true }).click();
+	await rep.getByRole('button', { name: 'Yes, revoke the link' }).click();
+	await expect(rep.getByText('There is no usable link.')).toBeVisible();
+	// Back to the copy's address, as the browser's Back does.
+	await rep.goto(`${appPath(app.id)}?done=copied`);
+	const once = rep.getByText(/^The link you made is shown only once/);
+	await expect(once).toContainText('It no longer works');
+	await expect(once).not.toContainText('still works');
+	await context.close();
 });
 
 test('copy link with JavaScript: the link stays on the page through its refreshes', async ({

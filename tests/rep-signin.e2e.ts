@@ -129,6 +129,18 @@ test('one message for a wrong password and an unknown email; what was typed stay
 	await expect(page.getByText('Enter your email.')).toBeVisible();
 	await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
 	await expect(page.getByText('Enter your password.')).toBeVisible();
+
+	// An SSN typed as the email is not sent back, as a page or as the form's data.
+	for (const accept of ['text/html', 'application/json']) {
+		const res = await page.request.post('/rep/login', {
+			form: { email: '318-46-2075', password: 'not the password, but long' },
+			headers: { origin: new URL(page.url()).origin, accept, 'x-sveltekit-action': 'true' },
+			maxRedirects: 0
+		});
+		expect(res.status(), accept).toBeLessThan(500);
+		const body = await res.text();
+		expect(body, accept).not.toMatch(/318.?46.?2075/);
+	}
 });
 
 test('five wrong passwords lock the account for a while, even against the right one', async ({

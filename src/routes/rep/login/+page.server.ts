@@ -5,6 +5,7 @@ import { requestMeta } from '$lib/server/http/meta';
 import { safeNext } from '$lib/server/reps/guard';
 import { REP_COOKIE, setRepCookie } from '$lib/server/reps/session';
 import { signIn } from '$lib/server/reps/signin';
+import { typedBack } from '$lib/server/signing/ssn';
 import { SignInSchema } from './schema';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -23,7 +24,8 @@ export const actions: Actions = {
 	default: async (event) => {
 		const ctx = app();
 		const form = Object.fromEntries(await event.request.formData());
-		const email = typeof form.email === 'string' ? form.email.slice(0, 254) : '';
+		// Shown back without anything SSN-shaped, as every form's typed fields are.
+		const email = typedBack(form, 'email', 254);
 		const parsed = v.safeParse(SignInSchema, form);
 		if (!parsed.success) {
 			const errors: Record<string, string> = {};
