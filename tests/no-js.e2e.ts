@@ -15,7 +15,8 @@ import {
 	resetSandbox,
 	sha256,
 	startQuestions,
-	waitForDecision
+	waitForDecision,
+	walkTo
 } from './support/flow';
 
 test.beforeEach(async ({ request }) => {
@@ -126,6 +127,35 @@ test('with JavaScript off and a same-origin Origin header forced, every later st
 	request
 }) => {
 	await acceptWithoutScript(browser, request, true);
+});
+
+test('a decline whose hidden answer was changed on the way is asked again, the reason kept', async ({
+	browser,
+	request
+}) => {
+	const context = await noScriptContext(browser);
+	const page = await context.newPage();
+	try {
+		const app = await newApplication(request, 'No script decline changed');
+		await walkTo(page, request, app, 'sign');
+		await page.getByRole('button', { name: 'Decline', exact: true }).click();
+		await page.getByLabel('Reason (optional)').fill('Not ready yet.');
+		await fillSigner(page, { ssn: '219-44-6083' });
+		await page
+			.locator('input[name="confirm"]')
+			.evaluate((i: HTMLInputElement) => (i.value = 'maybe'));
+		await page.getByRole('button', { name: 'Yes, decline' }).click();
+		await expect(page.getByRole('alert')).toContainText('This form came back changed');
+		await expect(page.getByRole('heading', { level: 1, name: TEXT.declineTitle })).toBeVisible();
+		await expect(page.getByLabel('Reason (optional)')).toHaveValue('Not ready yet.');
+		expect(await receivedDecision(request, app.id)).toBeNull();
+		await fillSigner(page, { ssn: '219-44-6083' });
+		await page.getByRole('button', { name: 'Yes, decline' }).click();
+		await expect(page.getByRole('heading', { level: 1, name: TEXT.declinedTitle })).toBeVisible();
+		expect((await waitForDecision(request, app.id)).body.IsAccepted).toBe(false);
+	} finally {
+		await context.close();
+	}
 });
 
 test('declining works with JavaScript off', async ({ browser, request }) => {

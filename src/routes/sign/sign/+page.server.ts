@@ -176,12 +176,25 @@ export const actions: Actions = {
 		const form = Object.fromEntries(await event.request.formData());
 		// The first press only asks once more; nothing is recorded until it is confirmed. What was
 		// typed is kept, so going back from the question loses nothing.
-		if (form.confirm !== 'yes') {
+		if (form.confirm === undefined) {
 			await saveDraft(app().db, session, draftFrom(form, session));
 			redirect(303, '/sign/sign?decline');
 		}
 		const values = keptValues(form);
 		const reasonInput = typeof form.reason === 'string' ? form.reason : '';
+		if (form.confirm !== 'yes') {
+			// The question's own form, changed on the way: asked again, with what was typed.
+			return fail(400, {
+				action: 'decline' as const,
+				declining: true,
+				values,
+				reason: keptReason(reasonInput),
+				errors: {},
+				message:
+					'This form came back changed, so nothing was recorded. Press “Yes, decline” again.',
+				ssnSent: ssnSent(form)
+			});
+		}
 		const parsed = v.safeParse(SignerSchema, form);
 		const reason = v.safeParse(DeclineReasonSchema, reasonInput);
 		const errors = {
