@@ -23,6 +23,12 @@ test('a rep of another office gets 404 on every page, file and action of this of
 	await expect(alex.getByText('Your office has no applications yet.')).toBeVisible();
 	expect(await alex.content()).not.toContain(app.business);
 
+	// An application of one's own office under another spelling of its number is no address either.
+	const own = await repPage(browser, REPS.sam);
+	expect((await own.goto(`/rep/applications/0${app.id}`))?.status()).toBe(404);
+	expect((await own.goto(appPath(app.id)))?.status()).toBe(200);
+	await own.context().close();
+
 	for (const id of [app.id, signed.id, 50001]) {
 		for (const path of [
 			appPath(id),

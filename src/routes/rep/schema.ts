@@ -1,11 +1,16 @@
 import * as v from 'valibot';
 import { STATE_KINDS } from '$lib/server/console/state';
+import { hasControlCharacter } from '$lib/server/http/inputs';
 
 /** The console's GET form: search text and a state, both optional. */
 export const ConsoleQuerySchema = v.object({
 	q: v.optional(
 		v.pipe(
 			v.string('Type the search as text.'),
+			v.check(
+				(s) => !hasControlCharacter(s),
+				'The search contains an invisible control character. Type it again.'
+			),
 			v.trim(),
 			v.maxLength(100, 'The search is too long (at most 100 characters).')
 		),

@@ -57,7 +57,8 @@ export async function requireOfficeApplication(
 ): Promise<OfficeApplication> {
 	const rep = requireRep(event);
 	const raw = event.params.applicationId ?? '';
-	if (!/^\d{1,9}$/.test(raw)) error(404, { message: NOT_HERE });
+	// One address per application: no leading zero (050003 is not 50003).
+	if (!/^[1-9]\d{0,8}$/.test(raw)) error(404, { message: NOT_HERE });
 	const applicationId = Number(raw);
 	let application: ApplicationListItem | undefined;
 	try {
