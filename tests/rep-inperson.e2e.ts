@@ -327,6 +327,10 @@ test('a decline on the tablet before identity: no link to end, no copies promise
 		)
 	).toBeVisible();
 	await expect(tablet.getByRole('link', { name: /certificate of completion/ })).toHaveCount(0);
+	// The service's "Pending Signature" beside "Declined" says why.
+	await expect(tablet.locator('dt:has-text("Service status") + dd')).toContainText(
+		'Pending Signature (a decline before the identity check stays with the portal'
+	);
 	const direct = await tablet.request.get(`${appPath(app.id)}/certificate.pdf`);
 	expect(direct.status()).toBe(404);
 	expect(await direct.text()).not.toContain('has not signed or declined');
