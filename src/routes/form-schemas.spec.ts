@@ -33,6 +33,10 @@ describe('a form posted with fields missing (a stale page, a tool) is answered i
 
 	it('names the missing field as its page would: email and password at sign-in', () => {
 		expect(messages(SignInSchema, {})).toEqual(['Enter your email.', 'Enter your password.']);
+		// Typed as the email, an SSN is refused at the field: never counted or kept as a key.
+		expect(messages(SignInSchema, { email: '318-46-2075', password: 'long enough' })).toEqual([
+			'That looks like a Social Security Number, not your email. Enter your email.'
+		]);
 		expect(messages(UnlockSchema, {})).toEqual(['Enter your password.']);
 		expect(messages(SendLinkSchema, {})[0]).toBe('Enter the email address to send the link to.');
 	});

@@ -82,6 +82,10 @@ describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 		}
 		// The next window starts afresh.
 		expect((await attempt('kim@example.com', PASSWORD, '192.0.2.99', at(15))).ok).toBe(true);
+		// Counted by a hash: what was typed as the email is not kept as typed, in any case.
+		const keys = (await database.db.select().from(schema.rateLimits)).map((r) => r.key);
+		expect(keys.some((k) => k.startsWith('rep-signin:email:'))).toBe(true);
+		expect(keys.join(' ').toLowerCase()).not.toContain('ghost');
 	});
 
 	it('locks an address that tries many emails, and a success takes back only its own count', async () => {

@@ -1,4 +1,5 @@
 import type { Db } from '$lib/server/db';
+import { hashToken } from '$lib/server/crypto/tokens';
 import type { RequestMeta } from '$lib/server/http/meta';
 import { clearLimit, hit, undoHit, type Limit } from '$lib/server/ratelimit/ratelimit';
 import { findRepByEmail, upgradePasswordHash, type Rep } from './accounts';
@@ -37,7 +38,8 @@ export async function checkRepPassword(
 ): Promise<PasswordCheck> {
 	const windowSeconds = rules.lockoutMinutes * 60;
 	const account: Limit = {
-		key: `rep-signin:email:${input.email.trim().toLowerCase()}`,
+		// By a hash: what was typed as the email (anything, known or not) is not kept as typed.
+		key: `rep-signin:email:${hashToken(input.email.trim().toLowerCase())}`,
 		max: rules.maxFailures,
 		windowSeconds
 	};

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { noSsn } from '$lib/server/signing/ssn';
 
 /** Only the shape: whether the account exists and the password is right is the domain's answer. */
 export const SignInSchema = v.object({
@@ -6,7 +7,9 @@ export const SignInSchema = v.object({
 		v.optional(v.string('Enter your email.'), ''),
 		v.trim(),
 		v.nonEmpty('Enter your email.'),
-		v.maxLength(254, 'That is too long for an email address.')
+		v.maxLength(254, 'That is too long for an email address.'),
+		// No rep's address holds one (the reps CLI refuses it): never counted, kept or shown back.
+		noSsn('That looks like a Social Security Number, not your email. Enter your email.')
 	),
 	password: v.pipe(
 		v.optional(v.string('Enter your password.'), ''),
