@@ -230,10 +230,14 @@ test('a decline before identity says the rep was told only when a rep is on reco
 		const { path } = await createLink(request, app.id);
 		await page.goto(path);
 		await page.getByText('I don’t want to sign').click();
-		// The form promises the rep is told only when there is one to tell.
-		await expect(page.getByText('and your sales representative is told')).toHaveCount(
-			repNo === undefined ? 1 : 0
-		);
+		// The form promises the rep is told only when there is one to tell, in a whole sentence.
+		await expect(
+			page.getByText(
+				repNo === undefined
+					? 'If you decline, the application stops here, this link stops working, and your sales representative is told.'
+					: 'If you decline, the application stops here and this link stops working.'
+			)
+		).toBeVisible();
 		await page.getByRole('button', { name: 'Decline the application' }).click();
 		await expect(page.getByRole('heading', { level: 1, name: TEXT.declinedTitle })).toBeVisible();
 	};
