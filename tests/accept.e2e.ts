@@ -19,6 +19,7 @@ import {
 	waitForDecision,
 	walkTo
 } from './support/flow';
+import { REPS, appPath, signIn } from './support/reps';
 
 test.beforeEach(async ({ request }) => {
 	await resetSandbox(request);
@@ -271,4 +272,31 @@ test('on a phone, a refusal that quotes a long unbroken name wraps inside the pa
 	await page.getByRole('button', { name: 'Accept and sign' }).click();
 	await expect(page.getByText(/^Type your first and last name as given above/)).toBeVisible();
 	expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});
+
+test('on a phone, a business name of one long unbroken word wraps inside every page', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, `${'A'.repeat(120)} Long`);
+	const width = () => document.documentElement.scrollWidth;
+	const merchant = await browser.newPage({ viewport: { width: 390, height: 844 } });
+	const { path } = await createLink(request, app.id);
+	await merchant.goto(path);
+	await expect(merchant.getByText(app.business).first()).toBeVisible();
+	expect(await merchant.evaluate(width), 'link page').toBeLessThanOrEqual(390);
+	await walkTo(merchant, request, app, 'sign');
+	expect(await merchant.evaluate(width), 'sign step').toBeLessThanOrEqual(390);
+	await merchant.goto('/sign/review');
+	expect(await merchant.evaluate(width), 'review').toBeLessThanOrEqual(390);
+	await merchant.close();
+
+	const rep = await browser.newPage({ viewport: { width: 390, height: 844 } });
+	await signIn(rep, REPS.sam);
+	await rep.goto(appPath(app.id));
+	await expect(rep.getByRole('heading', { level: 1 })).toBeVisible();
+	expect(await rep.evaluate(width), 'the application in the console').toBeLessThanOrEqual(390);
+	await rep.goto(`/rep?q=${app.id}`);
+	expect(await rep.evaluate(width), 'the console list').toBeLessThanOrEqual(390);
+	await rep.close();
 });
