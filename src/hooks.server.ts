@@ -394,6 +394,14 @@ export const handleError: HandleServerError = ({ error, event, status }) => {
 			error
 		);
 	}
+	// A form posted to a page that has none (an old page's form, a tool): kit's 405.
+	if (status === 405 && event.request.method === 'POST') {
+		return {
+			title: 'Nothing was done',
+			message:
+				'This page has no form to send, so what was sent was not used. Open the page again and use the buttons on it.'
+		};
+	}
 	const message =
 		status === 404
 			? isRepPath(event.url.pathname)

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { E2E } from './support/env';
 import {
 	TEXT,
 	agreeToTerms,
@@ -218,6 +219,19 @@ test('a method no page takes is named in our words, with what the address answer
 		expect(await res.text()).toBe(
 			`${method} is not accepted at this address: it answers GET, POST, OPTIONS, HEAD.`
 		);
+	}
+	// A form posted to a page that has none: told so, not that something went wrong.
+	for (const path of ['/', '/rep', '/sign/review']) {
+		const res = await request.post(path, {
+			form: { a: 'b' },
+			headers: { origin: E2E.origin, accept: 'text/html' },
+			maxRedirects: 0
+		});
+		expect(res.status(), path).toBe(405);
+		const body = await res.text();
+		expect(body, path).toContain('Nothing was done');
+		expect(body, path).toContain('This page has no form to send');
+		expect(body, path).not.toContain('Something went wrong');
 	}
 	// The operator API keeps its own JSON answer.
 	const api = await request.fetch('/api/v1/offices/1207/applications/50001/signing-links', {
