@@ -190,6 +190,11 @@ test('resend replaces the old link; revoke ends it; the dead links name the rep'
 	await expect(rep.getByText(/^The link was revoked:/)).toBeVisible();
 	await expect(rep.getByText('There is no usable link.')).toBeVisible();
 	await expect(rep.getByText('Revoked by the rep')).toBeVisible();
+	// Back to the send's address (as a browser without script keeps it): its notice no longer
+	// fits, so it is not shown.
+	await rep.goto(`${appPath(app.id)}?done=sent`);
+	await expect(rep.getByText('There is no usable link.')).toBeVisible();
+	await expect(rep.getByText(/The link email is queued/)).toHaveCount(0);
 	// The session the second link opened ends with it, and says the rep withdrew it.
 	expect((await page.goto('/sign/terms'))?.status()).toBe(401);
 	await expect(page.getByText(/withdrew the link this session was opened with/)).toBeVisible();

@@ -18,6 +18,7 @@ import { businessName, serviceStatus } from '$lib/server/signing/application';
 import { handOver, setTabletCookie } from '$lib/server/inperson/handover';
 import { currentStep, setSessionCookie, STEP_PATHS } from '$lib/server/signing/session';
 import type { SignedInRep } from '$lib/server/reps/session';
+import type { ConsoleState } from '$lib/server/console/state';
 import type { StartRefusal } from '$lib/server/signing/start';
 import { typedBack } from '$lib/server/signing/ssn';
 import { HandOverSchema, SendLinkSchema } from './schema';
@@ -43,7 +44,10 @@ export const load: PageServerLoad = async (event) => {
 		mailStatusFor(ctx.db, rep.officeId, applicationId, 20)
 	]);
 	const repNames = await trailRepNames(ctx.db, rep.officeId, events);
-	const done = DONE.find((d) => d === event.url.searchParams.get('done')) ?? null;
+	const asked = DONE.find((d) => d === event.url.searchParams.get('done')) ?? null;
+	// A notice answers what was just done: one that no longer fits where the application stands
+	// (Back to the send after a revoke, an old address opened again) is not shown.
+	const done = asked && stillTrue(asked, state) ? asked : null;
 	const copied = takeCopied(
 		event.cookies,
 		event.url,
@@ -130,6 +134,13 @@ export const load: PageServerLoad = async (event) => {
 		}))
 	};
 };
+
+/** Whether the notice of an action (?done=…) still says how things are. */
+function stillTrue(done: (typeof DONE)[number], state: ConsoleState): boolean {
+	if (done === 'sent') return !!state.link?.email;
+	if (done === 'revoked' || done === 'none') return !state.link;
+	return true;
+}
 
 const ownerOf = (rep: SignedInRep, applicationId: number) => ({
 	officeId: rep.officeId,
