@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import {
 	TEXT,
 	agreeToTerms,
+	createLink,
 	newApplication,
 	noScriptContext,
 	openLinkAndStart,
@@ -334,4 +335,22 @@ test('a new link ends the old one’s open questions at once, as a try spent, an
 	// The old window's answers go nowhere: its session ended with its link.
 	await page.reload();
 	await expect(page.locator('fieldset')).toHaveCount(0);
+});
+
+test('a link the operator API made without an address is named as such, not as one to copy', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'Operator made');
+	await createLink(request, app.id);
+	const rep = await repPage(browser, REPS.sam);
+	await rep.goto(appPath(app.id));
+	await expect(
+		rep.getByText(/^A link is out \(made through the operator API, not emailed\)/)
+	).toBeVisible();
+	await expect(
+		rep.getByText(/^A link made through the operator API, not emailed; valid until/)
+	).toBeVisible();
+	await expect(rep.getByText('made to copy')).toHaveCount(0);
+	await expect(rep.getByText(/To copy and hand over/)).toHaveCount(0);
 });

@@ -23,20 +23,20 @@ const later = new Date('2026-11-21T17:50:02.456Z');
 const judged = new Date('2026-11-20T09:16:41.789Z');
 
 async function fill(db: Database['db']) {
-	const link = (officeId: number, applicationId: number, at: Date) =>
+	const link = (officeId: number, applicationId: number, at: Date, createdBy = 'test') =>
 		createLink(
 			db,
 			{
 				officeId,
 				applicationId,
 				email: `${applicationId}@example.com`,
-				createdBy: 'test',
+				createdBy,
 				ttlHours: 72,
 				meta
 			},
 			at
 		);
-	await link(OFFICE, 50001, first);
+	await link(OFFICE, 50001, first, 'operator-api'); // the operator's systems made this one
 	const current = await link(OFFICE, 50001, second); // revokes the first at `second`
 	await link(OFFICE, 50002, first);
 	const theirs = await link(3300, 50001, first); // another office's application of the same number
@@ -180,6 +180,7 @@ function checks(open: () => Promise<{ db: Database['db']; close: () => Promise<v
 				expiresAt: new Date(first.getTime() + 72 * 3_600_000),
 				revokedAt: second,
 				usedAt: null,
+				viaApi: true,
 				mail: null
 			},
 			{
@@ -189,6 +190,7 @@ function checks(open: () => Promise<{ db: Database['db']; close: () => Promise<v
 				expiresAt: new Date(second.getTime() + 72 * 3_600_000),
 				revokedAt: null,
 				usedAt: null,
+				viaApi: false,
 				mail: {
 					status: 'pending',
 					sentAt: null,

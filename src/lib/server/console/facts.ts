@@ -104,6 +104,7 @@ function factsQuery(db: Tx, scope: Scope) {
 					expiresAt: ms(signingLinks.expiresAt),
 					revokedAt: ms(signingLinks.revokedAt),
 					usedAt: ms(signingLinks.usedAt),
+					viaApi: sql`${signingLinks.createdBy} = 'operator-api'`,
 					mail: linkMailOf()
 				},
 				of(signingLinks)
@@ -244,6 +245,7 @@ export async function loadFacts(
 			expiresAt: date(l.expiresAt),
 			revokedAt: dateOrNull(l.revokedAt),
 			usedAt: dateOrNull(l.usedAt),
+			viaApi: l.viaApi,
 			mail: l.mail && {
 				status: l.mail.status,
 				sentAt: dateOrNull(l.mail.sentAt),

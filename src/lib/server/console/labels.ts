@@ -75,7 +75,9 @@ export function stateDetail(
 		case 'link_sent':
 			return s.link?.email
 				? emailed(s, s.link.email, t)
-				: `A link to copy and hand over; valid until ${t(s.until)}.`;
+				: s.link?.viaApi
+					? `A link made through the operator API, not emailed; valid until ${t(s.until)}.`
+					: `A link to copy and hand over; valid until ${t(s.until)}.`;
 		case 'opened':
 			if (s.inPerson && s.tabletIdle) {
 				return `The tablet was left idle at ${STEP_PLACES[s.step ?? 'terms']} and locked itself; last seen ${t(s.at)}. Hand it over again to go on.`;

@@ -48,6 +48,7 @@ const link = (id: string, over: Partial<LinkFact> = {}): LinkFact => ({
 	expiresAt: later(7 * 24 * 60),
 	revokedAt: null,
 	usedAt: null,
+	viaApi: false,
 	...over
 });
 
@@ -439,6 +440,14 @@ describe('the console state of an application', () => {
 		);
 		expect(opened.kind).toBe('opened');
 		expect(attention(opened, ZONE)).toBeNull();
+
+		// Not emailed: made by a rep to copy, or by the operator's systems, which no rep has seen.
+		const copied = derive(facts({ links: [link('A', { email: null })] }));
+		expect(stateDetail(copied, ZONE)).toMatch(/^A link to copy and hand over; valid until /);
+		const api = derive(facts({ links: [link('A', { email: null, viaApi: true })] }));
+		expect(stateDetail(api, ZONE)).toMatch(
+			/^A link made through the operator API, not emailed; valid until .* CDT\.$/
+		);
 	});
 
 	it('forgets a session that went idle, was closed, or whose link was replaced', () => {

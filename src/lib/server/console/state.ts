@@ -22,6 +22,8 @@ export interface LinkFact {
 	expiresAt: Date;
 	revokedAt: Date | null;
 	usedAt: Date | null;
+	/** Made by the operator's systems through the API, not by a rep in the console. */
+	viaApi: boolean;
 	/** An emailed link's message in the outbox: whether it has gone out (null: not emailed). */
 	mail?: LinkMail | null;
 }
@@ -139,6 +141,8 @@ export interface CurrentLink {
 	createdAt: Date;
 	expiresAt: Date;
 	expired: boolean;
+	/** See LinkFact. */
+	viaApi: boolean;
 	mail: LinkMail | null;
 }
 
@@ -242,6 +246,7 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 				createdAt: usable.createdAt,
 				expiresAt: usable.expiresAt,
 				expired: usable.expiresAt.getTime() <= now.getTime(),
+				viaApi: usable.viaApi,
 				mail: usable.mail ?? null
 			}
 		: null;

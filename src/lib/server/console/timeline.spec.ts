@@ -153,6 +153,10 @@ describe('the timeline names who acted', () => {
 			'Merchant, from 203.0.113.9',
 			'Merchant, from 203.0.113.9'
 		]);
+		// A link the API made without an address was not made for a rep to copy.
+		const details = entries.map((e) => e.detail);
+		expect(details).toContain('Not emailed');
+		expect(details.filter((d) => d?.startsWith('To copy and hand over'))).toHaveLength(1);
 	});
 });
 

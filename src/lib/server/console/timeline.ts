@@ -39,7 +39,9 @@ function detail(e: AuditEvent, zone: string): string | null {
 		case 'link.created': {
 			const to = text(d.emailedTo);
 			const until = at(d.expiresAt);
-			return `${to ? `For ${to}` : 'To copy and hand over (not emailed)'}${until ? `; valid until ${until}` : ''}`;
+			const made =
+				d.createdBy === 'operator-api' ? 'Not emailed' : 'To copy and hand over (not emailed)';
+			return `${to ? `For ${to}` : made}${until ? `; valid until ${until}` : ''}`;
 		}
 		case 'link.sent':
 			return text(d.to) ? `Emailed to ${text(d.to)}` : null;

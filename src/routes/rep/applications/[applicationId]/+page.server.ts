@@ -111,7 +111,8 @@ export const load: PageServerLoad = async (event) => {
 					mail: state.link.mail?.status ?? null,
 					created: shownTime(state.link.createdAt, zone),
 					expires: shownTime(state.link.expiresAt, zone),
-					expired: state.link.expired
+					expired: state.link.expired,
+					viaApi: state.link.viaApi
 				}
 			: null,
 		// A link to the address identity passed on carries the pass over: offer that one first.
