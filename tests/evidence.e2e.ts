@@ -167,6 +167,11 @@ test('/verify works with JavaScript off and names a missing file', async ({ brow
 		await expect(page.getByText('Choose the PDF file to check.')).toBeVisible();
 		await upload(page, 'certificate.pdf', cert);
 		await expect(page.getByRole('heading', { name: 'Genuine and intact' })).toBeVisible();
+		// A file that is no PDF at all is refused as bad input, with its verdict.
+		const notPdf = page.waitForResponse((r) => r.request().method() === 'POST');
+		await upload(page, 'notes.pdf', Buffer.from('this is not a pdf at all'));
+		expect((await notPdf).status()).toBe(400);
+		await expect(page.getByRole('heading', { name: 'This is not a PDF' })).toBeVisible();
 	} finally {
 		await context.close();
 	}

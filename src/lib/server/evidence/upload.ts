@@ -70,10 +70,10 @@ export async function verifyUpload(event: RequestEvent) {
 		});
 	}
 	const bytes = new Uint8Array(await parsed.output.arrayBuffer());
-	return {
-		verdict: documentVerdict(await verifyDocument(ctx, bytes)),
-		fileName: parsed.output.name.slice(0, 120)
-	};
+	const checked = await verifyDocument(ctx, bytes);
+	const answer = { verdict: documentVerdict(checked), fileName: parsed.output.name.slice(0, 120) };
+	// A file that is no PDF at all is bad input (400); any PDF gets its verdict, good or bad.
+	return checked.result === 'not-pdf' ? fail(400, answer) : answer;
 }
 
 /** What the upload form needs to state the limit and check it before sending. */
