@@ -2,6 +2,7 @@ import { and, eq, gt, inArray, notExists, sql, type SQL } from 'drizzle-orm';
 import { alias, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '$lib/server/db';
 import { preparedPer } from '$lib/server/db/prepared';
+import { BY_OPERATOR_API } from '$lib/server/links/links';
 import {
 	auditEvents,
 	decisions,
@@ -104,7 +105,7 @@ function factsQuery(db: Tx, scope: Scope) {
 					expiresAt: ms(signingLinks.expiresAt),
 					revokedAt: ms(signingLinks.revokedAt),
 					usedAt: ms(signingLinks.usedAt),
-					viaApi: sql`${signingLinks.createdBy} = 'operator-api'`,
+					viaApi: sql`${signingLinks.createdBy} = ${sql.raw(`'${BY_OPERATOR_API}'`)}`,
 					mail: linkMailOf()
 				},
 				of(signingLinks)

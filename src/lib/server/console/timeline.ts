@@ -4,6 +4,7 @@ import { carriedFrom, durationWords, typeLabel } from '$lib/server/audit/labels'
 import type { Db } from '$lib/server/db';
 import { reps } from '$lib/server/db/schema';
 import { isUuid } from '$lib/server/db/uuid';
+import { BY_OPERATOR_API } from '$lib/server/links/links';
 import { officeTime, shownTime, type ShownTime } from './time';
 
 export interface TimelineEntry {
@@ -40,7 +41,7 @@ function detail(e: AuditEvent, zone: string): string | null {
 			const to = text(d.emailedTo);
 			const until = at(d.expiresAt);
 			const made =
-				d.createdBy === 'operator-api' ? 'Not emailed' : 'To copy and hand over (not emailed)';
+				d.createdBy === BY_OPERATOR_API ? 'Not emailed' : 'To copy and hand over (not emailed)';
 			return `${to ? `For ${to}` : made}${until ? `; valid until ${until}` : ''}`;
 		}
 		case 'link.sent':
@@ -130,7 +131,7 @@ const portalLock = (e: AuditEvent) =>
 function actor(e: AuditEvent, repNames: ReadonlyMap<string, string>): string {
 	// A link the operator API made, or one it replaced (`by`).
 	const d = e.data as Data;
-	if (d.createdBy === 'operator-api' || d.by === 'operator-api') return 'Operator API';
+	if (d.createdBy === BY_OPERATOR_API || d.by === BY_OPERATOR_API) return 'Operator API';
 	if (
 		e.type.startsWith('decision.') &&
 		e.type !== 'decision.accepted' &&

@@ -9,6 +9,9 @@ import type { RequestMeta } from '$lib/server/http/meta';
 
 export type LinkState = 'valid' | 'expired' | 'revoked' | 'used' | 'unknown';
 
+/** `createdBy` (and a revoke's `by`) of a link made through the operator API. */
+export const BY_OPERATOR_API = 'operator-api';
+
 export interface CreateLinkInput {
 	officeId: number;
 	applicationId: number;

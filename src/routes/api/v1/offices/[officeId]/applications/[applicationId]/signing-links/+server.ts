@@ -5,6 +5,7 @@ import { parseJsonBody, reasonsByField } from '$lib/server/http/inputs';
 import { authorizeOperator } from '$lib/server/http/operator-auth';
 import { requestMeta } from '$lib/server/http/meta';
 import { issueLink } from '$lib/server/links/ending';
+import { BY_OPERATOR_API } from '$lib/server/links/links';
 import { sendLinkMail } from '$lib/server/links/mail';
 import { isDecided, OnboardingError } from '$lib/server/onboarding';
 import { businessName, findApplication } from '$lib/server/signing/application';
@@ -100,7 +101,7 @@ export const POST: RequestHandler = async (event) => {
 			officeId,
 			applicationId,
 			email,
-			createdBy: 'operator-api',
+			createdBy: BY_OPERATOR_API,
 			ttlHours: ctx.config.LINK_TTL_HOURS,
 			expiresAt,
 			meta: requestMeta(event),
