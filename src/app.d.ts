@@ -11,6 +11,8 @@ declare global {
 			/** A title of the page's own, where the status's usual one would mislead. */
 			title?: string;
 			errorId?: string;
+			/** A refused console search, as it may be shown back in a box to search again. */
+			search?: string;
 			/** The rep a refusal points to, when the page knows the application. */
 			rep?: RepContact | null;
 		}

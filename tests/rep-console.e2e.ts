@@ -373,6 +373,16 @@ test('search and filter by state work without JavaScript', async ({ browser, req
 	const bad = await page.goto('/rep?state=everything');
 	expect(bad?.status()).toBe(400);
 	await expect(page.getByText('That is not one of the states in the list')).toBeVisible();
+
+	// A search refused for a control character is offered again as typed, less that character.
+	const nul = await page.goto('/rep?q=Nojs%00%20Beta');
+	expect(nul?.status()).toBe(400);
+	await expect(page.getByText('The search contains an invisible control character')).toBeVisible();
+	const again = page.getByLabel('Search business or owner');
+	await expect(again).toHaveValue('Nojs Beta');
+	await page.getByRole('button', { name: 'Search again' }).click();
+	await expect(consoleEntry(page, b.id)).toBeVisible();
+	await expect(consoleEntry(page, a.id)).toHaveCount(0);
 });
 
 test('a long list comes in pages of 25, newest first, with the search kept from page to page', async ({

@@ -5,6 +5,7 @@ import { attention, FILTER_LABELS, stateDetail, stateLabel } from '$lib/server/c
 import { matches, officeConsole, PAGE_SIZE, type ConsoleRow } from '$lib/server/console/list';
 import { STATE_KINDS } from '$lib/server/console/state';
 import { officeTime, serviceDate } from '$lib/server/console/time';
+import { withoutControlCharacters } from '$lib/server/http/inputs';
 import { requireRep } from '$lib/server/reps/guard';
 import { ConsoleQuerySchema } from './schema';
 import type { PageServerLoad } from './$types';
@@ -19,7 +20,14 @@ export const load: PageServerLoad = async (event) => {
 		state: event.url.searchParams.get('state') ?? undefined,
 		page: event.url.searchParams.get('page') ?? undefined
 	});
-	if (!query.success) error(400, { message: query.issues[0].message });
+	if (!query.success) {
+		// The refusal page offers the search again, as typed less what was refused in it.
+		const typed = event.url.searchParams.get('q') ?? '';
+		error(400, {
+			message: query.issues[0].message,
+			search: withoutControlCharacters(typed).slice(0, 100)
+		});
+	}
 	const { q, state } = query.output;
 	const now = new Date();
 	let rows: ConsoleRow[] | null;

@@ -32,6 +32,10 @@ const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u20
 
 export const hasControlCharacter = (s: string) => CONTROL.test(s);
 
+/** The text less its control characters: what may be shown back after refusing them. */
+export const withoutControlCharacters = (s: string) =>
+	s.replace(new RegExp(CONTROL.source, 'g'), '');
+
 /**
  * Reasons keyed by names the client chose: without a prototype, a field called `__proto__` or
  * `toString` is just a key.
