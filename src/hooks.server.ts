@@ -13,6 +13,7 @@ import { compress } from '$lib/server/http/compress';
 import { foreignFormMessage, isForeignFormPost } from '$lib/server/http/csrf';
 import { checkRequest, isApiPath } from '$lib/server/http/inputs';
 import { problemResponse, refusalPage } from '$lib/server/http/problem';
+import { pageStatus } from '$lib/server/http/status';
 import { startWorker } from '$lib/server/decisions/worker';
 import { isRepPath } from '$lib/paths';
 import { logError } from '$lib/server/log/log';
@@ -363,6 +364,7 @@ const methods: Handle = async ({ event, resolve }) => {
 
 export const handle = sequence(
 	headers,
+	pageStatus,
 	apiNotFound,
 	methods,
 	csrf,

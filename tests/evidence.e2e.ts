@@ -142,8 +142,12 @@ test('the typed signature must match the name; the signer gets a sealed signed c
 	await check(page, 'verify-reference', problems);
 	await upload(page, 'certificate.pdf', certBytes);
 	await expect(page.getByRole('heading', { name: 'Genuine and intact' })).toBeVisible();
-	await page.goto('/verify/00000000-0000-4000-8000-000000000000');
+	// A reference with no signing: the same page and its upload form, answered as not found.
+	const unknown = await page.goto('/verify/00000000-0000-4000-8000-000000000000');
+	expect(unknown?.status()).toBe(404);
 	await expect(page.getByRole('heading', { name: 'No such signing on record' })).toBeVisible();
+	await upload(page, 'certificate.pdf', certBytes);
+	await expect(page.getByRole('heading', { name: 'Genuine and intact' })).toBeVisible();
 	expect(problems).toEqual([]);
 });
 
