@@ -412,6 +412,8 @@ test('the hand-over form and the lock screen: axe, at phone and tablet size', as
 test('idle: the screen clears and the tablet locks, with script and without', async ({
 	browser
 }) => {
+	// A server of its own, two hand-overs and real idle waits: a loaded machine needs the time.
+	test.setTimeout(120_000);
 	const server = await startSecondServer('in-person-idle', { IN_PERSON_IDLE_SECONDS: '5' });
 	try {
 		const rep = REPS.riley;
@@ -446,7 +448,8 @@ test('idle: the screen clears and the tablet locks, with script and without', as
 		await page.getByLabel('I have checked the signer’s photo ID').check();
 		await page.getByRole('button', { name: 'Hand to merchant' }).click();
 		await expect(page).toHaveURL(/\/sign\/(terms|identity)$/);
-		await page.waitForTimeout(6_000);
+		// The server's own count: the limit, and the page's and its own touch intervals (6.75 s).
+		await page.waitForTimeout(7_500);
 		// Before the tablet asks again, the rep's console elsewhere (their phone) already says the
 		// merchant has it no more, and why.
 		const phone = await browser.newContext({ baseURL: server.origin });
@@ -460,6 +463,36 @@ test('idle: the screen clears and the tablet locks, with script and without', as
 		await expectLocked(page);
 		await page.goto(at('/rep'));
 		await expectLocked(page);
+	} finally {
+		await server.stop();
+	}
+});
+
+test('a merchant reading the agreement on the tablet, scrolling, is not locked out', async ({
+	browser
+}) => {
+	test.setTimeout(90_000);
+	const server = await startSecondServer('in-person-reading', { IN_PERSON_IDLE_SECONDS: '5' });
+	try {
+		const rep = REPS.riley;
+		const context = await browser.newContext({ viewport: TABLET, baseURL: server.origin });
+		const tablet = await context.newPage();
+		await signIn(tablet, rep);
+		await tablet.goto(`${server.origin}${appPath(DEMO.ordinary)}`);
+		await ready(tablet);
+		await tablet.getByLabel('I have checked the signer’s photo ID').check();
+		await tablet.getByRole('button', { name: 'Hand to merchant' }).click();
+		await expect(tablet).toHaveURL(/\/sign\/terms$/);
+		// Twice the limit of reading: the page hears every scroll, the server only what it is told.
+		const until = Date.now() + 10_000;
+		for (let down = true; Date.now() < until; down = !down) {
+			await tablet.mouse.wheel(0, down ? 400 : -400);
+			await tablet.waitForTimeout(1_000);
+		}
+		await tablet.getByLabel(/I agree to use electronic records/).check();
+		await tablet.getByRole('button', { name: 'Continue' }).click();
+		await expect(tablet).toHaveURL(/\/sign\/identity$/);
+		await expect(tablet.getByRole('heading', { name: LOCK_TITLE })).toHaveCount(0);
 	} finally {
 		await server.stop();
 	}

@@ -87,19 +87,23 @@ describe('the tablet lock (hand-over rows)', { timeout: 60_000 }, () => {
 		const touched = await findHandover(database.db, keys, { ...rules, touch: true }, at(100));
 		expect(touched?.lastSeenAt).toEqual(at(100));
 		expect(touched?.lockedAt).toBeNull();
-		// 180 s after that touch: still open; one more second: locked, as idle.
-		expect((await findHandover(database.db, keys, rules, at(280)))?.lockedAt).toBeNull();
-		const idle = await findHandover(database.db, keys, rules, at(281));
-		expect(idle?.lockedAt).toEqual(at(281));
+		// A touch within 15 s of the last one is not written.
+		const read = await findHandover(database.db, keys, { ...rules, touch: true }, at(114));
+		expect(read?.lastSeenAt).toEqual(at(100));
+		// The server waits past the 180 s limit for the page's last word (at most 15 s old) and
+		// its own unwritten touches (15 s): 210 s after the touch still open; a second more, locked.
+		expect((await findHandover(database.db, keys, rules, at(310)))?.lockedAt).toBeNull();
+		const idle = await findHandover(database.db, keys, rules, at(311));
+		expect(idle?.lockedAt).toEqual(at(311));
 		expect(idle?.lockReason).toBe('idle');
 		// Locked stays locked, and a later lock keeps the first reason.
-		const again = await lockHandover(database.db, idle!, 'returned', { now: at(300) });
+		const again = await lockHandover(database.db, idle!, 'returned', { now: at(330) });
 		expect(again.lockReason).toBe('idle');
 		// The trail has the first lock, and only it: when, why, whose device, which session.
 		expect(await trail()).toEqual([
 			{
 				type: 'device.locked',
-				at: at(281),
+				at: at(311),
 				channel: 'in_person',
 				rep: idle!.repId,
 				sessionId: keys.signingSessionId,

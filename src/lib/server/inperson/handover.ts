@@ -8,6 +8,7 @@ import type { Db, Tx } from '$lib/server/db';
 import { preparedPer } from '$lib/server/db/prepared';
 import { handovers, signingSessions, type LockReason } from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
+import { serverIdleMs, touchEveryMs } from '$lib/inperson';
 import { repAuditName } from '$lib/server/console/links';
 import { endLinks } from '$lib/server/links/ending';
 import { isDecided } from '$lib/server/onboarding';
@@ -233,7 +234,7 @@ export async function findHandover(
  * the row at its next request. The console (console/state.ts) reads it by the same rule.
  */
 export const handoverIdle = (lastSeenAt: Date, idleSeconds: number, now: Date) =>
-	now.getTime() - lastSeenAt.getTime() > idleSeconds * 1000;
+	now.getTime() - lastSeenAt.getTime() > serverIdleMs(idleSeconds);
 
 /**
  * findHandover's rules on a hand-over already read (with the rep's session): past the idle limit
@@ -248,9 +249,8 @@ export async function keepHandover(
 	if (!row || row.lockedAt) return row;
 	if (handoverIdle(row.lastSeenAt, rules.idleSeconds, now))
 		return lockHandover(db, row, 'idle', { now, idleSeconds: rules.idleSeconds });
-	// Idle time to a tenth of the limit: reading a page is not a write every time.
 	const idle = now.getTime() - row.lastSeenAt.getTime();
-	if (rules.touch && idle > Math.min(15_000, (rules.idleSeconds * 1000) / 10)) {
+	if (rules.touch && idle > touchEveryMs(rules.idleSeconds)) {
 		await db.update(handovers).set({ lastSeenAt: now }).where(eq(handovers.id, row.id));
 		return { ...row, lastSeenAt: now };
 	}

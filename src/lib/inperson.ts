@@ -1,0 +1,17 @@
+/**
+ * A handed-over tablet locks after `IN_PERSON_IDLE_SECONDS` without a touch, counted by the page
+ * and by the server. A merchant reading the agreement touches only the page (scrolling), so while
+ * they do, the page tells the server at most this often (`/sign/still-here`).
+ */
+export const stillHereEveryMs = (idleSeconds: number) => Math.min(15_000, idleSeconds * 250);
+
+/** The server writes a touch at most this often: reading a page is not a write every time. */
+export const touchEveryMs = (idleSeconds: number) => Math.min(15_000, idleSeconds * 100);
+
+/**
+ * How long the server waits past the idle limit before it locks on its own: the page's last word
+ * can be up to one interval of each behind the merchant's last touch, and the page's timer is the
+ * one that clears the screen on time.
+ */
+export const serverIdleMs = (idleSeconds: number) =>
+	idleSeconds * 1000 + stillHereEveryMs(idleSeconds) + touchEveryMs(idleSeconds);
