@@ -4,9 +4,11 @@ import { hashToken, newToken } from '$lib/server/crypto/tokens';
 import { openMemoryDatabase, schema, type Database } from '$lib/server/db';
 import { addRep } from '$lib/server/reps/accounts';
 import { createRepSession, resumeRepSession } from '$lib/server/reps/session';
+import { signIn } from '$lib/server/reps/signin';
 import { createSession } from '$lib/server/signing/session';
-import { testSessionInput } from '$lib/server/testing/app';
+import { testContext, testSessionInput } from '$lib/server/testing/app';
 import { endHandover, findHandover, lockHandover } from './handover';
+import { unlockHandover } from './unlock';
 
 const T0 = new Date('2026-03-10T15:00:00Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
@@ -111,6 +113,35 @@ describe('the tablet lock (hand-over rows)', { timeout: 60_000 }, () => {
 				data: { reason: 'idle', idleSeconds: 180 }
 			}
 		]);
+	});
+
+	it('wrong passwords at the lock screen pause that tablet only, not the rep’s sign-in', async () => {
+		// The service is never asked: no address is listening there.
+		const ctx = testContext(database, 'http://127.0.0.1:9');
+		const h = (await findHandover(database.db, keys, rules, at(340)))!;
+		const unlock = (password: string, t: number) =>
+			unlockHandover(ctx, h, { password, repSessionOpen: true }, meta, at(t));
+		for (let i = 0; i < 5; i++) {
+			expect(await unlock(`guess ${i}`, 341 + i)).toEqual({ ok: false, reason: 'invalid' });
+		}
+		// Paused, for the right password too: the tablet waits out the sign-in's pause.
+		expect(await unlock('pw pw pw pw pw pw', 350)).toMatchObject({
+			ok: false,
+			reason: 'locked'
+		});
+		// The rep signs in on their own phone all the same.
+		const signInRules = { maxFailures: 5, maxFailuresPerAddress: 20, lockoutMinutes: 15 };
+		const phone = { ip: '198.51.100.7', userAgent: 'phone' };
+		const signedIn = await signIn(
+			database.db,
+			signInRules,
+			{ email: 'sam@example.com', password: 'pw pw pw pw pw pw' },
+			phone,
+			at(351)
+		);
+		expect(signedIn.ok).toBe(true);
+		// The hand-over is still there, locked, until the pause ends.
+		expect((await findHandover(database.db, keys, rules, at(352)))?.endedAt).toBeNull();
 	});
 
 	it('ends only by the unlock: then no key leads to it', async () => {

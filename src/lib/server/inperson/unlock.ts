@@ -13,8 +13,10 @@ export type UnlockResult =
 	| { ok: false; reason: 'locked'; retryAfterSeconds: number };
 
 /**
- * The lock screen's "Unlock": only the password of the rep who handed the tablet over opens it,
- * counted against the same limits as sign-in.
+ * The lock screen's "Unlock": only the password of the rep who handed the tablet over opens it.
+ * Wrong ones pause this tablet's unlock as wrong ones pause a sign-in (the same number, the same
+ * pause, and the same count by address), counted for this hand-over alone: a merchant trying
+ * passwords at the counter must not lock the rep out of signing in on their own phone.
  */
 export async function unlockHandover(
 	ctx: AppContext,
@@ -35,7 +37,7 @@ export async function unlockHandover(
 			maxFailuresPerAddress: ctx.config.REP_SIGNIN_MAX_FAILURES_PER_ADDRESS,
 			lockoutMinutes: ctx.config.REP_SIGNIN_LOCKOUT_MINUTES
 		},
-		{ email: rep.email, password: input.password },
+		{ email: rep.email, password: input.password, limitKey: `unlock:handover:${h.id}` },
 		meta,
 		now
 	);

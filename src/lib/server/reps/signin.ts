@@ -32,14 +32,19 @@ export type PasswordCheck =
 export async function checkRepPassword(
 	db: Db,
 	rules: SignInRules,
-	input: { email: string; password: string },
+	input: {
+		email: string;
+		password: string;
+		/** The count of wrong passwords to keep apart from the account's (the lock screen's). */
+		limitKey?: string;
+	},
 	meta: RequestMeta,
 	now = new Date()
 ): Promise<PasswordCheck> {
 	const windowSeconds = rules.lockoutMinutes * 60;
 	const account: Limit = {
 		// By a hash: what was typed as the email (anything, known or not) is not kept as typed.
-		key: `rep-signin:email:${hashToken(input.email.trim().toLowerCase())}`,
+		key: input.limitKey ?? `rep-signin:email:${hashToken(input.email.trim().toLowerCase())}`,
 		max: rules.maxFailures,
 		windowSeconds
 	};
