@@ -5,6 +5,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import {
 	TEXT,
 	agreeToTerms,
+	createLink,
 	fillSignForm,
 	freshSsn,
 	newApplication,
@@ -95,8 +96,29 @@ test('a link to another address sends the merchant to the rep, whose console say
 	const rep = await repPage(browser, REPS.sam);
 	await passThenLose(browser, app, await sendLink(rep, app, app.email));
 
+	// The console says which address carries the pass, and refuses a link that could not carry
+	// it, before anything is sent.
+	await rep.goto(appPath(app.id));
+	await expect(rep.getByLabel('Owner’s email')).toHaveAccessibleDescription(
+		new RegExp(
+			`Identity was already confirmed on the link sent to ${app.email.replace(/\./g, '\\.')}: only a link to that address carries it over\\.$`
+		)
+	);
 	const other = 'morgan.personal@example.net';
-	const b = await sendLink(rep, app, other);
+	await rep.getByLabel('Owner’s email').fill(other);
+	await rep.getByRole('button', { name: SEND_LINK }).click();
+	await expect(rep.getByRole('alert')).toContainText(
+		`Identity was already confirmed on the link sent to ${app.email}, and a link to another address can’t carry that over`
+	);
+	await expect(rep.getByLabel('Owner’s email')).toHaveValue(other);
+	await rep.getByRole('button', { name: 'Make a link to copy' }).click();
+	await expect(rep.getByRole('alert')).toContainText('a link to copy can’t carry that over');
+	await rep.goto('/dev/mailbox');
+	await expect(rep.getByText(other)).toHaveCount(0);
+
+	// The operator's API makes one all the same (its systems decide for themselves).
+	const b = (await createLink(request, app.id, { email: other })).path;
+	await rep.goto(appPath(app.id));
 	const note = rep.locator('.attention');
 	await expect(note).toContainText(`Identity was confirmed on the link sent to ${app.email}.`);
 	await expect(note).toContainText(`The current link (to ${other}) can’t carry it over`);

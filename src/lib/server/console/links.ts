@@ -1,6 +1,7 @@
 import type { AppContext } from '$lib/server/app';
 import { decisionFor } from '$lib/server/decisions/decisions';
 import type { RequestMeta } from '$lib/server/http/meta';
+import { earlierPasses, newLinkCarries, type Pass } from '$lib/server/identity/attempts';
 import { endLinks, issueLink } from '$lib/server/links/ending';
 import { sendLinkMail } from '$lib/server/links/mail';
 import { mailEnabled } from '$lib/server/mail/mode';
@@ -30,6 +31,20 @@ async function decided(ctx: AppContext, a: RepAction): Promise<boolean> {
 	return isDecided(a.application) || !!(await decisionFor(ctx.db, officeId, applicationId));
 }
 
+/**
+ * The identity passes a new link to `email` (null: a link to copy) could not carry over: the
+ * merchant would meet "this link can't continue" at the identity step. Null when it would carry.
+ */
+async function stranded(ctx: AppContext, a: RepAction, email: string | null) {
+	const { officeId, applicationId } = ids(a);
+	const passes = await earlierPasses(ctx.db, officeId, applicationId);
+	return newLinkCarries(passes, email) ? null : passes;
+}
+
+/** Why a rep's new link was not made. */
+export type LinkRefusal =
+	{ reason: 'decided' | 'mail_off' } | { reason: 'identity_elsewhere'; passes: Pass[] };
+
 async function newLink(ctx: AppContext, a: RepAction, email: string | null) {
 	return issueLink(ctx, {
 		...ids(a),
@@ -48,9 +63,11 @@ async function newLink(ctx: AppContext, a: RepAction, email: string | null) {
 export async function sendLink(
 	ctx: AppContext,
 	a: RepAction & { email: string; origin: string }
-): Promise<{ ok: true; expiresAt: Date } | { ok: false; reason: 'decided' | 'mail_off' }> {
+): Promise<{ ok: true; expiresAt: Date } | ({ ok: false } & LinkRefusal)> {
 	if (!mailEnabled(ctx)) return { ok: false, reason: 'mail_off' };
 	if (await decided(ctx, a)) return { ok: false, reason: 'decided' };
+	const passes = await stranded(ctx, a, a.email);
+	if (passes) return { ok: false, reason: 'identity_elsewhere', passes };
 	const { token, link } = await newLink(ctx, a, a.email);
 	await sendLinkMail(ctx, {
 		to: a.email,
@@ -71,8 +88,10 @@ export async function sendLink(
 export async function copyableLink(
 	ctx: AppContext,
 	a: RepAction & { origin: string }
-): Promise<{ ok: true; url: string; expiresAt: Date } | { ok: false }> {
-	if (await decided(ctx, a)) return { ok: false };
+): Promise<{ ok: true; url: string; expiresAt: Date } | ({ ok: false } & LinkRefusal)> {
+	if (await decided(ctx, a)) return { ok: false, reason: 'decided' };
+	const passes = await stranded(ctx, a, null);
+	if (passes) return { ok: false, reason: 'identity_elsewhere', passes };
 	const { token, link } = await newLink(ctx, a, null);
 	return { ok: true, url: `${a.origin}/s/${token}`, expiresAt: link.expiresAt };
 }

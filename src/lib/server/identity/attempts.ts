@@ -537,6 +537,17 @@ export async function earlierPass(
 	return judgePass(passes, linkId, link?.email ?? null, channel);
 }
 
+/** The application's identity passes, with the email of the link each passed on. */
+export const earlierPasses = (db: Tx, officeId: number, applicationId: number): Promise<Pass[]> =>
+	passesQuery(db).execute({ officeId, applicationId });
+
+/**
+ * Whether a link not made yet, to `email` (null: a link to copy), would carry the passes over:
+ * `judgePass`'s rule before the link exists, so that a rep is not let send a dead end.
+ */
+export const newLinkCarries = (passes: Pass[], email: string | null) =>
+	passes.length === 0 || passes.some((p) => sameEmail(p.email, email));
+
 /** earlierPass's judgement, on the passes and the email of the link `linkId` (if any). */
 export function judgePass(
 	passes: Pass[],

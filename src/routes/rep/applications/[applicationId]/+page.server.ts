@@ -6,7 +6,8 @@ import { decisionFor } from '$lib/server/decisions/decisions';
 import { requestMeta } from '$lib/server/http/meta';
 import { attention, stateDetail, stateLabel } from '$lib/server/console/labels';
 import { keepCopied, takeCopied } from '$lib/server/console/copied';
-import { copyableLink, revokeLink, sendLink } from '$lib/server/console/links';
+import { copyableLink, revokeLink, sendLink, type LinkRefusal } from '$lib/server/console/links';
+import type { Pass } from '$lib/server/identity/attempts';
 import { applicationState } from '$lib/server/console/list';
 import { officeTime, serviceDate, shownTime } from '$lib/server/console/time';
 import { timeline, trailRepNames } from '$lib/server/console/timeline';
@@ -30,6 +31,24 @@ const MAIL_OFF =
 	'Mail is off on this portal (no SMTP server is set up), so nothing was sent. Make a link to copy below and send it yourself.';
 
 const DECIDED = 'A decision is on record for this application, so no new link can be made.';
+
+/**
+ * A new link that could not carry the identity already confirmed (identity/attempts.ts): the
+ * merchant would be turned away at the identity step. Said before anything is sent.
+ */
+function strandedPass(passes: Pass[], copy: boolean): string {
+	const passedOn = passes.find((p) => p.email)?.email;
+	if (passedOn) {
+		return `Identity was already confirmed on the link sent to ${passedOn}, and ${copy ? 'a link to copy' : 'a link to another address'} can’t carry that over: the merchant would be turned away at the identity step. Nothing was sent. ${copy ? 'Email' : 'Send'} the link to ${passedOn}, or finish the signing with the merchant in person.`;
+	}
+	const where = passes.some((p) => p.linkId === null) ? 'in person' : 'on a copied link';
+	return `Identity was already confirmed ${where}, which no new link can carry over: the merchant would be turned away at the identity step. Nothing was sent. Finish the signing with the merchant in person: hand them the tablet below.`;
+}
+
+function linkRefused(refusal: LinkRefusal, copy: boolean): string {
+	if (refusal.reason === 'identity_elsewhere') return strandedPass(refusal.passes, copy);
+	return refusal.reason === 'decided' ? DECIDED : MAIL_OFF;
+}
 
 export const load: PageServerLoad = async (event) => {
 	const { rep, application, applicationId } = await requireOfficeApplication(event);
@@ -117,6 +136,14 @@ export const load: PageServerLoad = async (event) => {
 			: null,
 		// A link to the address identity passed on carries the pass over: offer that one first.
 		sendTo: state.identityPassed?.email ?? application.Ownr1_Email ?? '',
+		// Only that address: said beside the field, before the rep sends a link that can't.
+		passedOn:
+			state.identityPassed && !state.decided
+				? {
+						email: state.identityPassed.email,
+						where: state.identityPassed.linkId ? ('link' as const) : ('in_person' as const)
+					}
+				: null,
 		done,
 		// A link just made to copy, on the one view the action's redirect leads to.
 		copied: copied ? { url: copied.url, expires: shownTime(copied.expiresAt, zone) } : null,
@@ -229,8 +256,7 @@ export const actions: Actions = {
 			origin: event.url.origin
 		});
 		if (!sent.ok) {
-			const error = sent.reason === 'decided' ? DECIDED : MAIL_OFF;
-			return fail(409, { action: 'send' as const, email: typed, error });
+			return fail(409, { action: 'send' as const, email: typed, error: linkRefused(sent, false) });
 		}
 		after(event, 'sent');
 	},
@@ -242,7 +268,7 @@ export const actions: Actions = {
 			meta: requestMeta(event),
 			origin: event.url.origin
 		});
-		if (!made.ok) return fail(409, { action: 'copy' as const, error: DECIDED });
+		if (!made.ok) return fail(409, { action: 'copy' as const, error: linkRefused(made, true) });
 		// Shown once, on the page this redirect leads to: the portal keeps the token's hash, not
 		// the token. Answering the post itself would make a new link at every reload.
 		keepCopied(event.cookies, event.url, app().encryptionKey, ownerOf(rep, applicationId), made);
