@@ -171,6 +171,14 @@ test('accept needs every presented section ticked; errors per field, the SSN nev
 	).toBeVisible();
 	await expect(page.getByLabel('Social Security Number')).toHaveAttribute('aria-invalid', 'true');
 	expect(await receivedDecision(request, app.id)).toBeNull();
+
+	// A reload shows what was sent last (the SSN asked for again), not the application's names.
+	await page.reload();
+	await ready(page);
+	await expect(page.getByLabel('Email', { exact: true })).toHaveValue('morgan@testshop.example');
+	await expect(page.getByLabel('I have read and accept the Individual Guaranty')).toBeChecked();
+	await expect(page.getByLabel('Social Security Number')).toHaveValue('');
+	await expect(page.locator('#ssn-again')).toBeVisible();
 });
 
 test('what is typed and ticked on the sign step before the page is ready stays, the draft not put back over it', async ({

@@ -149,6 +149,9 @@ export const actions: Actions = {
 			errors.signature = `Type your first and last name as given above (${first.output} ${last.output}) to sign.`;
 		}
 		if (!parsed.success || !signature.success || Object.keys(errors).length > 0) {
+			// Kept as the page's draft too: a reload shows what was typed last, not an older draft
+			// (one saved on the way to reading the documents again) or the application's names.
+			await saveDraft(app().db, session, draftFrom(form, session));
 			const typed = typedBack(form, 'signature', 300);
 			return fail(400, {
 				action: 'accept' as const,
