@@ -237,7 +237,7 @@ test('"Return to rep" mid-way keeps the merchant’s progress for a later hand-o
 }) => {
 	const app = await newApplication(request, 'In person paused');
 	const tablet = await repPage(browser, REPS.sam);
-	await handOver(tablet, app.id);
+	await handOver(tablet, app.id, { type: 'Passport', last4: 'X7Q2' });
 	await agreeToTerms(tablet);
 	// An answer chosen, kept in the tab for a reload, then the tablet goes back: it is forgotten.
 	await startQuestions(tablet);
@@ -270,6 +270,9 @@ test('"Return to rep" mid-way keeps the merchant’s progress for a later hand-o
 	await expect(tablet.locator('#state option:checked')).toHaveText(/^Opened or paused \(\d+\)$/);
 	await expect(tablet.getByText('Paused in person').first()).toBeVisible();
 	await tablet.goto(appPath(app.id));
+	// The photo ID noted at the first hand-over is offered again for the next.
+	await expect(tablet.getByLabel('ID type (optional)')).toHaveValue('Passport');
+	await expect(tablet.getByLabel('Last four characters of the ID (optional)')).toHaveValue('X7Q2');
 
 	// Later: the same session goes on at the identity step, not back at the terms.
 	await handOver(tablet, app.id);

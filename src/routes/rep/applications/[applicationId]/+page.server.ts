@@ -1,7 +1,7 @@
 import { fail, redirect, type RequestEvent } from '@sveltejs/kit';
 import * as v from 'valibot';
 import { app } from '$lib/server/app';
-import { listAudit } from '$lib/server/audit/audit';
+import { listAudit, type AuditEvent } from '$lib/server/audit/audit';
 import { decisionFor } from '$lib/server/decisions/decisions';
 import { requestMeta } from '$lib/server/http/meta';
 import { attention, stateDetail, stateLabel } from '$lib/server/console/labels';
@@ -63,6 +63,7 @@ export const load: PageServerLoad = async (event) => {
 		mailStatusFor(ctx.db, rep.officeId, applicationId, 20)
 	]);
 	const repNames = await trailRepNames(ctx.db, rep.officeId, events);
+	const resumes = state.kind === 'opened' && state.inPerson;
 	const asked = DONE.find((d) => d === event.url.searchParams.get('done')) ?? null;
 	// A notice answers what was just done: one that no longer fits where the application stands
 	// (Back to the send after a revoke, an old address opened again) is not shown.
@@ -136,6 +137,8 @@ export const load: PageServerLoad = async (event) => {
 			: null,
 		// A link to the address identity passed on carries the pass over: offer that one first.
 		sendTo: state.identityPassed?.email ?? application.Ownr1_Email ?? '',
+		// The photo ID noted at the paused session's hand-overs: offered again for the next one.
+		idNoted: resumes ? idNoted(events) : null,
 		// Only that address: said beside the field, before the rep sends a link that can't.
 		passedOn:
 			state.identityPassed && !state.decided
@@ -162,6 +165,27 @@ export const load: PageServerLoad = async (event) => {
 		}))
 	};
 };
+
+/**
+ * The ID type and last characters the rep noted for the newest in-person session, at its latest
+ * hand-over that noted any: a later hand-over picks that session up, and its form starts from them.
+ */
+function idNoted(events: AuditEvent[]): { idType: string; idLast4: string } | null {
+	const attested = events.filter(
+		(e) =>
+			(e.type === 'session.started' || e.type === 'session.handed_over') &&
+			typeof e.data.inPerson === 'object' &&
+			e.data.inPerson !== null
+	);
+	const session = attested.at(-1)?.sessionId;
+	for (const e of attested.filter((a) => a.sessionId === session).reverse()) {
+		const p = e.data.inPerson as Record<string, unknown>;
+		const idType = typeof p.idType === 'string' ? p.idType : '';
+		const idLast4 = typeof p.idLast4 === 'string' ? p.idLast4 : '';
+		if (idType || idLast4) return { idType, idLast4 };
+	}
+	return null;
+}
 
 /** Whether the notice of an action (?done=…) still says how things are. */
 function stillTrue(done: (typeof DONE)[number], state: ConsoleState): boolean {
