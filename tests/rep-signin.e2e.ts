@@ -101,9 +101,27 @@ test('sign in, a new session each time; sign out ends it on the server', async (
 	});
 	expect(stale.status()).toBe(303);
 
+	// A second tab of the console, on a search.
+	const other = await page.context().newPage();
+	await other.goto('/rep?q=Bakery');
+	await ready(other);
+
 	await page.getByRole('button', { name: 'Sign out' }).click();
 	await expect(page).toHaveURL(/\/rep\/login\?signedout=1$/);
 	await expect(page.getByText('You are signed out.')).toBeVisible();
+
+	// The other tab's next step within the console says why it is at the sign-in, and the
+	// sign-in brings it to the page it asked for.
+	const row = other.locator('li[data-application] a').first();
+	const wanted = await row.getAttribute('href');
+	await row.click();
+	await expect(other).toHaveURL(`/rep/login?gone=1&next=${encodeURIComponent(wanted!)}`);
+	await expect(other.getByText(/You are no longer signed in on this browser/)).toBeVisible();
+	await other.getByLabel('Email').fill(REPS.sam.email);
+	await other.getByLabel('Password').fill(REPS.sam.password());
+	await other.getByRole('button', { name: 'Sign in' }).click();
+	await expect(other).toHaveURL(wanted!);
+	await other.close();
 	const replay = await request.get('/rep', {
 		headers: { cookie: `rep_session=${second!.value}` },
 		maxRedirects: 0

@@ -21,9 +21,11 @@ export function requireRep(event: RequestEvent): SignedInRep {
 	const rep = event.locals.rep;
 	if (rep) return rep;
 	const params = new URLSearchParams();
-	// A cookie without a session: it ended (idle, too old, signed out elsewhere).
+	// A cookie without a session: it ended (idle, too old, signed out elsewhere). A page's own
+	// refresh or a click within the console without one: this browser signed out in another tab.
 	if (event.cookies.get(REP_COOKIE)) params.set('ended', '1');
-	if (event.request.method === 'GET' && !event.isDataRequest) {
+	else if (event.isDataRequest) params.set('gone', '1');
+	if (event.request.method === 'GET') {
 		const next = safeNext(event.url.pathname + event.url.search);
 		if (next !== '/rep') params.set('next', next);
 	} else if (event.request.method === 'POST') {

@@ -14,6 +14,7 @@ export const load: PageServerLoad = ({ locals, url }) => {
 	if (locals.rep) redirect(303, next);
 	return {
 		ended: url.searchParams.has('ended'),
+		gone: url.searchParams.has('gone'),
 		undone: url.searchParams.has('undone'),
 		signedOut: url.searchParams.has('signedout'),
 		idleMinutes: app().config.REP_SESSION_IDLE_MINUTES
