@@ -477,14 +477,10 @@ test('a merchant reading the agreement on the tablet, scrolling, is not locked o
 	test.setTimeout(90_000);
 	const server = await startSecondServer('in-person-reading', { IN_PERSON_IDLE_SECONDS: '5' });
 	try {
-		const rep = REPS.riley;
 		const context = await browser.newContext({ viewport: TABLET, baseURL: server.origin });
 		const tablet = await context.newPage();
-		await signIn(tablet, rep);
-		await tablet.goto(`${server.origin}${appPath(DEMO.ordinary)}`);
-		await ready(tablet);
-		await tablet.getByLabel('I have checked the signer’s photo ID').check();
-		await tablet.getByRole('button', { name: 'Hand to merchant' }).click();
+		await signIn(tablet, REPS.riley);
+		await handOver(tablet, DEMO.ordinary);
 		await expect(tablet).toHaveURL(/\/sign\/terms$/);
 		// Twice the limit of reading: the page hears every scroll, the server only what it is told.
 		const until = Date.now() + 10_000;
