@@ -117,6 +117,7 @@ test('sign in, a new session each time; sign out ends it on the server', async (
 	await row.click();
 	await expect(other).toHaveURL(`/rep/login?gone=1&next=${encodeURIComponent(wanted!)}`);
 	await expect(other.getByText(/You are no longer signed in on this browser/)).toBeVisible();
+	await expect(other.getByRole('button', { name: 'Sign out' })).toHaveCount(0);
 	await other.getByLabel('Email').fill(REPS.sam.email);
 	await other.getByLabel('Password').fill(REPS.sam.password());
 	await other.getByRole('button', { name: 'Sign in' }).click();

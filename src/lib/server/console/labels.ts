@@ -162,12 +162,12 @@ export function attention(s: ConsoleState, zone: string): string | null {
 		? `Send a new link to ${passedOn}: a link to that address carries the confirmed identity over.`
 		: inPerson
 			? 'Identity was confirmed in person, with you: hand the tablet over again and the merchant goes on from signing.'
-			: 'Identity was confirmed on a copied link, which no new link can carry over: finish this application with the merchant in person.';
+			: 'Identity was confirmed on a link that was not emailed (copied, or made without an address), which no new link can carry over: finish this application with the merchant in person.';
 	if (s.deadEnd) {
 		const current = s.link
 			? s.link.email
 				? `The current link (to ${s.link.email}) can’t carry it over`
-				: 'The current link (copied, not emailed) can’t carry it over'
+				: `The current link (${s.link.viaApi ? 'made through the operator API' : 'copied'}, not emailed) can’t carry it over`
 			: 'No link can carry it over';
 		const turned = s.deadEnd.refusedAt
 			? ` — the merchant was turned away ${officeTime(s.deadEnd.refusedAt, zone)}`
@@ -176,7 +176,7 @@ export function attention(s: ConsoleState, zone: string): string | null {
 			? `on the link sent to ${passedOn}`
 			: inPerson
 				? 'in person'
-				: 'on a copied link';
+				: 'on a link that was not emailed';
 		return `Identity was confirmed ${where}. ${current}${turned}. ${forward}`;
 	}
 	if (s.kind === 'identity_passed' && !s.link) return forward;

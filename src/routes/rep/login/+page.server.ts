@@ -13,6 +13,9 @@ export const load: PageServerLoad = ({ locals, url }) => {
 	const next = safeNext(url.searchParams.get('next'));
 	if (locals.rep) redirect(303, next);
 	return {
+		// Nobody is signed in here. Said by the page itself: after a redirect within the console
+		// (a sign-out in another tab), the browser keeps the console layout's data as it was.
+		signedIn: null,
 		ended: url.searchParams.has('ended'),
 		gone: url.searchParams.has('gone'),
 		undone: url.searchParams.has('undone'),

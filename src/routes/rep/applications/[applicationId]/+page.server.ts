@@ -41,7 +41,9 @@ function strandedPass(passes: Pass[], copy: boolean): string {
 	if (passedOn) {
 		return `Identity was already confirmed on the link sent to ${passedOn}, and ${copy ? 'a link to copy' : 'a link to another address'} can’t carry that over: the merchant would be turned away at the identity step. Nothing was sent. ${copy ? 'Email' : 'Send'} the link to ${passedOn}, or finish the signing with the merchant in person.`;
 	}
-	const where = passes.some((p) => p.linkId === null) ? 'in person' : 'on a copied link';
+	const where = passes.some((p) => p.linkId === null)
+		? 'in person'
+		: 'on a link that was not emailed';
 	return `Identity was already confirmed ${where}, which no new link can carry over: the merchant would be turned away at the identity step. Nothing was sent. Finish the signing with the merchant in person: hand them the tablet below.`;
 }
 
