@@ -79,6 +79,13 @@ test('a new link to the address identity passed on carries the pass over', async
 	// The rep resends to the same address (typed in another case): the merchant simply signs.
 	const b = await sendLink(rep, app, app.email.toUpperCase());
 	await expect(rep.getByText('Needs you')).toHaveCount(0);
+	// Its page says before Start that no questions come this time.
+	const look = await browser.newPage({ viewport: { width: 390, height: 844 } });
+	await look.goto(b);
+	await expect(look.locator('ol.steps')).toContainText(
+		'Your identity is already confirmed: no questions this time.'
+	);
+	await look.close();
 	await finishWith(browser, b);
 	await rep.goto(`/rep?q=${encodeURIComponent(app.business)}`);
 	await expect(rep.locator(`li[data-application="${app.id}"] .badge`)).toHaveText('Signed');

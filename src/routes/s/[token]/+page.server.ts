@@ -58,6 +58,9 @@ export const load: PageServerLoad = async (event) => {
 		blocked: blocked ? REFUSALS[blocked][1] : null,
 		// Start would lead through the agreement to questions that cannot be asked yet.
 		lockedUntil: lockedUntil?.toISOString() ?? null,
+		// Opened again after the questions were answered (Back, the email again): Start reads the
+		// agreement once more, then goes straight to signing.
+		identityDone: earlier.kind === 'carries',
 		rep: await repOf(link, item)
 	};
 };
