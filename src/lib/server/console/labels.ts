@@ -147,6 +147,17 @@ function emailed(s: ConsoleState, to: string, t: (d: Date | null) => string): st
 }
 
 /**
+ * Where identity passed, as a sentence's end: on a link to an address, on a link that went to
+ * none (copied, or made without one), or in person (no link).
+ */
+export const passedWhere = (p: { linkId: string | null; email: string | null }) =>
+	p.email
+		? `on the link sent to ${p.email}`
+		: p.linkId === null
+			? 'in person'
+			: 'on a link that was not emailed';
+
+/**
  * What needs the rep: a link email that could not be sent, the known dead end, or a passed
  * identity waiting for a new link.
  */
@@ -172,12 +183,7 @@ export function attention(s: ConsoleState, zone: string): string | null {
 		const turned = s.deadEnd.refusedAt
 			? ` — the merchant was turned away ${officeTime(s.deadEnd.refusedAt, zone)}`
 			: ', so the merchant will be sent to you';
-		const where = passedOn
-			? `on the link sent to ${passedOn}`
-			: inPerson
-				? 'in person'
-				: 'on a link that was not emailed';
-		return `Identity was confirmed ${where}. ${current}${turned}. ${forward}`;
+		return `Identity was confirmed ${passedWhere(s.identityPassed)}. ${current}${turned}. ${forward}`;
 	}
 	if (s.kind === 'identity_passed' && !s.link) return forward;
 	return null;

@@ -121,7 +121,8 @@ export class EvidenceNotFoundError extends Error {
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 const DECISION_TYPES = ['decision.accepted', 'decision.declined'];
 
-function inPersonOf(data: Record<string, unknown>): InPerson | null {
+/** The rep's attestation an in-person start or hand-over carries in its data, if any. */
+export function inPersonOf(data: Record<string, unknown>): InPerson | null {
 	const p = data.inPerson;
 	if (p === null || typeof p !== 'object') return null;
 	const o = p as Record<string, unknown>;

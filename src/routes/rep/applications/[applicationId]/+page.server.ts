@@ -4,7 +4,8 @@ import { app } from '$lib/server/app';
 import { listAudit, type AuditEvent } from '$lib/server/audit/audit';
 import { decisionFor } from '$lib/server/decisions/decisions';
 import { requestMeta } from '$lib/server/http/meta';
-import { attention, stateDetail, stateLabel } from '$lib/server/console/labels';
+import { attention, passedWhere, stateDetail, stateLabel } from '$lib/server/console/labels';
+import { inPersonOf } from '$lib/server/evidence/facts';
 import { keepCopied, takeCopied } from '$lib/server/console/copied';
 import { copyableLink, revokeLink, sendLink, type LinkRefusal } from '$lib/server/console/links';
 import type { Pass } from '$lib/server/identity/attempts';
@@ -37,14 +38,19 @@ const DECIDED = 'A decision is on record for this application, so no new link ca
  * merchant would be turned away at the identity step. Said before anything is sent.
  */
 function strandedPass(passes: Pass[], copy: boolean): string {
-	const passedOn = passes.find((p) => p.email)?.email;
-	if (passedOn) {
-		return `Identity was already confirmed on the link sent to ${passedOn}, and ${copy ? 'a link to copy' : 'a link to another address'} can’t carry that over: the merchant would be turned away at the identity step. Nothing was sent. ${copy ? 'Email' : 'Send'} the link to ${passedOn}, or finish the signing with the merchant in person.`;
+	const emailed = passes.find((p) => p.email);
+	if (emailed) {
+		return `Identity was already confirmed ${passedWhere(emailed)}, and ${copy ? 'a link to copy' : 'a link to another address'} can’t carry that over: the merchant would be turned away at the identity step. Nothing was sent. ${copy ? 'Email' : 'Send'} the link to ${emailed.email}, or finish the signing with the merchant in person.`;
 	}
-	const where = passes.some((p) => p.linkId === null)
-		? 'in person'
-		: 'on a link that was not emailed';
-	return `Identity was already confirmed ${where}, which no new link can carry over: the merchant would be turned away at the identity step. Nothing was sent. Finish the signing with the merchant in person: hand them the tablet below.`;
+	const pass = passes.find((p) => p.linkId === null) ?? passes[0]!;
+	return `Identity was already confirmed ${passedWhere(pass)}, which no new link can carry over: the merchant would be turned away at the identity step. Nothing was sent. Finish the signing with the merchant in person: hand them the tablet below.`;
+}
+
+/** Said beside the send form once identity passed: which link, if any, can carry it over. */
+function passHint(pass: { linkId: string | null; email: string | null }): string {
+	return pass.email
+		? `Identity was already confirmed ${passedWhere(pass)}: only a link to that address carries it over.`
+		: `Identity was already confirmed ${passedWhere(pass)}: no new link can carry it over, so finish the signing in person.`;
 }
 
 function linkRefused(refusal: LinkRefusal, copy: boolean): string {
@@ -142,13 +148,7 @@ export const load: PageServerLoad = async (event) => {
 		// The photo ID noted at the paused session's hand-overs: offered again for the next one.
 		idNoted: resumes ? idNoted(events) : null,
 		// Only that address: said beside the field, before the rep sends a link that can't.
-		passedOn:
-			state.identityPassed && !state.decided
-				? {
-						email: state.identityPassed.email,
-						where: state.identityPassed.linkId ? ('link' as const) : ('in_person' as const)
-					}
-				: null,
+		passHint: state.identityPassed && !state.decided ? passHint(state.identityPassed) : null,
 		done,
 		// A link just made to copy, on the one view the action's redirect leads to.
 		copied: copied ? { url: copied.url, expires: shownTime(copied.expiresAt, zone) } : null,
@@ -176,15 +176,12 @@ function idNoted(events: AuditEvent[]): { idType: string; idLast4: string } | nu
 	const attested = events.filter(
 		(e) =>
 			(e.type === 'session.started' || e.type === 'session.handed_over') &&
-			typeof e.data.inPerson === 'object' &&
-			e.data.inPerson !== null
+			inPersonOf(e.data) !== null
 	);
 	const session = attested.at(-1)?.sessionId;
 	for (const e of attested.filter((a) => a.sessionId === session).reverse()) {
-		const p = e.data.inPerson as Record<string, unknown>;
-		const idType = typeof p.idType === 'string' ? p.idType : '';
-		const idLast4 = typeof p.idLast4 === 'string' ? p.idLast4 : '';
-		if (idType || idLast4) return { idType, idLast4 };
+		const { idType, idLast4 } = inPersonOf(e.data)!;
+		if (idType || idLast4) return { idType: idType ?? '', idLast4: idLast4 ?? '' };
 	}
 	return null;
 }
