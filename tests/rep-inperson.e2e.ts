@@ -501,7 +501,8 @@ test('a hand-over ends the application’s emailed link: nobody goes on with it 
 	browser,
 	request
 }) => {
-	const app = await newApplication(request, 'Link and counter');
+	// Its rep number has no account here (47): the pages name the rep who took it in person.
+	const app = await newApplication(request, 'Link and counter', { repNo: 47 });
 	const link = await createLink(request, app.id);
 	// Someone with the emailed link has the questions open on a phone.
 	const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
@@ -521,10 +522,12 @@ test('a hand-over ends the application’s emailed link: nobody goes on with it 
 				/ended when your sales representative began signing this application with you in person/
 			)
 		).toBeVisible();
+		await expect(p.getByText(/Your sales representative: Sam Ortiz/)).toBeVisible();
 		expect((await p.goto(link.path))?.status()).toBe(410);
 		await expect(
 			p.getByText(/This link closed when your sales representative began signing/)
 		).toBeVisible();
+		await expect(p.getByText(/Your sales representative: Sam Ortiz/)).toBeVisible();
 		// The set left open on the phone counts as a try, and is not "open elsewhere".
 		await agreeToTerms(tablet);
 		await expect(tablet.getByText(/You have 1 of 2\s+tries left/)).toBeVisible();

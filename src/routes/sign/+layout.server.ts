@@ -1,6 +1,6 @@
 import { app } from '$lib/server/app';
-import { merchantRepContact } from '$lib/server/reps/contact';
-import { currentStep } from '$lib/server/signing/session';
+import { endedBy, merchantRepContact } from '$lib/server/reps/contact';
+import { currentStep, type EndedSession } from '$lib/server/signing/session';
 import type { LayoutServerLoad } from './$types';
 
 export const load: LayoutServerLoad = async ({ locals }) => {
@@ -15,11 +15,17 @@ export const load: LayoutServerLoad = async ({ locals }) => {
 		channel: s?.channel ?? null,
 		// Times are shown in the office's zone until the page's script knows the merchant's.
 		officeTimeZone: app().config.OFFICE_TIME_ZONE,
-		// A session that has ended still names its rep: the error page says whom to ask.
-		rep: await repOf(s ?? locals.signingEnded)
+		// A session that has ended still names its rep: the error page says whom to ask (whoever
+		// ended its link, such as the rep who took the signing in person, else the session's rep).
+		rep: s ? await repOf(s) : await endedRep(locals.signingEnded)
 	};
 };
 
-function repOf(s: { officeId: number; repNo: number | null } | undefined) {
-	return s ? merchantRepContact(app(), s.officeId, s.repNo) : null;
+function repOf(s: { officeId: number; repNo: number | null }) {
+	return merchantRepContact(app(), s.officeId, s.repNo);
+}
+
+async function endedRep(ended: EndedSession | undefined) {
+	if (!ended) return null;
+	return (await endedBy(app(), ended.officeId, ended.revoked?.by)) ?? repOf(ended);
 }

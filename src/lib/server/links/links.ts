@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { appendAudit } from '$lib/server/audit/audit';
 import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
@@ -136,6 +136,8 @@ export async function revokeLinks(
 		meta: RequestMeta;
 		/** Why: the rep's "Revoke" (the default), or a hand-over for signing in person. */
 		reason?: 'revoked' | 'in_person';
+		/** Who: `rep:<id>` (see howRevoked). */
+		by?: string;
 	},
 	now = new Date()
 ): Promise<string[]> {
@@ -155,7 +157,7 @@ export async function revokeLinks(
 				userAgent: input.meta.userAgent,
 				rep: input.rep,
 				at: now,
-				data: { linkId: r.id, reason: input.reason ?? 'revoked' }
+				data: { linkId: r.id, reason: input.reason ?? 'revoked', by: input.by }
 			});
 		}
 		return revoked.map((r) => r.id);
@@ -166,16 +168,39 @@ export async function revokeLinks(
 export type RevokedHow = 'replaced' | 'withdrawn' | 'in_person';
 
 /**
+ * How a revoked link came to end, and who ended it: `by` is the newer link's `createdBy`, or the
+ * revoke's (`rep:<id>`; null for a revoke recorded before revokes named it). The merchant's page
+ * then names that rep: the one who handed over a tablet, say, rather than the application's own.
+ */
+export interface Revoked {
+	how: RevokedHow;
+	by: string | null;
+}
+
+/**
  * How a revoked link came to end, read where a merchant meets it (its page, or a session it had
  * started): a newer link for the application replaced it; else the trail's revoke says whether a
  * rep withdrew it or took the signing in person.
  */
-export async function howRevoked(db: Db, linkId: string): Promise<RevokedHow> {
+export async function howRevoked(db: Db, linkId: string): Promise<Revoked> {
 	const newer = alias(signingLinks, 'newer');
+	const revoke = db
+		.select({ data: auditEvents.data })
+		.from(auditEvents)
+		.where(
+			and(
+				eq(auditEvents.officeId, signingLinks.officeId),
+				eq(auditEvents.applicationId, signingLinks.applicationId),
+				eq(auditEvents.type, 'link.revoked'),
+				sql`${auditEvents.data} ->> 'linkId' = ${signingLinks.id}::text`
+			)
+		)
+		.orderBy(desc(auditEvents.at))
+		.limit(1);
 	const [row] = await db
 		.select({
-			replaced: sql<boolean>`exists (${db
-				.select({ one: sql`1` })
+			newerBy: sql<string | null>`(${db
+				.select({ by: newer.createdBy })
 				.from(newer)
 				.where(
 					and(
@@ -183,24 +208,16 @@ export async function howRevoked(db: Db, linkId: string): Promise<RevokedHow> {
 						eq(newer.applicationId, signingLinks.applicationId),
 						gt(newer.createdAt, signingLinks.createdAt)
 					)
-				)})`,
-			inPerson: sql<boolean>`exists (${db
-				.select({ one: sql`1` })
-				.from(auditEvents)
-				.where(
-					and(
-						eq(auditEvents.officeId, signingLinks.officeId),
-						eq(auditEvents.applicationId, signingLinks.applicationId),
-						eq(auditEvents.type, 'link.revoked'),
-						sql`${auditEvents.data} ->> 'linkId' = ${signingLinks.id}::text`,
-						sql`${auditEvents.data} ->> 'reason' = 'in_person'`
-					)
-				)})`
+				)
+				.orderBy(desc(newer.createdAt))
+				.limit(1)})`,
+			revoke: sql<{ reason?: string; by?: string } | null>`(${revoke})`
 		})
 		.from(signingLinks)
 		.where(eq(signingLinks.id, linkId));
-	if (row?.replaced) return 'replaced';
-	return row?.inPerson ? 'in_person' : 'withdrawn';
+	if (row?.newerBy) return { how: 'replaced', by: row.newerBy };
+	const how = row?.revoke?.reason === 'in_person' ? 'in_person' : 'withdrawn';
+	return { how, by: row?.revoke?.by ?? null };
 }
 
 export function linkState(link: SigningLink | undefined, now = new Date()): LinkState {

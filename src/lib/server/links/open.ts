@@ -21,7 +21,7 @@ import {
 	type Limit,
 	type LimitResult
 } from '$lib/server/ratelimit/ratelimit';
-import { repContactOf } from '$lib/server/reps/contact';
+import { endedBy, repContactOf } from '$lib/server/reps/contact';
 import { findLink, howRevoked, linkState, lookupHash, type SigningLink } from './links';
 
 const MESSAGES = {
@@ -120,10 +120,13 @@ async function admitLink(
 	}
 	const state = linkState(link);
 	if (state !== 'valid') {
-		const said = state === 'revoked' ? await howRevoked(ctx.db, link!.id) : state;
-		const [status, message] = MESSAGES[said];
-		// A link we know names its sender or its application, and so the rep the message points to.
-		const rep = link ? await repContactOf(ctx, link) : null;
+		const revoked = state === 'revoked' ? await howRevoked(ctx.db, link!.id) : null;
+		const [status, message] = MESSAGES[state === 'revoked' ? revoked!.how : state];
+		// A link we know names the rep the message points to: whoever ended it (the rep who took
+		// the signing in person, say), else its sender or its application's rep.
+		const rep = link
+			? ((await endedBy(ctx, link.officeId, revoked?.by)) ?? (await repContactOf(ctx, link)))
+			: null;
 		error(status, { message, rep });
 	}
 	return link!;

@@ -73,6 +73,23 @@ export async function senderContact(
 }
 
 /**
+ * The rep who ended a link (see howRevoked's `by`: `rep:<id>`, or the operator API's name), if
+ * an active account of the office; null otherwise, and never fails.
+ */
+export async function endedBy(
+	ctx: AppContext,
+	officeId: number,
+	by: string | null | undefined
+): Promise<RepContact | null> {
+	if (!by) return null;
+	try {
+		return await senderContact(ctx, { officeId, createdBy: by });
+	} catch {
+		return null;
+	}
+}
+
+/**
  * The rep a link's pages name where the application is known only by its ids (a link's error
  * page; a note to the rep, with no `createdBy`): who sent the link, else the application's rep,
  * whose `RepNo` the service's list gives. Never fails: a page that cannot name the rep still

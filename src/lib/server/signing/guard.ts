@@ -35,10 +35,10 @@ export function requireStep(event: RequestEvent, step: Step): SigningSession {
 export function endedMessage(ended: EndedSession | undefined): string {
 	switch (ended?.end) {
 		case 'link_revoked':
-			if (ended.revoked === 'replaced') {
+			if (ended.revoked?.how === 'replaced') {
 				return 'Your sales representative sent you a newer signing link, which ended this session. Open the link in the most recent email you received to go on.';
 			}
-			if (ended.revoked === 'in_person') {
+			if (ended.revoked?.how === 'in_person') {
 				return 'This session ended when your sales representative began signing this application with you in person. If that signing wasn’t finished, ask them for a new link.';
 			}
 			return 'Your sales representative withdrew the link this session was opened with, so it has ended. Ask them for a new link if you still want to sign.';

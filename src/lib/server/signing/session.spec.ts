@@ -117,7 +117,7 @@ describe('an ended session', () => {
 			await linkFor(db, 1, later(2000));
 			expect(await ended(onA.secret, later(3000))).toEqual({
 				end: 'link_revoked',
-				revoked: 'replaced',
+				revoked: { how: 'replaced', by: 'rep:x' },
 				officeId: 1207,
 				applicationId: 1,
 				repNo: 3,
@@ -129,15 +129,20 @@ describe('an ended session', () => {
 			const b = await linkFor(db, 2, t0);
 			const onB = await sessionOn(db, b.link, t0);
 			await revokeLinks(db, { officeId: 1207, applicationId: 2, rep: 'x', meta }, later(2000));
-			expect(await ended(onB.secret, later(3000))).toMatchObject({ revoked: 'withdrawn' });
+			expect(await ended(onB.secret, later(3000))).toMatchObject({
+				revoked: { how: 'withdrawn', by: null }
+			});
 			const c = await linkFor(db, 3, t0);
 			const onC = await sessionOn(db, c.link, t0);
 			await revokeLinks(
 				db,
-				{ officeId: 1207, applicationId: 3, rep: 'x', meta, reason: 'in_person' },
+				{ officeId: 1207, applicationId: 3, rep: 'x', meta, reason: 'in_person', by: 'rep:r2' },
 				later(2000)
 			);
-			expect(await ended(onC.secret, later(3000))).toMatchObject({ revoked: 'in_person' });
+			// The rep who took it in person, whom the merchant's page names.
+			expect(await ended(onC.secret, later(3000))).toMatchObject({
+				revoked: { how: 'in_person', by: 'rep:r2' }
+			});
 
 			// Idle, and past a working day however active; a cookie that names nothing is nothing.
 			const d = await linkFor(db, 4, t0);

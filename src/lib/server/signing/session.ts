@@ -4,7 +4,7 @@ import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
 import type { Db, Tx } from '$lib/server/db';
 import { preparedPer } from '$lib/server/db/prepared';
 import { signingLinks, signingSessions, type Channel } from '$lib/server/db/schema';
-import { activeLinksOf, howRevoked, type RevokedHow } from '$lib/server/links/links';
+import { activeLinksOf, howRevoked, type Revoked } from '$lib/server/links/links';
 
 export type SigningSession = typeof signingSessions.$inferSelect;
 
@@ -97,8 +97,8 @@ export interface EndedSession {
 	repNo: number | null;
 	linkId: string | null;
 	channel: Channel;
-	/** For a revoked link: how it came to end (see howRevoked). */
-	revoked?: RevokedHow;
+	/** For a revoked link: how it came to end, and who ended it (see howRevoked). */
+	revoked?: Revoked;
 }
 
 /**
