@@ -4,7 +4,7 @@ import { app } from '$lib/server/app';
 import { AlreadyDecidedError, recordDecision } from '$lib/server/decisions/decisions';
 import { deliverDecision } from '$lib/server/decisions/delivery';
 import { applicationPdfForDecision, offeredPdf } from '$lib/server/evidence';
-import { requestMeta } from '$lib/server/http/meta';
+import { clientIp, requestMeta } from '$lib/server/http/meta';
 import { logError } from '$lib/server/log/log';
 import { hit } from '$lib/server/ratelimit/ratelimit';
 import { requireStep } from '$lib/server/signing/guard';
@@ -109,6 +109,14 @@ async function decide(
 }
 
 /**
+ * The service takes a decision only with the signer's address (`IPAddress`), and one without it
+ * would be refused for good. With none known (a proxy that does not set ADDRESS_HEADER; clientIp
+ * logs it for the operator), nothing is recorded and the page keeps what was typed.
+ */
+const NO_ADDRESS =
+	'We can’t record your decision right now because of a problem on our side, so nothing was recorded. What you typed is kept: try again in a few minutes, or contact your sales representative.';
+
+/**
  * Whether the post carried an SSN, which never comes back: the page then asks for it again, and
  * says why. Only whether, never what.
  */
@@ -162,6 +170,18 @@ export const actions: Actions = {
 				ssnSent: ssnSent(form)
 			});
 		}
+		if (clientIp(event) === null) {
+			await saveDraft(app().db, session, draftFrom(form, session));
+			return fail(503, {
+				action: 'accept' as const,
+				values,
+				checked,
+				errors: {},
+				signature: typedBack(form, 'signature', 300),
+				message: NO_ADDRESS,
+				ssnSent: ssnSent(form)
+			});
+		}
 		const tooMany = await limited(session);
 		if (tooMany) return tooMany;
 		const flags = noSections();
@@ -212,6 +232,17 @@ export const actions: Actions = {
 				// Typed text comes back, but never what looks like an SSN.
 				reason: keptReason(reasonInput),
 				errors,
+				ssnSent: ssnSent(form)
+			});
+		}
+		if (clientIp(event) === null) {
+			return fail(503, {
+				action: 'decline' as const,
+				declining: true,
+				values,
+				reason: keptReason(reasonInput),
+				errors: {},
+				message: NO_ADDRESS,
 				ssnSent: ssnSent(form)
 			});
 		}
