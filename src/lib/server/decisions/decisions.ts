@@ -179,3 +179,23 @@ export async function claimDecision(db: Db, id: string, leaseMs: number, now = n
 		.returning();
 	return row;
 }
+
+/**
+ * Decisions in trouble, for `/healthz`: waiting to be tried again after a failed delivery (the
+ * service down or refusing for a while), and refused for good by the service in the last day
+ * (each one a merchant's decision its rep must now take up by hand).
+ */
+export async function decisionTrouble(
+	db: Tx,
+	now = new Date()
+): Promise<{ retrying: number; refused: number }> {
+	const dayAgo = new Date(now.getTime() - 86_400_000);
+	const [row] = await db
+		.select({
+			retrying: sql<number>`count(*) filter (where ${decisions.status} = 'pending' and ${decisions.attempts} > 0)::int`,
+			refused: sql<number>`count(*) filter (where ${decisions.status} = 'rejected' and ${decisions.createdAt} > ${dayAgo})::int`
+		})
+		.from(decisions)
+		.where(or(eq(decisions.status, 'pending'), eq(decisions.status, 'rejected')));
+	return { retrying: row?.retrying ?? 0, refused: row?.refused ?? 0 };
+}

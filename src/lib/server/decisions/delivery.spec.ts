@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { listAudit, verifyAuditChain } from '$lib/server/audit/audit';
 import { decisions, signingSessions } from '$lib/server/db/schema';
 import { identityState, startAttempt, submitAnswers } from '$lib/server/identity/attempts';
@@ -15,7 +15,21 @@ import { deliverDue } from './worker';
 const meta = { ip: '198.51.100.23', userAgent: 'vitest' };
 const SSN = '287654321';
 
+/** What delivery writes to the log (not the client's line per call), from here on in the test. */
+function logLines() {
+	const lines: string[] = [];
+	const push = (...a: unknown[]) => {
+		const line = a.map(String).join(' ');
+		if (line.startsWith('[decision]')) lines.push(line);
+	};
+	vi.spyOn(console, 'error').mockImplementation(push);
+	vi.spyOn(console, 'info').mockImplementation(push);
+	return lines;
+}
+
 describe('decision outbox against the sandbox', () => {
+	afterEach(() => vi.restoreAllMocks());
+
 	let t: Awaited<ReturnType<typeof startTestApp>>;
 	beforeAll(async () => {
 		t = await startTestApp({ DELIVERY_INTERVAL_SECONDS: '1' });
@@ -101,10 +115,17 @@ describe('decision outbox against the sandbox', () => {
 	});
 
 	it('keeps the decision through an outage and delivers it once the service is back', async () => {
+		const lines = logLines();
 		const s = await verified(50002);
 		const d = await recordDecision(t.ctx.db, t.ctx.encryptionKey, s, input(true), meta);
 		await t.control('PUT', 'faults/merchantdecision', { status: 503 });
 		expect(await deliverDecision(t.ctx, d.id)).toBe('retry');
+		// The operator reads of it in the log, by ids: the application, never the merchant.
+		expect(lines).toEqual([
+			expect.stringMatching(
+				/^\[decision\] application 50002 \(office 1207\), attempt 1: not delivered, tried again at \S+Z: OnboardingError .*status=503/
+			)
+		]);
 		const waiting = await row(d.id);
 		expect(waiting).toMatchObject({ status: 'pending', attempts: 1, lastStatus: 503 });
 		expect(waiting.ssnEnc).not.toBeNull();
@@ -116,6 +137,7 @@ describe('decision outbox against the sandbox', () => {
 		expect(await deliverDue(t.ctx, new Date(Date.now() + 60_000))).toBe(1);
 		expect(await row(d.id)).toMatchObject({ status: 'delivered', ssnEnc: null, attempts: 2 });
 		expect((await t.control('GET', 'decisions/50002')).body.IsAccepted).toBe(true);
+		expect(lines[1]).toBe('[decision] application 50002 (office 1207), attempt 2: delivered');
 	});
 
 	it('treats a timeout as an outage', async () => {
@@ -140,9 +162,15 @@ describe('decision outbox against the sandbox', () => {
 	});
 
 	it('stops, and wipes the SSN, when the service refuses for good', async () => {
+		const lines = logLines();
 		const s = await t.session(50001); // identity never passed upstream: 403
 		const d = await recordDecision(t.ctx.db, t.ctx.encryptionKey, s, input(true), meta);
 		expect(await deliverDecision(t.ctx, d.id)).toBe('rejected');
+		expect(lines).toEqual([
+			expect.stringMatching(
+				/^\[decision\] application 50001 \(office 1207\), attempt 1: refused for good by the service; its rep is told: OnboardingError .*status=403/
+			)
+		]);
 		expect(await row(d.id)).toMatchObject({ status: 'rejected', ssnEnc: null, lastStatus: 403 });
 		// The rep hears of the signing, then that the decision did not get through.
 		const kinds = (await mailStatusFor(t.ctx.db, 1207, 50001)).map((m) => m.kind);

@@ -4,9 +4,20 @@ import { appendAudit } from '$lib/server/audit/audit';
 import { decrypt } from '$lib/server/crypto/secretbox';
 import type { Tx } from '$lib/server/db';
 import { decisions, signingSessions } from '$lib/server/db/schema';
+import { logError } from '$lib/server/log/log';
 import { notifyRep } from '$lib/server/mail/notes';
 import { OnboardingError, type MerchantDecisionRequest } from '$lib/server/onboarding';
 import { claimDecision, type Decision } from './decisions';
+
+/**
+ * The fields the service's refusal names (its ModelState keys, such as `IPAddress`), which tell
+ * the operator what to mend; never their messages, which can quote what was sent.
+ */
+function refusedFields(err: unknown): string {
+	if (!(err instanceof OnboardingError)) return '';
+	const fields = Object.keys(err.fieldErrors).filter((f) => /^[\w.[\]]{1,64}$/.test(f));
+	return fields.length ? ` (fields: ${fields.slice(0, 10).join(', ')})` : '';
+}
 
 export type DeliveryResult = 'delivered' | 'retry' | 'rejected' | 'busy';
 
@@ -81,7 +92,13 @@ export async function deliverDecision(
 			return 'rejected' as const;
 		});
 
-	if (!d.ssnEnc) return reject({ lastError: 'no SSN on record' }, null);
+	/** The application, for the log: ids only. */
+	const which = `application ${d.applicationId} (office ${d.officeId}), attempt ${d.attempts + 1}`;
+
+	if (!d.ssnEnc) {
+		console.error(`[decision] ${which}: not sent, no SSN on record; its rep is told`);
+		return reject({ lastError: 'no SSN on record' }, null);
+	}
 	try {
 		const result = await ctx.onboarding.postMerchantDecision(
 			d.officeId,
@@ -105,6 +122,8 @@ export async function deliverDecision(
 			lastError: null
 		});
 		await audit('decision.delivered', { merchantDecisionId, message: responseMessage });
+		// After a failure was logged, its end is too.
+		if (d.attempts > 0) console.info(`[decision] ${which}: delivered`);
 		return 'delivered';
 	} catch (err) {
 		const status = err instanceof OnboardingError ? err.status : 0;
@@ -133,8 +152,14 @@ export async function deliverDecision(
 				status: status || null,
 				retryAt: next.toISOString()
 			});
+			logError('decision', `${which}: not delivered, tried again at ${next.toISOString()}`, err);
 			return 'retry';
 		}
+		logError(
+			'decision',
+			`${which}: refused for good by the service${refusedFields(err)}; its rep is told`,
+			err
+		);
 		return reject({ lastStatus: status, lastError: reason.slice(0, 500) }, status);
 	}
 }

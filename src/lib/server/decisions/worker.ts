@@ -3,7 +3,7 @@ import type { AppContext } from '$lib/server/app';
 import { decisions } from '$lib/server/db/schema';
 import { closeAbandonedTries } from '$lib/server/identity/attempts';
 import { queueDueReminders } from '$lib/server/links/reminders';
-import { logError } from '$lib/server/log/log';
+import { Outage } from '$lib/server/log/outage';
 import { deliverMailDue } from '$lib/server/mail/deliver';
 import { pruneRateLimits } from '$lib/server/ratelimit/ratelimit';
 import { deliverDecision } from './delivery';
@@ -25,7 +25,8 @@ export async function deliverDue(ctx: AppContext, now = new Date()): Promise<num
 
 /**
  * The background worker: decision delivery, abandoned identity tries, reminders, the mail outbox
- * and housekeeping, on a timer that never overlaps. Each part runs even when another fails.
+ * and housekeeping, on a timer that never overlaps. Each part runs even when another fails, and
+ * says so once per outage (Outage), not at every tick.
  */
 export function startWorker(ctx: AppContext): () => void {
 	let running = false;
@@ -44,6 +45,7 @@ export function startWorker(ctx: AppContext): () => void {
 			}
 		]
 	];
+	const outages = new Map(steps.map(([name]) => [name, new Outage('worker', name)]));
 	const tick = async () => {
 		if (running) return;
 		running = true;
@@ -51,8 +53,9 @@ export function startWorker(ctx: AppContext): () => void {
 			for (const [name, step] of steps) {
 				try {
 					await step();
+					outages.get(name)!.worked();
 				} catch (err) {
-					logError('worker', `${name} failed`, err);
+					outages.get(name)!.failed(err);
 				}
 			}
 		} finally {
