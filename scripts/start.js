@@ -131,7 +131,9 @@ async function demoLink(key) {
 		if (res.status !== 409) return { why: `the operator API answered ${res.status}` };
 	}
 	const range = `${FINISHABLE[0]}–${FINISHABLE.at(-1)}, the demo applications a merchant can finish,`;
-	const over = `removing the data folder (${dataFile('')}) while the portal is stopped starts over with fresh demo data`;
+	const over = process.env.DATABASE_URL
+		? 'emptying the database DATABASE_URL names while the portal is stopped starts over with fresh demo data'
+		: `removing the data folder (${dataFile('')}) while the portal is stopped starts over with fresh demo data`;
 	return (await demoDecided()) === FINISHABLE.length
 		? { why: `${range} are all decided; ${over}` }
 		: {
@@ -149,6 +151,31 @@ async function demoDecided() {
 		).length;
 	} catch {
 		return null;
+	}
+}
+
+/**
+ * The Onboarding Service's address as the log may show it (no user or password), and whether
+ * anything answers there: any HTTP answer will do, since its paths need an office. A wrong host,
+ * port or scheme then shows at start, not at the first merchant.
+ */
+async function service(base) {
+	let url;
+	try {
+		url = new URL(base);
+	} catch {
+		return base;
+	}
+	url.username = '';
+	url.password = '';
+	const shown = url.href.replace(/\/$/, '');
+	try {
+		const res = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(5000) });
+		await res.arrayBuffer().catch(() => {});
+		return `${shown}  (answers, HTTP ${res.status})`;
+	} catch (err) {
+		const code = err?.cause?.code ?? (err?.name === 'TimeoutError' ? 'no answer in 5 s' : null);
+		return `${shown}  (NOT ANSWERING${code ? `: ${code}` : ''}; check ONBOARDING_BASE_URL)`;
 	}
 }
 
@@ -175,7 +202,7 @@ if (status?.sandbox) {
 		lines.push(`Operator API key:  in ${dataFile('operator-api-key')}`);
 	}
 } else if (status) {
-	lines.push(`Onboarding Service: configured by ONBOARDING_BASE_URL`);
+	lines.push(`Onboarding Service: ${await service(process.env.ONBOARDING_BASE_URL ?? '')}`);
 	if (status.mail === 'off')
 		lines.push('Mail:              off (no SMTP_URL): links are copied by hand');
 	// On the embedded database the portal generates a key when none is set (operatorKey).

@@ -121,13 +121,20 @@ test('a stop while the portal is still starting ends cleanly, and announces noth
 
 test('with a real Onboarding Service configured, every interface as before', async ({ page }) => {
 	test.setTimeout(120_000);
-	// Nothing listens on port 9: the portal starts all the same, it calls the service on demand.
+	// Nothing listens on that port: the portal starts all the same, it calls the service on demand.
+	const nobody = await freePort();
 	const production = await start({
-		ONBOARDING_BASE_URL: 'http://127.0.0.1:9',
+		ONBOARDING_BASE_URL: `http://svc:secret@127.0.0.1:${nobody}/api`,
 		ORIGIN: 'https://sign.example.com'
 	});
 	try {
 		expect(production.listening).toBe('0.0.0.0');
+		// The start says where the service is (never a password in its address) and that nothing
+		// answers there.
+		expect(production.output()).toContain(
+			`Onboarding Service: http://127.0.0.1:${nobody}/api  (NOT ANSWERING: ECONNREFUSED; check ONBOARDING_BASE_URL)`
+		);
+		expect(production.output()).not.toContain('secret');
 		// On the embedded database a key is generated, so the API is open.
 		expect(production.output()).toMatch(
 			/Operator API: {6}https:\/\/sign\.example\.com\/api\/v1 \(key in \S+\/operator-api-key\)/
