@@ -91,9 +91,10 @@ test('every rep page has no serious accessibility problem, on a tablet and a pho
 	await look(page, 'rep-08-app-send-error', problems);
 	await page.getByLabel('Owner’s email').fill(fresh.email);
 	await page.getByRole('button', { name: 'Send link' }).click();
+	// Where the reader is after the redirect, so that it is read out (the title did not change).
 	await expect(
 		page.getByText('The link email is queued. The Email section below says when it goes out.')
-	).toBeVisible();
+	).toBeFocused();
 	await look(page, 'rep-09-app-link-sent', problems);
 	await page.getByRole('button', { name: 'Make a link to copy' }).click();
 	await expect(page.getByRole('button', { name: 'Copy to clipboard' })).toBeVisible();

@@ -270,6 +270,27 @@ test('the copy note after a revoke, without JavaScript, no longer says the link 
 	await context.close();
 });
 
+test('without JavaScript, a refused send says so at the top of the page, with a way down to why', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'Rep refused without script');
+	const context = await noScriptContext(browser, { viewport: { width: 390, height: 844 } });
+	const rep = await context.newPage();
+	await signIn(rep, REPS.sam);
+	await rep.goto(appPath(app.id));
+	// An address the browser takes and the portal does not (no domain after the @'s host).
+	await rep.getByLabel('Owner’s email').fill('dana@shop');
+	await rep.getByRole('button', { name: 'Send link' }).click();
+	const top = rep.getByText('Nothing was done: the message below says why.');
+	await expect(top).toBeInViewport();
+	const why = rep.getByText('Enter an email address such as dana@example.com.');
+	await expect(why).not.toBeInViewport();
+	await top.getByRole('link', { name: 'Go to it' }).click();
+	await expect(why).toBeInViewport();
+	await context.close();
+});
+
 test('copy link with JavaScript: the link stays on the page through its refreshes', async ({
 	browser,
 	request
