@@ -3,7 +3,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adapterProblems, defaultHost } from '../src/lib/server/config/adapter.js';
+import {
+	ADAPTER_SETTINGS,
+	adapterProblems,
+	defaultHost
+} from '../src/lib/server/config/adapter.js';
 
 if (!existsSync('build/index.js')) {
 	// The build, and the migrations the portal applies at start (./drizzle), are read from the
@@ -33,8 +37,12 @@ if (!process.env.ORIGIN?.trim() && process.env.ONBOARDING_BASE_URL?.trim()) {
 	);
 }
 if (problems.length > 0) {
-	console.error(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-	process.exit(1);
+	// The portal's own check, as it starts, lists these with every other problem (startApp): each
+	// setting adapter-node would stop on first, with its stack trace, is taken out of its way.
+	for (const name of Object.keys(ADAPTER_SETTINGS)) {
+		if (problems.some((p) => p.startsWith(`${name}:`))) delete process.env[name];
+	}
+	process.env.PORTAL_START_PROBLEMS = JSON.stringify(problems);
 }
 
 const port = process.env.PORT || '3000';

@@ -272,11 +272,12 @@ test('with a real Onboarding Service and no ORIGIN, npm start stops: links to lo
 	);
 });
 
-test('a bad adapter-node setting stops npm start with our words, before anything listens', async () => {
+test('a bad adapter-node setting stops npm start with our words, before anything listens, listed with the portal’s own', async () => {
 	const run = await refusedStart(() => ({
 		PORT: 'abc',
 		BODY_SIZE_LIMIT: 'lots',
-		KEEP_ALIVE_TIMEOUT: 'x'
+		KEEP_ALIVE_TIMEOUT: 'x',
+		LINK_TTL_HOURS: 'abc'
 	}));
 	expect(run.stderr).toBe(
 		[
@@ -284,6 +285,8 @@ test('a bad adapter-node setting stops npm start with our words, before anything
 			'  - PORT: must be a whole number from 1 to 65535',
 			'  - BODY_SIZE_LIMIT: must be a number of bytes, with K, M or G after it if you like (such as 512K or 8M), or Infinity',
 			'  - KEEP_ALIVE_TIMEOUT: must be a whole number of seconds from 0 to 86400',
+			// Checked by the portal as it starts: in the same list, not after the others are mended.
+			'  - LINK_TTL_HOURS: must be a whole number from 1 to 2160',
 			''
 		].join('\n')
 	);

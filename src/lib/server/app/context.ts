@@ -130,12 +130,39 @@ function sealOpener(config: Config, db: Db): () => Promise<SealKey> {
 		));
 }
 
+/**
+ * The settings check, with the problems `scripts/start.js` found first (adapter-node's settings,
+ * which it would stop on before the portal's check): one list of every problem, in one start.
+ * start.js hands them over in PORTAL_START_PROBLEMS, having taken those settings out of
+ * adapter-node's way.
+ */
+function withStartProblems(env: Record<string, string | undefined>, check: () => Config): Config {
+	let earlier: string[] = [];
+	try {
+		const parsed: unknown = JSON.parse(env.PORTAL_START_PROBLEMS ?? '[]');
+		if (Array.isArray(parsed)) earlier = parsed.filter((p) => typeof p === 'string');
+	} catch {
+		// Not start.js's: nothing to add.
+	}
+	let config: Config;
+	try {
+		config = check();
+	} catch (err) {
+		if (err instanceof ConfigError && earlier.length) {
+			throw new ConfigError([...earlier, ...err.problems]);
+		}
+		throw err;
+	}
+	if (earlier.length) throw new ConfigError(earlier);
+	return config;
+}
+
 export async function startApp(
 	env: Record<string, string | undefined>,
 	opts: { devPort?: number } = {}
 ): Promise<AppContext> {
 	if (current) return current;
-	const config = parseConfig(env, opts);
+	const config = withStartProblems(env, () => parseConfig(env, opts));
 	secureDataDir(config.DATA_DIR, { walk: false });
 	const keyFile = keyFileOf(config);
 	const generated = keyFile && !existsSync(keyFile) ? keyFile : undefined;
