@@ -8,7 +8,7 @@ import { renderNote } from './notes';
 import { claimMail, type OutboxRow } from './outbox';
 import { repDirectory, type RepDirectory } from './rep-contact';
 import type { Rendered } from './render';
-import { classifySendError, SMTP_WORST_MS, smtpSender, type Sender } from './smtp';
+import { classifySendError, SMTP_WORST_MS, smtpSender, UNREACHABLE, type Sender } from './smtp';
 
 export type MailResult = 'sent' | 'retry' | 'failed' | 'cancelled' | 'busy';
 
@@ -100,7 +100,7 @@ export async function deliverMail(
 		});
 		// A message cancelled before it was sent (its link replaced, say) was never tried.
 		const tried = status === 'cancelled' ? '' : ` after ${attempts} attempt(s)`;
-		const line = `[mail] ${m.kind} ${m.id} ${status}${tried}: ${said(reason, code)}`;
+		const line = `[mail] ${m.kind} ${m.id} ${status}${tried}: ${logged(reason, code, ctx.config.SMTP_URL)}`;
 		if (status === 'failed') console.error(line);
 		else console.info(line);
 		return status;
@@ -161,7 +161,7 @@ export async function deliverMail(
 		// Said at every attempt: an unreachable mail server is the operator's to mend, and with the
 		// defaults the last attempt comes about two hours after the first.
 		console.warn(
-			`[mail] ${m.kind} ${m.id} not sent, attempt ${attempts} of ${ctx.config.MAIL_MAX_ATTEMPTS}, next at ${next.toISOString()}: ${said(reason, code)}`
+			`[mail] ${m.kind} ${m.id} not sent, attempt ${attempts} of ${ctx.config.MAIL_MAX_ATTEMPTS}, next at ${next.toISOString()}: ${logged(reason, code, ctx.config.SMTP_URL)}`
 		);
 		return 'retry';
 	};
@@ -229,6 +229,23 @@ export async function deliverMail(
 
 /** A mail log line's reason, with its code when there is one. */
 const said = (reason: string, code: string | null) => (code ? `${reason} (${code})` : reason);
+
+/**
+ * Where the mail server is, for the log's line on a server that could not be reached: SMTP_URL's
+ * host and port, never its user or password.
+ */
+function smtpHost(smtpUrl: string | undefined): string {
+	try {
+		const url = new URL(smtpUrl ?? '');
+		return ` at ${url.hostname}${url.port ? `:${url.port}` : ''}`;
+	} catch {
+		return '';
+	}
+}
+
+/** A reason as the log says it: with the mail server's address when it could not be reached. */
+const logged = (reason: string, code: string | null, smtpUrl: string | undefined) =>
+	said(reason === UNREACHABLE ? `${reason}${smtpHost(smtpUrl)}` : reason, code);
 
 /** An error's class for logs and the outbox: its code or HTTP status, else its name. */
 export function errorClass(err: unknown): string {

@@ -145,7 +145,7 @@ describe('the mail outbox over a real SMTP server', () => {
 			expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
 				expect.stringMatching(
 					new RegExp(
-						`^\\[mail\\] link ${m.id} not sent, attempt 1 of 3, next at \\S+Z: the mail server could not be reached \\((ECONNECTION|ESOCKET)`
+						`^\\[mail\\] link ${m.id} not sent, attempt 1 of 3, next at \\S+Z: the mail server could not be reached at 127\\.0\\.0\\.1:\\d+ \\((ECONNECTION|ESOCKET)`
 					)
 				)
 			]);

@@ -41,6 +41,9 @@ export function smtpSender(url: string): Sender {
 	};
 }
 
+/** Why a message is waiting, when the mail server could not be reached at all. */
+export const UNREACHABLE = 'the mail server could not be reached';
+
 export interface SendFailure {
 	/** Worth trying again later (the server is down, busy, or said "try later"). */
 	transient: boolean;
@@ -77,7 +80,7 @@ export function classifySendError(err: unknown): SendFailure {
 		};
 	}
 	if (['ECONNECTION', 'ESOCKET', 'ETIMEDOUT', 'EDNS', 'ETLS', 'ECONNREFUSED'].includes(code)) {
-		return { transient: true, reason: 'the mail server could not be reached', code: tag };
+		return { transient: true, reason: UNREACHABLE, code: tag };
 	}
 	return { transient: true, reason: 'the mail server did not take the message', code: tag };
 }
