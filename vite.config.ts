@@ -11,7 +11,8 @@ export default defineConfig({
 		// has data but no component) goes in with them, where it was a file of 110 bytes. So do the
 		// root layout and the global stylesheet, which every page loads: their CSS was a second
 		// stylesheet beside the chunk's on every page, 0.6 KB of a cold load with its headers
-		// (section 15).
+		// (section 15). A handed-over tablet's idle watch (sign/tablet/) stays out: only a tablet
+		// loads it, never a merchant's own phone.
 		rolldownOptions: {
 			// Rolldown's note that kit's own writeBundle and closeBundle (the server build and the
 			// adapter) take most of the build's time: a dozen lines in every `npm start` that a

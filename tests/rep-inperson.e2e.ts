@@ -3,7 +3,7 @@
 // and a later hand-over, the idle lock (a second server with a short limit), and the evidence.
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { check } from './support/a11y';
 import { E2E } from './support/env';
 import {
@@ -471,17 +471,28 @@ test('idle: the screen clears and the tablet locks, with script and without', as
 	}
 });
 
-test('a merchant reading the agreement on the tablet, scrolling, is not locked out', async ({
-	browser
-}) => {
-	test.setTimeout(90_000);
-	const server = await startSecondServer('in-person-reading', { IN_PERSON_IDLE_SECONDS: '5' });
+/** A tablet handed over on a server of its own whose idle limit is `idleSeconds`, at the agreement. */
+async function handedOverWithIdle(browser: Browser, name: string, idleSeconds: number) {
+	const server = await startSecondServer(name, { IN_PERSON_IDLE_SECONDS: String(idleSeconds) });
 	try {
 		const context = await browser.newContext({ viewport: TABLET, baseURL: server.origin });
 		const tablet = await context.newPage();
 		await signIn(tablet, REPS.riley);
 		await handOver(tablet, DEMO.ordinary);
 		await expect(tablet).toHaveURL(/\/sign\/terms$/);
+		return { server, tablet };
+	} catch (err) {
+		await server.stop();
+		throw err;
+	}
+}
+
+test('a merchant reading the agreement on the tablet, scrolling, is not locked out', async ({
+	browser
+}) => {
+	test.setTimeout(90_000);
+	const { server, tablet } = await handedOverWithIdle(browser, 'in-person-reading', 5);
+	try {
 		// Twice the limit of reading: the page hears every scroll, the server only what it is told.
 		const until = Date.now() + 10_000;
 		for (let down = true; Date.now() < until; down = !down) {
@@ -492,6 +503,35 @@ test('a merchant reading the agreement on the tablet, scrolling, is not locked o
 		await tablet.getByRole('button', { name: 'Continue' }).click();
 		await expect(tablet).toHaveURL(/\/sign\/identity$/);
 		await expect(tablet.getByRole('heading', { name: LOCK_TITLE })).toHaveCount(0);
+	} finally {
+		await server.stop();
+	}
+});
+
+test('before the idle lock the tablet warns, and a merchant who is there keeps the page', async ({
+	browser
+}) => {
+	test.setTimeout(90_000);
+	// Warned a third of the limit before it: at 6 s, locking at 9 s.
+	const { server, tablet } = await handedOverWithIdle(browser, 'in-person-warning', 9);
+	try {
+		const consent = tablet.getByLabel(/I agree to use electronic records/);
+		await consent.focus();
+		const warning = tablet.getByRole('alertdialog');
+		await expect(warning).toContainText(
+			'Still there? To keep your information safe, this tablet locks in 3 seconds.'
+		);
+		// Where a screen reader is, so that it is read out.
+		await expect(warning).toBeFocused();
+		await warning.getByRole('button', { name: 'I’m still here' }).click();
+		await expect(warning).toHaveCount(0);
+		await expect(consent).toBeFocused();
+		// Past the lock's first time: the page is still the merchant's.
+		await tablet.waitForTimeout(4_000);
+		await expect(tablet.getByRole('heading', { name: LOCK_TITLE })).toHaveCount(0);
+		await consent.check();
+		await tablet.getByRole('button', { name: 'Continue' }).click();
+		await expect(tablet).toHaveURL(/\/sign\/identity$/);
 	} finally {
 		await server.stop();
 	}

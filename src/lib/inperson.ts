@@ -5,6 +5,13 @@
  */
 export const stillHereEveryMs = (idleSeconds: number) => Math.min(15_000, idleSeconds * 250);
 
+/**
+ * How long before the idle lock the page says it is coming, with a button to stay: 30 s (at least
+ * the 20 s WCAG's timing rule asks for), or a third of a shorter limit.
+ */
+export const warnBeforeMs = (idleSeconds: number) =>
+	Math.min(30_000, Math.round(idleSeconds / 3) * 1000);
+
 /** The server writes a touch at most this often: reading a page is not a write every time. */
 export const touchEveryMs = (idleSeconds: number) => Math.min(15_000, idleSeconds * 100);
 
