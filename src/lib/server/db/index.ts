@@ -67,10 +67,34 @@ export interface OpenOptions {
 	holder?: string;
 }
 
+/**
+ * DATABASE_URL as pg is to read it: `sslmode=prefer`, `require` or `verify-ca` as `verify-full`,
+ * which is what pg 8 makes of them already, saying so in a warning of several lines at every
+ * start. Said in the URL, the same check stays when pg 9 takes those modes as libpq does (with
+ * no check of the server's name). A URL that asks for libpq's meaning (`uselibpqcompat`) is left
+ * as it is.
+ */
+export function pgConnectionString(url: string): string {
+	let parsed: URL;
+	try {
+		parsed = new URL(url);
+	} catch {
+		return url;
+	}
+	const mode = parsed.searchParams.get('sslmode');
+	if (!mode || !['prefer', 'require', 'verify-ca'].includes(mode)) return url;
+	if (parsed.searchParams.has('uselibpqcompat')) return url;
+	parsed.searchParams.set('sslmode', 'verify-full');
+	return parsed.href;
+}
+
 /** Opens the database and applies pending migrations. */
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
 	if (opts.url) {
-		const pool = new pg.Pool({ connectionString: opts.url, max: opts.max ?? 10 });
+		const pool = new pg.Pool({
+			connectionString: pgConnectionString(opts.url),
+			max: opts.max ?? 10
+		});
 		// An idle connection the server ends (a restart, a failover, an idle-connection reaper)
 		// is an 'error' on the pool, which would end the process unheard. The pool drops it and
 		// opens a new one at the next statement.
