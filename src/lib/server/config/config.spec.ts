@@ -27,7 +27,8 @@ describe('configuration', () => {
 				ONBOARDING_TIMEOUT_MS: 'soon',
 				PORT: '70000',
 				PORTAL_ENCRYPTION_KEY: 'short',
-				DATABASE_URL: 'mysql://x'
+				DATABASE_URL: 'mysql://x',
+				SEAL_P12_PASSPHRASE: 'no bundle to open'
 			});
 		} catch (err) {
 			caught = err;
@@ -39,10 +40,15 @@ describe('configuration', () => {
 			'ONBOARDING_TIMEOUT_MS',
 			'PORT',
 			'PORTAL_ENCRYPTION_KEY',
-			'DATABASE_URL'
+			'DATABASE_URL',
+			// Meaningless without SEAL_P12_FILE: said in the same list.
+			'SEAL_P12_PASSPHRASE: is set, but SEAL_P12_FILE'
 		]) {
 			expect(problems).toContain(name);
 		}
+		expect(() => parseConfig({ SEAL_P12_PASSPHRASE: 'x' })).toThrow(
+			/SEAL_P12_PASSPHRASE: is set, but SEAL_P12_FILE/
+		);
 	});
 
 	it('treats empty values as unset', () => {

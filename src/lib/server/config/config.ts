@@ -154,8 +154,15 @@ export function parseConfig(
 ): Config {
 	const input = Object.fromEntries(Object.keys(EnvSchema.entries).map((k) => [k, env[k]]));
 	const result = v.safeParse(EnvSchema, input);
-	if (!result.success) {
-		throw new ConfigError(problemLines(result.issues));
+	// A setting that means nothing without another: said rather than silently ignored.
+	const unpaired =
+		env.SEAL_P12_PASSPHRASE && !env.SEAL_P12_FILE?.trim()
+			? [
+					'SEAL_P12_PASSPHRASE: is set, but SEAL_P12_FILE (the bundle it opens) is not: set both, or neither to let the portal generate its own seal'
+				]
+			: [];
+	if (!result.success || unpaired.length) {
+		throw new ConfigError([...(result.success ? [] : problemLines(result.issues)), ...unpaired]);
 	}
 	const out = result.output;
 	const sandbox = out.ONBOARDING_BASE_URL === undefined;
