@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -34,6 +34,18 @@ describe('npm run reps (a child process on a temporary data folder)', { timeout:
 		);
 		expect(list.stdout).not.toContain(PASSWORD);
 		expect(list.stdout).not.toContain('scrypt');
+	});
+
+	it('refuses a data folder with no database but to add the first rep, and makes none', async () => {
+		const typo = join(dataDir, 'typo');
+		for (const args of [['list'], ['disable', '--email', 'sam@example.com']]) {
+			const run = await runRepsCli(args, { env: { DATA_DIR: typo } });
+			expect(run.code).toBe(1);
+			expect(run.stderr).toBe(
+				`error: there is no portal database in ${typo}: is DATA_DIR right? (The portal makes it on its first start, as \`add\` does.)\n`
+			);
+		}
+		expect(existsSync(typo)).toBe(false);
 	});
 
 	it('refuses a second account for the same email, in any case', async () => {

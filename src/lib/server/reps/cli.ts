@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as v from 'valibot';
 import { ConfigError, parseConfig } from '$lib/server/config/config';
@@ -135,9 +137,17 @@ function check<T extends v.GenericSchema>(schema: T, input: unknown): v.InferOut
 
 const EmailArgs = v.object({ email: EmailSchema });
 
-async function open(env: CliIo['env']): Promise<Database> {
+async function open(env: CliIo['env'], command: Command): Promise<Database> {
 	const config = parseConfig(env);
 	if (config.DATABASE_URL) return openDatabase({ url: config.DATABASE_URL, max: 2 });
+	// Only `add` may be the first to use a data folder (reps added before the portal's first
+	// start): anything else there would be a DATA_DIR mistyped, and a new empty database made
+	// in it would answer "No reps" about the wrong place.
+	if (command !== 'add' && !existsSync(resolve(config.DATA_DIR, 'pglite'))) {
+		throw new Failure(
+			`there is no portal database in ${resolve(config.DATA_DIR)}: is DATA_DIR right? (The portal makes it on its first start, as \`add\` does.)`
+		);
+	}
 	return openDatabase({ dataDir: config.DATA_DIR, holder: '`npm run reps`' });
 }
 
@@ -200,7 +210,7 @@ async function run(io: CliIo, command: Command, options: Record<string, string>)
 			? check(v.object({ officeId: OfficeIdSchema }), { officeId: options.office }).officeId
 			: undefined;
 
-	const database = await open(io.env);
+	const database = await open(io.env, command);
 	try {
 		const db = database.db;
 		if (command === 'list') {
