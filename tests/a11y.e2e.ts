@@ -14,6 +14,27 @@ import {
 	startQuestions
 } from './support/flow';
 
+/**
+ * The words of the elements' own text (not their children's) that a line break splits. Run in the
+ * page.
+ */
+function splitWords(elements: Element[]): string[] {
+	const out: string[] = [];
+	for (const el of elements) {
+		for (const node of el.childNodes) {
+			if (node.nodeType !== Node.TEXT_NODE) continue;
+			for (const word of node.textContent!.matchAll(/\S{2,}/g)) {
+				const range = document.createRange();
+				range.setStart(node, word.index);
+				range.setEnd(node, word.index + word[0].length);
+				const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+				if (lines.size > 1) out.push(word[0]);
+			}
+		}
+	}
+	return out;
+}
+
 test.beforeEach(async ({ request }) => {
 	await resetSandbox(request);
 });
@@ -123,25 +144,21 @@ test('the fee table in the agreement reads on a phone: no word is broken across 
 	const broken = await page
 		.locator('.terms-body table')
 		.first()
-		.evaluate((table) => {
-			const out: string[] = [];
-			for (const cell of table.querySelectorAll('th, td')) {
-				const text = cell.textContent?.trim() ?? '';
-				for (const word of text.split(/\s+/)) {
-					if (word.length < 2) continue;
-					const node = [...cell.childNodes].find(
-						(n) => n.nodeType === Node.TEXT_NODE && n.textContent?.includes(word)
-					);
-					if (!node) continue;
-					const range = document.createRange();
-					const start = node.textContent!.indexOf(word);
-					range.setStart(node, start);
-					range.setEnd(node, start + word.length);
-					const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
-					if (lines.size > 1) out.push(word);
-				}
-			}
-			return out;
-		});
+		.locator('th, td')
+		.evaluateAll(splitWords);
 	expect(broken, 'words split across lines in the fee table').toEqual([]);
+});
+
+test('on a small phone with large text the steps keep each label whole', async ({
+	page,
+	request
+}) => {
+	const app = await newApplication(request, 'Steps');
+	const { path } = await createLink(request, app.id);
+	await page.setViewportSize({ width: 320, height: 640 });
+	await openLinkAndStart(page, path);
+	await page.evaluate(() => (document.documentElement.style.fontSize = '200%'));
+	const labels = page.getByRole('navigation', { name: 'Signing steps' }).locator('.label');
+	await expect(labels).toHaveCount(4);
+	expect(await labels.evaluateAll(splitWords), 'words split across lines').toEqual([]);
 });
