@@ -162,3 +162,19 @@ test('on a small phone with large text the steps keep each label whole', async (
 	await expect(labels).toHaveCount(4);
 	expect(await labels.evaluateAll(splitWords), 'words split across lines').toEqual([]);
 });
+
+test('on a small phone with large text the identity questions keep their words whole', async ({
+	page,
+	request
+}) => {
+	const app = await newApplication(request, 'Questions');
+	const { path } = await createLink(request, app.id);
+	await page.setViewportSize({ width: 320, height: 640 });
+	await openLinkAndStart(page, path);
+	await agreeToTerms(page);
+	await startQuestions(page);
+	await page.evaluate(() => (document.documentElement.style.fontSize = '200%'));
+	const prompts = page.locator('legend');
+	await expect(prompts).toHaveCount(5);
+	expect(await prompts.evaluateAll(splitWords), 'words split across lines').toEqual([]);
+});
