@@ -89,6 +89,42 @@ test('a reload keeps the answers chosen, and one picked before the page was read
 	await expect(page.locator('input[type="radio"]:checked')).toHaveCount(2);
 });
 
+test('the clock stays small at the top, and Shift+Tab back to an answer brings it out from under the clock', async ({
+	page,
+	request
+}) => {
+	// A small phone with its text at twice the size (every font size is in rem), and a common
+	// phone at normal size.
+	for (const [viewport, text] of [
+		[{ width: 320, height: 640 }, '200%'],
+		[{ width: 390, height: 844 }, '']
+	] as const) {
+		const app = await newApplication(request, 'Identity clock');
+		const { path } = await createLink(request, app.id);
+		await page.setViewportSize(viewport);
+		await openLinkAndStart(page, path);
+		await agreeToTerms(page);
+		await startQuestions(page);
+		await page.evaluate((size) => (document.documentElement.style.fontSize = size), text);
+		const clock = page.locator('.countdown');
+		const box = (await clock.boundingBox())!;
+		expect(box.height, 'the clock’s height').toBeLessThanOrEqual(viewport.height * 0.25);
+
+		// The last answer of the first question chosen; on to the second by keyboard; the first's
+		// answer scrolled under the clock.
+		const first = page.locator('fieldset').first().getByRole('radio').last();
+		await first.check();
+		await page.locator('fieldset').nth(1).getByRole('radio').first().focus();
+		await first.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - 10));
+		await page.keyboard.press('Shift+Tab');
+		await expect(first).toBeFocused();
+		const stuck = (await clock.boundingBox())!;
+		expect((await first.boundingBox())!.y, 'the answer below the clock').toBeGreaterThanOrEqual(
+			stuck.y + stuck.height
+		);
+	}
+});
+
 test('two presses of Submit answers before the scripts arrive: the second is told identity passed, and the link goes on', async ({
 	page,
 	request
