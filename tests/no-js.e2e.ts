@@ -66,6 +66,13 @@ async function acceptWithoutScript(
 		await page.locator('fieldset').first().locator('input[type=radio]').first().check();
 		await page.getByRole('button', { name: 'Submit answers' }).click();
 		await expect(page.getByText('Answer every question, then submit.')).toBeVisible();
+		// The summary names each question left, a link to it.
+		const left = page.getByRole('alert').getByRole('link');
+		await expect(left).toHaveText((await page.locator('legend').allInnerTexts()).slice(1));
+		await left.nth(1).click();
+		await expect(page.locator('legend').nth(2)).toBeInViewport();
+		const third = await page.locator('fieldset').nth(2).getAttribute('id');
+		await expect(page).toHaveURL(new RegExp(`#${third}$`));
 		await expect(
 			page.locator('fieldset').first().locator('input[type=radio]').first()
 		).toBeChecked();
@@ -86,6 +93,21 @@ async function acceptWithoutScript(
 			.evaluate((f) => f.setAttribute('novalidate', ''));
 		await page.getByRole('button', { name: 'Accept and sign' }).click();
 		await expect(page.getByText(/Please fix the \d+ highlighted fields below/)).toBeVisible();
+		// …each named by its label, a link to it.
+		const toFix = page.getByRole('alert').getByRole('link');
+		await expect(toFix).toHaveText([
+			'I have read and accept the Payment Receipt section',
+			'I have read and accept the Individual Guaranty section',
+			'I have read and accept the Next Day Funding section',
+			'Email'
+		]);
+		await toFix.filter({ hasText: /^Email$/ }).click();
+		await expect(page.getByLabel('Email', { exact: true })).toBeFocused();
+		await expect(page.locator('label[for="email"]')).toBeInViewport();
+		await toFix.first().click();
+		await expect(
+			page.getByLabel('I have read and accept the Payment Receipt section')
+		).toBeFocused();
 		await expect(page.getByLabel('Email', { exact: true })).toHaveValue('morgan@');
 		await expect(page.getByLabel('I have read and accept the Terms and Conditions')).toBeChecked();
 		await expect(page.getByLabel('Social Security Number')).toHaveValue('');
