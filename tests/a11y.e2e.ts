@@ -73,6 +73,19 @@ test('every step of an accept has no serious accessibility problem, on a phone a
 	await answerQuestions(page, app.id, 'right');
 	await expect(page).toHaveURL(/\/sign\/sign$/);
 	await check(page, '07-sign', problems);
+	// The SSN toggle keeps its name and says its state by being pressed.
+	const reveal = page.getByRole('button', { name: 'Show SSN' });
+	await expect(reveal).toHaveAttribute('aria-pressed', 'false');
+	await reveal.click();
+	await expect(reveal).toHaveAttribute('aria-pressed', 'true');
+	await expect(page.getByLabel('Social Security Number')).toHaveAttribute('type', 'text');
+	await reveal.click();
+	await expect(page.getByLabel('Social Security Number')).toHaveAttribute('type', 'password');
+	// Autofill fills the signer's email, not the notices' one with it.
+	await expect(page.getByLabel('Notification email')).toHaveAttribute(
+		'autocomplete',
+		/^section-\S+ email$/
+	);
 	await page.getByRole('button', { name: 'Read the documents again' }).click();
 	await expect(page).toHaveURL(/\/sign\/review$/);
 	await check(page, '07b-review', problems);
