@@ -43,6 +43,8 @@ test('wrong answers once, then right answers with a fresh set (50001)', async ({
 
 	await startQuestions(page);
 	await expect(page.getByRole('timer')).toBeVisible();
+	// The reader starts at the time limit, not at the top of a page that seems unchanged.
+	await expect(page.getByText(/^You have \d+ minutes? for these questions\.$/)).toBeFocused();
 	const firstSet = await page.locator('fieldset').allInnerTexts();
 	await answerQuestions(page, DEMO.ordinary, 'wrong');
 
