@@ -250,6 +250,8 @@ test('"Return to rep" mid-way keeps the merchant’s progress for a later hand-o
 	await tablet.getByRole('button', { name: 'Return to rep' }).click();
 	await expectLocked(tablet);
 	expect(await tablet.content()).not.toContain(app.business);
+	// The rep's account beside the password, for a password manager to fill it.
+	await expect(tablet.locator('input[autocomplete="username"]')).toHaveValue(REPS.sam.email);
 	await expect.poll(keptAnswers).toBe(0);
 	await tablet.goto('/sign/identity');
 	await expectLocked(tablet);

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '$lib/server/app';
+import type { Db } from '$lib/server/db';
 import { reps } from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
 import { createRepSession } from '$lib/server/reps/session';
@@ -11,6 +12,15 @@ export type UnlockResult =
 	| { ok: true; repSecret: string | null }
 	| { ok: false; reason: 'invalid' }
 	| { ok: false; reason: 'locked'; retryAfterSeconds: number };
+
+/** The rep who handed the tablet over, whose password alone unlocks it. */
+export async function handoverRep(db: Db, h: Handover) {
+	const [rep] = await db
+		.select({ email: reps.email, repNo: reps.repNo, name: reps.name })
+		.from(reps)
+		.where(eq(reps.id, h.repId));
+	return rep;
+}
 
 /**
  * The lock screen's "Unlock": only the password of the rep who handed the tablet over opens it.
@@ -25,10 +35,7 @@ export async function unlockHandover(
 	meta: RequestMeta,
 	now = new Date()
 ): Promise<UnlockResult> {
-	const [rep] = await ctx.db
-		.select({ email: reps.email, repNo: reps.repNo, name: reps.name })
-		.from(reps)
-		.where(eq(reps.id, h.repId));
+	const rep = await handoverRep(ctx.db, h);
 	if (!rep) return { ok: false, reason: 'invalid' };
 	const checked = await checkRepPassword(
 		ctx.db,

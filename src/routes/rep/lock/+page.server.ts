@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { app } from '$lib/server/app';
 import { requestMeta } from '$lib/server/http/meta';
 import { TABLET_COOKIE, lockHandover } from '$lib/server/inperson/handover';
-import { unlockHandover } from '$lib/server/inperson/unlock';
+import { handoverRep, unlockHandover } from '$lib/server/inperson/unlock';
 import { setRepCookie } from '$lib/server/reps/session';
 import { SESSION_COOKIE } from '$lib/server/signing/session';
 import { LockSchema, UnlockSchema } from './schema';
@@ -11,12 +11,15 @@ import type { Actions, PageServerLoad } from './$types';
 
 // The hook (hooks.server.ts) sends a locked tablet here and a tablet in the merchant's hands to
 // its signing step; without a hand-over there is nothing to lock or unlock.
-export const load: PageServerLoad = ({ locals }) => {
+export const load: PageServerLoad = async ({ locals }) => {
 	const h = locals.handover;
 	if (!h) redirect(303, '/rep');
 	if (!h.lockedAt) redirect(303, '/sign/terms');
-	// Nothing of the merchant's: a name, a business, a step would all be personal data.
-	return { reason: h.lockReason };
+	// Nothing of the merchant's: a name, a business, a step would all be personal data. The rep's
+	// email is theirs (the signing pages show a rep's to the merchant): with it a password manager
+	// knows which password to fill.
+	const rep = await handoverRep(app().db, h);
+	return { reason: h.lockReason, repEmail: rep?.email ?? null };
 };
 
 export const actions: Actions = {
