@@ -379,6 +379,8 @@ test('the hand-over form and the lock screen: axe, at phone and tablet size', as
 	browser,
 	request
 }) => {
+	// Four pages checked at three sizes each: near a minute on a busy machine.
+	test.setTimeout(90_000);
 	const app = await newApplication(request, 'In person axe');
 	const tablet = await repPage(browser, REPS.sam);
 	const problems: string[] = [];
