@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { AppContext } from '$lib/server/app';
 import { appendAudit, listAudit, verifyAuditChain } from '$lib/server/audit/audit';
 import { parseConfig } from '$lib/server/config/config';
@@ -20,6 +20,7 @@ import { hit } from '$lib/server/ratelimit/ratelimit';
 import { runRepsCli } from '$lib/server/reps/cli-testing';
 import { resumeRepSession } from '$lib/server/reps/session';
 import { signIn } from '$lib/server/reps/signin';
+import { midWindow } from '$lib/server/testing/clock';
 import { openDatabase, schema, type Database } from '.';
 
 /**
@@ -208,6 +209,11 @@ describe.runIf(url)('on a PostgreSQL server, two instances side by side', () => 
 		expect(added.stderr).not.toContain('error');
 		expect(added.code).toBe(0);
 		const rules = { maxFailures: 2, maxFailuresPerAddress: 100, lockoutMinutes: 15 };
+		// Failures are counted in a fixed window of the lockout's length: keep clear of its edge.
+		midWindow(rules.lockoutMinutes * 60);
+		onTestFinished(() => {
+			vi.useRealTimers();
+		});
 		const meta = { ip: '192.0.2.1', userAgent: 'vitest' };
 		const signedIn = await signIn(
 			a.db,

@@ -1,8 +1,9 @@
 import { isHttpError, type RequestEvent } from '@sveltejs/kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AppContext } from '$lib/server/app';
 import { openDatabase, type Database } from '$lib/server/db';
 import { testContext } from '$lib/server/testing/app';
+import { midWindow } from '$lib/server/testing/clock';
 import { TEST_DATABASE_URL, throwawayDatabase } from '$lib/server/testing/postgres';
 import { createLink } from './links';
 import { openLink, openLinkView } from './open';
@@ -15,6 +16,7 @@ describe.runIf(TEST_DATABASE_URL)('opening a signing link on a PostgreSQL server
 	let instances: AppContext[] = [];
 
 	beforeAll(async () => {
+		midWindow(600);
 		db = await throwawayDatabase(TEST_DATABASE_URL!);
 		pools = await Promise.all([openDatabase({ url: db.url }), openDatabase({ url: db.url })]);
 		instances = pools.map((p) =>
@@ -22,6 +24,7 @@ describe.runIf(TEST_DATABASE_URL)('opening a signing link on a PostgreSQL server
 		);
 	});
 	afterAll(async () => {
+		vi.useRealTimers();
 		await Promise.all(pools.map((p) => p.close()));
 		await db?.drop();
 	});

@@ -1,8 +1,9 @@
 import { isHttpError, type RequestEvent } from '@sveltejs/kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AppContext } from '$lib/server/app';
 import { openMemoryDatabase, type Database } from '$lib/server/db';
 import { testContext } from '$lib/server/testing/app';
+import { midWindow } from '$lib/server/testing/clock';
 import { createLink } from './links';
 import { openLink, openLinkView } from './open';
 
@@ -38,13 +39,17 @@ describe('opening a signing link', () => {
 	let database: Database;
 	let ctx: AppContext;
 	beforeAll(async () => {
+		midWindow(600);
 		database = await openMemoryDatabase();
 		ctx = testContext(database, 'http://127.0.0.1:9/sandbox', {
 			RATE_LIMIT_LINK_MISS: String(MISSES),
 			RATE_LIMIT_LINK_OPEN: String(OPENS)
 		});
 	});
-	afterAll(() => database.close());
+	afterAll(() => {
+		vi.useRealTimers();
+		return database.close();
+	});
 
 	const link = async (applicationId: number) =>
 		(
