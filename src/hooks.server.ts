@@ -8,7 +8,7 @@ import { limitHeapGrowth } from '$lib/server/app/heap';
 import { ConfigError } from '$lib/server/config/config';
 import { MigrationsMissingError } from '$lib/server/db';
 import { DataDirBusyError } from '$lib/server/db/lock';
-import { databaseProblem } from '$lib/server/db/problems';
+import { databaseProblem, databaseUnavailable } from '$lib/server/db/problems';
 import { compress } from '$lib/server/http/compress';
 import { foreignFormMessage, isForeignFormPost } from '$lib/server/http/csrf';
 import { checkRequest, isApiPath } from '$lib/server/http/inputs';
@@ -17,6 +17,7 @@ import { pageStatus } from '$lib/server/http/status';
 import { startWorker } from '$lib/server/decisions/worker';
 import { isRepPath } from '$lib/paths';
 import { logError } from '$lib/server/log/log';
+import { inWords } from '$lib/server/log/outage';
 import {
 	LOCK_PATH,
 	TABLET_COOKIE,
@@ -390,10 +391,9 @@ export const handleError: HandleServerError = ({ error, event, status }) => {
 	// 4xx are the client's (bad input, unknown paths): only our own failures are logged.
 	if (status >= 500) {
 		// The route and the error's class and code only: never its message, a body or form data.
-		logError(
-			`error ${errorId}`,
-			`${event.request.method} ${event.route.id ?? 'unknown route'} failed`,
-			error
+		// inWords: the database's trouble as the start names it (nothing answers at host:port…).
+		console.error(
+			`[error ${errorId}] ${event.request.method} ${event.route.id ?? 'unknown route'} failed: ${inWords(error)}`
 		);
 	}
 	// A form posted to a page that has none (an old page's form, a tool): kit's 405.
@@ -403,6 +403,16 @@ export const handleError: HandleServerError = ({ error, event, status }) => {
 			message:
 				'This page has no form to send, so what was sent was not used. Open the page again and use the buttons on it.'
 		};
+	}
+	// The database away (a restart, a failover, the server down): a reader can do nothing but
+	// come back, and should know that much (health checks take the instance out meanwhile).
+	if (status >= 500 && databaseUnavailable(error)) {
+		// The message alone is the heading of the plain error page (src/error.html), for a failure
+		// before any page (the session's lookup): it says it all.
+		const message = isRepPath(event.url.pathname)
+			? 'The portal can’t reach its records just now, so nothing can be looked up or recorded. Try again in a few minutes; if it goes on, tell whoever runs this portal.'
+			: 'We can’t reach our records just now. Try again in a few minutes: your link still works, and whatever was already recorded is kept.';
+		return { title: 'Not available just now', message, errorId };
 	}
 	const message =
 		status === 404

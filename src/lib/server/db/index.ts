@@ -93,7 +93,10 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 	if (opts.url) {
 		const pool = new pg.Pool({
 			connectionString: pgConnectionString(opts.url),
-			max: opts.max ?? 10
+			max: opts.max ?? 10,
+			// A server that drops packets (a host gone, a firewall) would hold a page for the
+			// system's connect timeout, minutes; this ends it, and the page says to come back.
+			connectionTimeoutMillis: 10_000
 		});
 		// An idle connection the server ends (a restart, a failover, an idle-connection reaper)
 		// is an 'error' on the pool, which would end the process unheard. The pool drops it and

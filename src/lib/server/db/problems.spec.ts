@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
 import pg from 'pg';
-import { databaseProblem } from './problems';
+import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { openMemoryDatabase } from '.';
+import { databaseProblem, databaseUnavailable } from './problems';
 
 const URL_ = 'postgres://portal:s3cret-pass@db.internal:6543/portal_prod';
 
@@ -68,5 +71,66 @@ describe('why PostgreSQL could not be opened', () => {
 		} finally {
 			server.close();
 		}
+	});
+});
+
+describe('whether the database is away, rather than a statement wrong', () => {
+	/** What a statement through drizzle and a pool throws with a server at `port` (drizzle wraps it). */
+	async function failure(port: number): Promise<unknown> {
+		const pool = new pg.Pool({
+			connectionString: `postgres://portal:pw@127.0.0.1:${port}/portal`,
+			connectionTimeoutMillis: 500
+		});
+		try {
+			return await drizzle(pool)
+				.execute(sql`select 1`)
+				.then(
+					() => null,
+					(e: unknown) => e
+				);
+		} finally {
+			await pool.end();
+		}
+	}
+
+	/** A server at a free port that does `what` with each connection. */
+	async function server(what: (socket: import('node:net').Socket) => void) {
+		const s = createServer(what);
+		await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+		return { port: (s.address() as { port: number }).port, close: () => s.close() };
+	}
+
+	it('is so for nothing listening, a connection cut and a server that never answers', async () => {
+		// Port 9 (discard) has nothing listening on this machine.
+		expect(databaseUnavailable(await failure(9))).toBe(true);
+		const cuts = await server((socket) => socket.destroy());
+		const silent = await server(() => {});
+		try {
+			for (const { port } of [cuts, silent]) {
+				const err = await failure(port);
+				expect(err).toBeInstanceOf(Error);
+				expect(databaseUnavailable(err), String((err as Error).cause ?? err)).toBe(true);
+			}
+		} finally {
+			cuts.close();
+			silent.close();
+		}
+	});
+
+	it('is not so for a statement the database refused, or for our own mistakes', async () => {
+		const database = await openMemoryDatabase();
+		try {
+			const refused = await database.db.execute(sql`select from no_such_table`).then(
+				() => null,
+				(e: unknown) => e
+			);
+			expect(refused).toBeInstanceOf(Error);
+			expect(databaseUnavailable(refused)).toBe(false);
+		} finally {
+			await database.close();
+		}
+		expect(databaseUnavailable(Object.assign(new Error(), { code: '23505' }))).toBe(false);
+		expect(databaseUnavailable(new TypeError('x is undefined'))).toBe(false);
+		expect(databaseUnavailable(undefined)).toBe(false);
 	});
 });

@@ -47,3 +47,50 @@ export function databaseProblem(err: unknown, url: string | undefined): string |
 	const hint = atInPassword ? ' An @ in the user or password must be written %40.' : '';
 	return `${text} (${code}).${hint}`;
 }
+
+/** Codes of a database that is not there or not taking statements (not of a statement's fault). */
+const UNAVAILABLE = new Set([
+	'ECONNREFUSED',
+	'ECONNRESET',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'ETIMEDOUT',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'EPIPE',
+	'53300', // too many connections
+	'57P01', // admin shutdown
+	'57P02', // crash shutdown
+	'57P03', // cannot connect now (starting up, shutting down)
+	'08000',
+	'08001',
+	'08003',
+	'08004',
+	'08006'
+]);
+
+/**
+ * pg's own words for a connection that ended or never came, which it throws without a code:
+ * matched, never printed.
+ */
+const UNAVAILABLE_WORDS = [
+	'Connection terminated unexpectedly',
+	'Connection terminated due to connection timeout',
+	'timeout exceeded when trying to connect',
+	'Client has encountered a connection error and is not queryable'
+];
+
+/**
+ * Whether `err` (or what it wraps: drizzle wraps the driver's error as its cause) says the
+ * database could not be reached or dropped the connection, rather than that a statement failed:
+ * what a page then tells its reader is that nothing was recorded and to try again shortly.
+ */
+export function databaseUnavailable(err: unknown): boolean {
+	for (let e = err, depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
+		const { code, message } = e as { code?: unknown; message?: unknown };
+		if (typeof code === 'string' && UNAVAILABLE.has(code)) return true;
+		if (typeof message === 'string' && UNAVAILABLE_WORDS.includes(message)) return true;
+		e = (e as { cause?: unknown }).cause;
+	}
+	return false;
+}
