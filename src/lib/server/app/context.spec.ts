@@ -10,7 +10,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError, parseConfig } from '$lib/server/config/config';
 import { encryptionKeyOf, startApp } from './context';
 import { secureDataDir } from './datadir';
@@ -135,5 +135,25 @@ describe('the encryption key', () => {
 			config({ ...shared, PORTAL_ENCRYPTION_KEY_FILE: join(root, 'given.key') })
 		);
 		expect(key.equals(Buffer.alloc(32, 7))).toBe(true);
+	});
+
+	it('is said at start to be readable by others when its file is, and not when it is private', () => {
+		const root = scratch();
+		const file = join(root, 'given.key');
+		writeFileSync(file, Buffer.alloc(32, 7).toString('base64'));
+		chmodSync(file, 0o644);
+		const c = config({ DATA_DIR: join(root, 'data'), PORTAL_ENCRYPTION_KEY_FILE: file });
+		const warned = vi.spyOn(console, 'warn').mockImplementation(() => {});
+		try {
+			encryptionKeyOf(c);
+			expect(warned.mock.calls.map((a) => a.join(' '))).toEqual([
+				`[start] PORTAL_ENCRYPTION_KEY_FILE (${file}): other users of this machine may read it (mode 0644). Let only the portal's user read it: chmod 600 ${file} (a mounted secret: mode 0400)`
+			]);
+			chmodSync(file, 0o600);
+			encryptionKeyOf(c);
+			expect(warned).toHaveBeenCalledTimes(1);
+		} finally {
+			warned.mockRestore();
+		}
 	});
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { ConfigError, parseConfig, type Config } from '$lib/server/config/config';
 import { openDatabase, type Database, type Db } from '$lib/server/db';
@@ -68,7 +68,22 @@ export function encryptionKeyOf(config: Config): Buffer {
 		}
 	}
 	const path = keyFileOf(config)!;
-	return loadOrCreateKey(dirname(path), basename(path));
+	const key = loadOrCreateKey(dirname(path), basename(path));
+	warnIfShared(path, keySourceOf(config));
+	return key;
+}
+
+/**
+ * A key file other users of the machine may read is a copy of the key given to each of them:
+ * said at start (the portal makes its own files 0600; one an operator made may not be).
+ */
+function warnIfShared(path: string, source: string) {
+	if (process.platform === 'win32') return;
+	const mode = statSync(path).mode & 0o777;
+	if ((mode & 0o077) === 0) return;
+	console.warn(
+		`[start] ${source}: other users of this machine may read it (mode ${mode.toString(8).padStart(4, '0')}). Let only the portal's user read it: chmod 600 ${path} (a mounted secret: mode 0400)`
+	);
 }
 
 /** The file `encryptionKeyOf` reads the key from, if it reads one. */
