@@ -12,6 +12,8 @@ export type SealInspection =
 
 const SIGNING_TIME = '1.2.840.113549.1.9.5';
 
+const UNREADABLE_RANGE = 'its signature’s byte range cannot be read';
+
 function subjectOf(cert: pkijs.Certificate): string {
 	return cert.subject.typesAndValues
 		.map((tv) => {
@@ -41,14 +43,21 @@ function signingTime(signed: pkijs.SignedData): Date | null {
 export async function inspectSeal(input: Uint8Array): Promise<SealInspection> {
 	const pdf = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
 	if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') return { kind: 'not-pdf' };
-	// The typings name this `byteRange`; the code returns every range found as `byteRanges`.
-	const { byteRanges } = findByteRange(pdf) as unknown as { byteRanges: string[][] };
+	// The typings name this `byteRange`; the code returns every range found as `byteRanges`. It
+	// throws on a file with two byte ranges still to be filled in (a signing that never finished,
+	// or a file made to look like one): as unreadable as one such range, not a failure of ours.
+	let byteRanges: string[][];
+	try {
+		({ byteRanges } = findByteRange(pdf) as unknown as { byteRanges: string[][] });
+	} catch {
+		return { kind: 'broken', reason: UNREADABLE_RANGE };
+	}
 	const last = byteRanges.at(-1);
 	if (!last) return { kind: 'unsealed' };
 	const range = last.map((n) => (/^\d+$/.test(n) ? Number(n) : NaN));
 	const [start, firstLength, second, secondLength] = range as [number, number, number, number];
 	if (range.length !== 4 || range.some((n) => !Number.isSafeInteger(n))) {
-		return { kind: 'broken', reason: 'its signature’s byte range cannot be read' };
+		return { kind: 'broken', reason: UNREADABLE_RANGE };
 	}
 	if (second + secondLength !== pdf.length) {
 		return { kind: 'broken', reason: 'bytes were added or removed after it was sealed' };
