@@ -66,6 +66,21 @@ describe('the operator key', () => {
 		// Another address is not held back.
 		expect(await call(ctx, '192.0.2.3', ctx.operatorApiKey!)).toBeNull();
 	});
+
+	it('judges no more keys than the limit when many are sent at once: the right one among them is refused too', async () => {
+		const ip = '192.0.2.4';
+		const wrong = Array.from({ length: 3 * MAX }, (_, i) => call(ctx, ip, `guess-${i}`));
+		const answers = await Promise.all([...wrong, call(ctx, ip, ctx.operatorApiKey!)]);
+		expect(answers.filter((r) => r?.status === 401)).toHaveLength(MAX);
+		expect(answers.at(-1)?.status).toBe(429);
+	});
+
+	it('does not count the right key against the address', async () => {
+		const ip = '192.0.2.5';
+		for (let i = 0; i < 2 * MAX; i++) expect(await call(ctx, ip, ctx.operatorApiKey!)).toBeNull();
+		for (let i = 0; i < MAX; i++) expect((await call(ctx, ip, `wrong-${i}`))?.status).toBe(401);
+		expect((await call(ctx, ip, 'wrong-again'))?.status).toBe(429);
+	});
 });
 
 describe.runIf(TEST_DATABASE_URL)('the operator key on a PostgreSQL server', () => {
