@@ -2,6 +2,7 @@ import { json, type RequestHandler } from '@sveltejs/kit';
 import * as v from 'valibot';
 import { app } from '$lib/server/app';
 import { reasons, unknownFields } from '$lib/server/http/api-reasons';
+import { isoInstant } from '$lib/server/http/instant';
 import { authorizeOperator } from '$lib/server/http/operator-auth';
 import { queueDueReminders } from '$lib/server/links/reminders';
 import { deliverMailDue } from '$lib/server/mail/deliver';
@@ -12,8 +13,7 @@ const BodySchema = v.object(
 			// Missing, it is '' here: valibot would name a missing key in the object's message.
 			v.optional(v.string('must be an ISO 8601 date-time'), ''),
 			v.nonEmpty('is required: an ISO 8601 date-time such as 2026-12-01T17:00:00Z'),
-			v.isoTimestamp('must be an ISO 8601 date-time such as 2026-12-01T17:00:00Z'),
-			v.transform((s) => new Date(s))
+			isoInstant('must be an ISO 8601 date-time such as 2026-12-01T17:00:00Z')
 		)
 	},
 	'must be a JSON object such as {"at": "…"}'

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { plainEmail } from '$lib/email';
+import { isoInstant } from '$lib/server/http/instant';
 import { noSsn } from '$lib/server/signing/ssn';
 
 // Ids are positive: 0 (or 000) names nothing, and the service answers it with an error of its own.
@@ -35,13 +36,7 @@ export const BodySchema = v.object(
 		 */
 		replace: v.optional(v.boolean('must be true or false')),
 		/** An earlier end than the configured lifetime, e.g. when an offer runs out; never a later one. */
-		expiresAt: v.optional(
-			v.pipe(
-				v.string('must be an ISO 8601 date-time such as 2026-12-01T17:00:00Z'),
-				v.isoTimestamp('must be an ISO 8601 date-time such as 2026-12-01T17:00:00Z'),
-				v.transform((s) => new Date(s))
-			)
-		)
+		expiresAt: v.optional(isoInstant('must be an ISO 8601 date-time such as 2026-12-01T17:00:00Z'))
 	},
 	'must be a JSON object'
 );
