@@ -7,5 +7,7 @@ import * as v from 'valibot';
  * interface document shows none, so the portal takes plain addresses only, and says so before
  * the form check runs.
  */
-export const plainEmail = (message: string) =>
-	v.check((s: string) => /^[\x20-\x7e]*$/.test(s), message);
+export const plainEmail = (message: string) => v.check(isPlainAscii, message);
+
+/** Printable ASCII only: what every email the portal keeps is written in. */
+export const isPlainAscii = (s: string) => /^[\x20-\x7e]*$/.test(s);

@@ -25,7 +25,8 @@ describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 			add('lee@example.com', 32),
 			add('kim@example.com', 33),
 			add('pat@example.com', 34),
-			add('ray@example.com', 35)
+			add('ray@example.com', 35),
+			add('iris@example.com', 36)
 		]);
 	});
 	afterAll(() => database.close());
@@ -67,6 +68,26 @@ describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 			{ ok: false, reason: 'invalid' },
 			{ ok: false, reason: 'invalid' }
 		]);
+	});
+
+	it('takes no other spelling of a locked email that the database would fold onto it (İ for i)', async () => {
+		for (let i = 0; i < rules.maxFailures; i++) {
+			expect(
+				(await attempt('iris@example.com', 'wrong password here', `192.0.2.${i + 40}`)).ok
+			).toBe(false);
+		}
+		expect(await attempt('iris@example.com', PASSWORD, '192.0.2.50')).toMatchObject({
+			reason: 'locked'
+		});
+		// PostgreSQL's lower() (and PGlite's) makes İ an i; JavaScript's toLowerCase() makes it i and
+		// a combining dot, so these were counted apart from the account's own email, and each had
+		// its own five guesses at its password.
+		for (const spelling of ['İris@example.com', 'irİs@example.com', 'İrİs@example.com']) {
+			expect(await attempt(spelling, PASSWORD, '192.0.2.51')).toEqual({
+				ok: false,
+				reason: 'invalid'
+			});
+		}
 	});
 
 	it('locks an email after repeated failures, known or not, until the window ends', async () => {

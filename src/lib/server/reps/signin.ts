@@ -1,3 +1,4 @@
+import { isPlainAscii } from '$lib/email';
 import type { Db } from '$lib/server/db';
 import { hashToken } from '$lib/server/crypto/tokens';
 import type { RequestMeta } from '$lib/server/http/meta';
@@ -61,7 +62,11 @@ export async function checkRepPassword(
 			retryAfterSeconds: Math.max(a.ok ? 0 : a.retryAfterSeconds, b.ok ? 0 : b.retryAfterSeconds)
 		};
 	}
-	const rep = await findRepByEmail(db, input.email);
+	// Every rep's email is plain ASCII (the reps CLI takes no other), so one with any other letter
+	// names no account. Looked up all the same, it could reach one under a count of its own: the
+	// database's lower() folds İ into i, where the key above (toLowerCase) keeps it apart, and
+	// `sam.ortİz@…` had five more guesses at sam.ortiz@…'s password, and so had each such spelling.
+	const rep = isPlainAscii(input.email) ? await findRepByEmail(db, input.email) : undefined;
 	// The same work whether or not the account exists or is disabled.
 	const matches = await verifyPassword(rep?.passwordHash ?? DUMMY_HASH, input.password);
 	if (!rep || rep.disabledAt || !matches) return { ok: false, reason: 'invalid' };
