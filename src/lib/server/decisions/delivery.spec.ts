@@ -75,6 +75,23 @@ describe('decision outbox against the sandbox', () => {
 	const row = async (id: string) =>
 		(await t.ctx.db.select().from(decisions).where(eq(decisions.id, id)))[0]!;
 
+	it('keeps a message the service answers with, less any SSN in it however it is written', async () => {
+		const s = await verified(50001);
+		const d = await recordDecision(t.ctx.db, t.ctx.encryptionKey, s, input(true), meta);
+		// The service echoes the SSN in its message: with dots, and once cut by the length kept.
+		const echo = `Decision received for SSN 287.65.4321.${' '.repeat(450)}Ref 287-65-4321`;
+		const fault = { status: 200, contentType: 'text/plain', body: echo };
+		expect((await t.control('PUT', 'faults/merchantdecision', fault)).status).toBe(200);
+		expect(await deliverDecision(t.ctx, d.id)).toBe('delivered');
+		const kept = (await row(d.id)).responseMessage!;
+		expect(kept).toMatch(/^Decision received for SSN \[number\]\./);
+		const trail = JSON.stringify(await listAudit(t.ctx.db, 1207, 50001));
+		for (const text of [kept, trail]) {
+			expect(text).not.toMatch(/287\D?65\D?4/);
+			expect(text).not.toMatch(/654321|65\D?4321/);
+		}
+	});
+
 	it('records before sending, delivers the exact body, then wipes the SSN', async () => {
 		const s = await verified(50001);
 		const d = await recordDecision(t.ctx.db, t.ctx.encryptionKey, s, input(true), meta);

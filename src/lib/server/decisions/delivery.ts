@@ -7,6 +7,7 @@ import { decisions, signingSessions } from '$lib/server/db/schema';
 import { logError } from '$lib/server/log/log';
 import { notifyRep } from '$lib/server/mail/notes';
 import { OnboardingError, type MerchantDecisionRequest } from '$lib/server/onboarding';
+import { maskedSsn } from '$lib/server/signing/ssn';
 import { claimDecision, type Decision } from './decisions';
 
 /**
@@ -20,6 +21,18 @@ function refusedFields(err: unknown): string {
 }
 
 export type DeliveryResult = 'delivered' | 'retry' | 'rejected' | 'busy';
+
+/**
+ * The service's message as it is kept for the rep (and in the trail and the certificate): what
+ * looks like an SSN however it is written (`123.45.6789` as well as `123-45-6789`), and any long
+ * number, is not ours to keep, and is masked before the text is cut to length, so that no number
+ * is cut short of what the masks recognize.
+ */
+export function keptMessage(text: string): string {
+	return maskedSsn(text, '[number]')
+		.replace(/\d[\d\s-]{7,}\d/g, '[number]')
+		.slice(0, 500);
+}
 
 /** Longer than one upstream call with its timeout: a lease outlives the attempt it guards. */
 const leaseMs = (ctx: AppContext) => ctx.config.ONBOARDING_TIMEOUT_MS * 2 + 5_000;
@@ -107,11 +120,7 @@ export async function deliverDecision(
 		);
 		const merchantDecisionId =
 			result.kind === 'decision' ? result.decision.MerchantDecisionID : null;
-		// Upstream text is kept for the rep, but any long number in it is not ours to keep.
-		const responseMessage =
-			result.kind === 'message'
-				? result.message.slice(0, 500).replace(/\d[\d\s-]{7,}\d/g, '[number]')
-				: null;
+		const responseMessage = result.kind === 'message' ? keptMessage(result.message) : null;
 		await finish({
 			status: 'delivered',
 			deliveredAt: new Date(),

@@ -49,6 +49,11 @@ export function withoutSsn(text: string): string {
 export const noSsn = (message: string) =>
 	v.check((s: string) => !looksLikeSsn(s) && !trailRefuses(s), message);
 
+/** The text with whatever looks like an SSN replaced by `mask`. */
+export function maskedSsn(text: string, mask: string): string {
+	return plain(text).replace(new RegExp(SSN_SHAPED.source, 'gu'), mask);
+}
+
 /** Typed text as it may be shown back after a refusal: as typed, less what looks like an SSN. */
 export function shownBack(text: string): string {
 	return looksLikeSsn(text) ? withoutSsn(text) : text;
