@@ -83,6 +83,11 @@ describe('rep guards', () => {
 			'/rep//evil',
 			'/sign/terms',
 			'/rep\\x',
+			// A dot segment leaves the console once the browser resolves it.
+			'/rep/../sign/terms',
+			'/rep/..',
+			'/rep/applications/../../s/token',
+			'/rep/./..?x=1',
 			null
 		]) {
 			expect(safeNext(bad), String(bad)).toBe('/rep');

@@ -4,11 +4,15 @@ import type { ApplicationListItem } from '$lib/server/onboarding';
 import { findApplication } from '$lib/server/signing/application';
 import { REP_COOKIE, type SignedInRep } from './session';
 
-/** Where to return after signing in: only a rep page of ours, never another site. */
+/**
+ * Where to return after signing in: only a rep page of ours, never another site, nor a path whose
+ * dot segments (`/rep/../sign/terms`) the browser resolves to a page outside the console.
+ */
 export function safeNext(next: string | null): string {
 	return next &&
 		/^\/rep(\/[A-Za-z0-9._~/-]*)?(\?[A-Za-z0-9._~=&%+-]*)?$/.test(next) &&
-		!next.includes('//')
+		!next.includes('//') &&
+		!/\/\.\.?(?=\/|\?|$)/.test(next)
 		? next
 		: '/rep';
 }
