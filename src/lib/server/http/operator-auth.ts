@@ -2,7 +2,7 @@ import type { RequestEvent } from '@sveltejs/kit';
 import { durationWords } from '$lib/server/audit/labels';
 import type { AppContext } from '$lib/server/app';
 import { constantTimeEqual } from '$lib/server/crypto/tokens';
-import { hit, undoHit } from '$lib/server/ratelimit/ratelimit';
+import { hit, peek } from '$lib/server/ratelimit/ratelimit';
 import { clientIp } from './meta';
 
 /**
@@ -27,10 +27,11 @@ const refusal = (status: number, message: string, headers: Record<string, string
  * Null when the request carries the operator key, else the answer: 401, or 429 with Retry-After
  * once an address has sent RATE_LIMIT_OPERATOR_AUTH wrong keys in ten minutes (counted in the
  * database, so every instance shares the count). While an address is held back even the right
- * key is refused: otherwise its answers would still tell a guess that was right. Every try is
- * counted before its key is looked at, atomically, and the right key takes its count back (as a
- * rep's sign-in does): read first and counted after, keys sent all at once were each judged
- * before any of them was counted, however many there were.
+ * key is refused: otherwise its answers would still tell a guess that was right. Each request
+ * makes one statement, in the order they came: a wrong key's count (atomic), or the right key's
+ * look at it. Read first and counted after, keys sent all at once were each judged before any of
+ * them was counted, however many there were; counted up front and taken back, the right key
+ * would be refused in a burst of the operator's own calls.
  */
 export async function authorizeOperator(
 	ctx: AppContext,
@@ -49,11 +50,11 @@ export async function authorizeOperator(
 			)}.`,
 			{ 'retry-after': String(seconds) }
 		);
+	if (isOperator(event.request.headers.get('authorization'), ctx.operatorApiKey)) {
+		const standing = await peek(ctx.db, limit);
+		return standing.ok ? null : tooMany(standing.retryAfterSeconds);
+	}
 	const counted = await hit(ctx.db, limit);
 	if (!counted.ok) return tooMany(counted.retryAfterSeconds);
-	if (isOperator(event.request.headers.get('authorization'), ctx.operatorApiKey)) {
-		await undoHit(ctx.db, limit);
-		return null;
-	}
 	return refusal(401, 'A valid operator API key is required.', { 'www-authenticate': 'Bearer' });
 }
