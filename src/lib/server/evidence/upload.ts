@@ -5,6 +5,7 @@ import { clientIp } from '$lib/server/http/meta';
 import { hit } from '$lib/server/ratelimit/ratelimit';
 import { documentVerdict } from './verdict';
 import { verifyDocument } from './verify';
+import { limitAddress } from '$lib/server/http/address';
 
 /** A certificate or signed copy is well under this; anything larger is not one of ours. */
 export const MAX_UPLOAD_BYTES = 8 * 1024 * 1024;
@@ -59,7 +60,7 @@ export async function verifyUpload(event: RequestEvent) {
 		return fail(tooBig ? 413 : 400, { error: parsed.issues[0].message });
 	}
 	const limit = await hit(ctx.db, {
-		key: `verify:${clientIp(event) ?? 'unknown'}`,
+		key: `verify:${limitAddress(clientIp(event))}`,
 		max: CHECKS_PER_WINDOW,
 		windowSeconds: 600
 	});

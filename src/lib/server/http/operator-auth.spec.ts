@@ -83,6 +83,14 @@ describe('the operator key', () => {
 		expect(answers).toEqual(Array(3 * MAX).fill(null));
 	});
 
+	it('counts an IPv6 network by its /64, not address by address', async () => {
+		for (let i = 1; i <= MAX; i++) {
+			expect((await call(ctx, `2001:db8:7:7::${i}`, `wrong-${i}`))?.status).toBe(401);
+		}
+		expect((await call(ctx, '2001:db8:7:7:ffff::1', 'wrong-again'))?.status).toBe(429);
+		expect(await call(ctx, '2001:db8:7:8::1', ctx.operatorApiKey!)).toBeNull();
+	});
+
 	it('does not count the right key against the address', async () => {
 		const ip = '192.0.2.5';
 		for (let i = 0; i < 2 * MAX; i++) expect(await call(ctx, ip, ctx.operatorApiKey!)).toBeNull();

@@ -4,6 +4,7 @@ import type { AppContext } from '$lib/server/app';
 import { constantTimeEqual } from '$lib/server/crypto/tokens';
 import { hit, peek } from '$lib/server/ratelimit/ratelimit';
 import { clientIp } from './meta';
+import { limitAddress } from './address';
 
 /**
  * The operator API's paths: authenticated by bearer key only, never by cookie. A new operator
@@ -38,7 +39,7 @@ export async function authorizeOperator(
 	event: RequestEvent
 ): Promise<Response | null> {
 	const limit = {
-		key: `operator-auth:ip:${clientIp(event) ?? 'unknown'}`,
+		key: `operator-auth:ip:${limitAddress(clientIp(event))}`,
 		max: ctx.config.RATE_LIMIT_OPERATOR_AUTH,
 		windowSeconds: 600
 	};

@@ -23,6 +23,7 @@ import {
 } from '$lib/server/ratelimit/ratelimit';
 import { endedBy, repContactOf } from '$lib/server/reps/contact';
 import { findLink, howRevoked, linkState, lookupHash, type SigningLink } from './links';
+import { limitAddress } from '$lib/server/http/address';
 
 const MESSAGES = {
 	unknown: [
@@ -109,7 +110,7 @@ async function admitLink(
 			ctx,
 			event,
 			{
-				key: `open:miss:${clientIp(event) ?? 'unknown'}`,
+				key: `open:miss:${limitAddress(clientIp(event))}`,
 				max: ctx.config.RATE_LIMIT_LINK_MISS,
 				windowSeconds: WINDOW_SECONDS
 			},

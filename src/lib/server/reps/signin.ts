@@ -6,6 +6,7 @@ import { clearLimit, hit, undoHit, type Limit } from '$lib/server/ratelimit/rate
 import { findRepByEmail, upgradePasswordHash, type Rep } from './accounts';
 import { DUMMY_HASH, verifyPassword } from './password';
 import { createRepSession, endRepSession } from './session';
+import { limitAddress } from '$lib/server/http/address';
 
 export interface SignInRules {
 	maxFailures: number;
@@ -50,7 +51,7 @@ export async function checkRepPassword(
 		windowSeconds
 	};
 	const address: Limit = {
-		key: `rep-signin:ip:${meta.ip ?? 'unknown'}`,
+		key: `rep-signin:ip:${limitAddress(meta.ip)}`,
 		max: rules.maxFailuresPerAddress,
 		windowSeconds
 	};
