@@ -1,11 +1,11 @@
 import { expect, test } from '@playwright/test';
 import {
-	TEXT,
 	agreeToTerms,
+	carriesSsn,
 	createLink,
 	digitsOf,
-	freshSsn,
 	fillSignForm,
+	freshSsn,
 	holdScripts,
 	newApplication,
 	openLinkAndStart,
@@ -15,7 +15,7 @@ import {
 	rememberSsn,
 	resetSandbox,
 	setSection,
-	sha256,
+	TEXT,
 	waitForDecision,
 	walkTo
 } from './support/flow';
@@ -87,7 +87,8 @@ test('accepting sends the service exactly what the merchant confirmed', async ({
 	expect(b.IsAccepted).toBe(true);
 	expect(b.ApplicationID).toBe(app.id);
 	expect(b.MerchantSSN, 'the control API never shows the SSN').toBeUndefined();
-	expect(d.ssnSha256).toBe(sha256(digitsOf(ssn)));
+	expect(carriesSsn(d, ssn)).toBe(true);
+	expect(carriesSsn(d, '219-09-9999')).toBe(false);
 	expect(d.ssnLast4).toBe('8806');
 	expect(b.MerchantFirstName).toBe('Morgan Q.');
 	expect(b.MerchantLastName).toBe('Testwell-Ray');

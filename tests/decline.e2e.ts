@@ -1,21 +1,20 @@
 import { expect, test } from '@playwright/test';
 import {
-	TEXT,
 	agreeToTerms,
+	carriesSsn,
 	createLink,
-	digitsOf,
 	fillSigner,
+	freshSsn,
 	holdScripts,
-	noScriptContext,
 	newApplication,
+	noScriptContext,
 	openLinkAndStart,
 	passIdentity,
 	ready,
 	receivedDecision,
 	resetSandbox,
-	sha256,
+	TEXT,
 	waitForDecision,
-	freshSsn,
 	walkTo
 } from './support/flow';
 
@@ -81,7 +80,8 @@ test('declining asks once more, the reason is optional, the service receives IsA
 		Accept_SeasonalAddendum_Prod: false,
 		Accept_NextDayFunding_Prod: false
 	});
-	expect(d.ssnSha256).toBe(sha256(digitsOf(ssn)));
+	expect(carriesSsn(d, ssn)).toBe(true);
+	expect(carriesSsn(d, '219-09-9999')).toBe(false);
 	expect(d.ssnLast4).toBe('1957');
 	await page.reload();
 	await expect(page.getByText(String(d.merchantDecisionId), { exact: true })).toBeVisible();

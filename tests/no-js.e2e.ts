@@ -1,20 +1,20 @@
 import { expect, test, type APIRequestContext, type Browser } from '@playwright/test';
 import { E2E } from './support/env';
 import {
-	TEXT,
 	agreeToTerms,
 	answerQuestions,
+	carriesSsn,
 	createLink,
 	digitsOf,
-	fillSignForm,
 	fillSigner,
+	fillSignForm,
 	newApplication,
 	noScriptContext,
 	openLinkAndStart,
 	receivedDecision,
 	resetSandbox,
-	sha256,
 	startQuestions,
+	TEXT,
 	waitForDecision,
 	walkTo
 } from './support/flow';
@@ -129,7 +129,8 @@ async function acceptWithoutScript(
 
 		const d = await waitForDecision(request, app.id);
 		expect(d.body.IsAccepted).toBe(true);
-		expect(d.ssnSha256).toBe(sha256(digitsOf(ssn)));
+		expect(carriesSsn(d, ssn)).toBe(true);
+		expect(carriesSsn(d, '219-09-9999')).toBe(false);
 		await page.reload();
 		await expect(page.getByText(String(d.merchantDecisionId), { exact: true })).toBeVisible();
 		await expect(

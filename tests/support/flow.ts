@@ -1,6 +1,6 @@
 // Helpers for the end-to-end tests: the operator API, the sandbox's control API, and walking a
 // merchant through the signing steps in a browser page.
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
@@ -13,6 +13,7 @@ import {
 	type Page
 } from '@playwright/test';
 import { exampleCreateRequest } from '../../src/lib/server/onboarding/fixtures';
+import { sandboxSsnKey } from '../../src/lib/server/sandbox/ssn';
 import { E2E } from './env';
 
 export const OFFICE = 1207;
@@ -233,10 +234,25 @@ export async function setTimeLimit(request: APIRequestContext, timeLimitSeconds:
 /** A decision as the sandbox received it: the body less MerchantSSN, plus its digest. */
 export interface ReceivedDecision {
 	body: Record<string, unknown>;
+	/** Ours keeps a keyed HMAC (see carriesSsn); a service that keeps a plain SHA-256, that. */
+	ssnHmac: string;
 	ssnSha256: string;
 	ssnLast4: string;
 	merchantDecisionId: number | null;
 	raw: unknown;
+}
+
+/**
+ * Whether the decision the service received carries `ssn`. Our sandbox keeps an HMAC of the
+ * digits under a key derived from the portal's encryption key, which is in the test server's data
+ * folder; a service that keeps a plain SHA-256 is compared by that.
+ */
+export function carriesSsn(d: ReceivedDecision, ssn: string): boolean {
+	const digits = digitsOf(ssn);
+	if (!d.ssnHmac) return d.ssnSha256 !== '' && d.ssnSha256 === sha256(digits);
+	const stored = readFileSync(resolve(E2E.dataDir, 'encryption.key'), 'utf8').trim();
+	const key = sandboxSsnKey(Buffer.from(stored, 'base64'));
+	return createHmac('sha256', key).update(digits).digest('hex') === d.ssnHmac;
 }
 
 function normalizeDecision(raw: unknown): ReceivedDecision {
@@ -255,6 +271,7 @@ function normalizeDecision(raw: unknown): ReceivedDecision {
 	const id = pick('merchantDecisionId', 'MerchantDecisionID', 'id');
 	return {
 		body,
+		ssnHmac: String(pick('ssnHmac', 'SsnHmac') ?? ''),
 		ssnSha256: String(pick('ssnSha256', 'SsnSha256') ?? ''),
 		ssnLast4: String(pick('ssnLast4', 'SsnLast4') ?? ''),
 		merchantDecisionId: typeof id === 'number' ? id : id ? Number(id) : null,

@@ -9,6 +9,7 @@ import type { SealKey } from '$lib/server/evidence/seal-key';
 import { createOnboardingClient, type OnboardingClient } from '$lib/server/onboarding';
 import { upstreamCacheFor, type UpstreamCache } from '$lib/server/onboarding/cache';
 import { createSandbox } from '$lib/server/sandbox';
+import { sandboxSsnKey } from '$lib/server/sandbox/ssn';
 import { seedDemoRep } from '$lib/server/reps/demo';
 import { secureDataDir } from './datadir';
 
@@ -203,7 +204,8 @@ export async function startApp(
 			db: database.db,
 			authHeader: config.ONBOARDING_AUTH_HEADER,
 			authValue: config.ONBOARDING_AUTH_VALUE,
-			timeZone: config.OFFICE_TIME_ZONE
+			timeZone: config.OFFICE_TIME_ZONE,
+			ssnKey: sandboxSsnKey(encryptionKey)
 		});
 		await sandbox.seed();
 		if (!config.DATABASE_URL) await seedDemoRep(database.db, config.DATA_DIR);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { listAudit, verifyAuditChain } from '$lib/server/audit/audit';
@@ -118,7 +118,7 @@ describe('decision outbox against the sandbox', () => {
 				Accept_SeasonalAddendum_Prod: false,
 				Accept_NextDayFunding_Prod: true
 			},
-			ssnSha256: createHash('sha256').update(SSN).digest('hex'),
+			ssnHmac: createHmac('sha256', t.sandbox.ssnKey).update(SSN).digest('hex'),
 			ssnLast4: '4321'
 		});
 

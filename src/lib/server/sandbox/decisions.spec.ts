@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { sandboxDecisions } from '../db/schema';
@@ -37,7 +37,7 @@ describe('POST merchantdecision', () => {
 		expect(list.body.find((i) => i.ApplicationID === 50001)?.Status).toBe('Signed');
 	});
 
-	it('stores every field as received, but the SSN only as SHA-256 and last four', async () => {
+	it('stores every field as received, but the SSN only as a keyed HMAC and last four', async () => {
 		await passIdentity(h, 50002);
 		const sent = { ...exampleDecisionRequest(50002), IsAccepted: false, MerchantSSN: '900782201' };
 		const res = await decide(50002, sent);
@@ -52,7 +52,7 @@ describe('POST merchantdecision', () => {
 		delete rest.MerchantSSN;
 		expect(seen.body).toEqual({
 			...rest,
-			ssnSha256: createHash('sha256').update('900782201').digest('hex'),
+			ssnHmac: createHmac('sha256', h.ssnKey).update('900782201').digest('hex'),
 			ssnLast4: '2201',
 			receivedAt: h.clock.now.toISOString(),
 			MerchantDecisionID: res.body.MerchantDecisionID

@@ -13,8 +13,8 @@ import { nextId } from './store';
 type Obj = Record<string, unknown>;
 
 /**
- * Stores a decision as received, except MerchantSSN, which is replaced by its SHA-256 and last
- * four digits. Returns the new MerchantDecisionID, or null when the application already has a
+ * Stores a decision as received, except MerchantSSN, which is replaced by its HMAC under `ssnKey`
+ * and its last four digits (see ssn.ts). Returns the new MerchantDecisionID, or null when the application already has a
  * decision (the unique index decides, so two instances cannot both record one).
  */
 export async function recordDecision(
@@ -22,10 +22,11 @@ export async function recordDecision(
 	officeId: number,
 	applicationId: number,
 	received: Obj,
-	at: Date
+	at: Date,
+	ssnKey: Buffer
 ): Promise<number | null> {
 	const { MerchantSSN: ssn, ...body } = received;
-	const digest = ssnDigest(typeof ssn === 'string' ? ssn : '');
+	const digest = ssnDigest(typeof ssn === 'string' ? ssn : '', ssnKey);
 	const id = await nextId(tx, 'decision');
 	const rows = await tx
 		.insert(sandboxDecisions)
@@ -35,7 +36,7 @@ export async function recordDecision(
 			applicationId,
 			isAccepted: body.IsAccepted === true,
 			body,
-			ssnSha256: digest.sha256,
+			ssnHmac: digest.hmac,
 			ssnLast4: digest.last4,
 			receivedAt: at
 		})
@@ -59,11 +60,11 @@ export async function findDecision(tx: Tx, applicationId: number, officeId?: num
 	return row;
 }
 
-/** What the control API shows of a received decision: as received, SSN replaced by its digest. */
+/** What the control API shows of a received decision: as received, SSN replaced by its HMAC. */
 export function describeDecision(row: typeof sandboxDecisions.$inferSelect): Obj {
 	return {
 		...row.body,
-		ssnSha256: row.ssnSha256,
+		ssnHmac: row.ssnHmac,
 		ssnLast4: row.ssnLast4,
 		receivedAt: row.receivedAt.toISOString(),
 		MerchantDecisionID: row.id
@@ -71,7 +72,14 @@ export function describeDecision(row: typeof sandboxDecisions.$inferSelect): Obj
 }
 
 /** POST merchantdecision/{applicationid}. */
-export const merchantDecision: Handler = async ({ db, request, officeId, applicationId, now }) => {
+export const merchantDecision: Handler = async ({
+	db,
+	request,
+	officeId,
+	applicationId,
+	now,
+	ssnKey
+}) => {
 	const body = await readJson(request, 'decision');
 	if (!body.ok) return body.response;
 	const { modelState } = check(MerchantDecisionRequestSchema, body.value);
@@ -94,7 +102,7 @@ export const merchantDecision: Handler = async ({ db, request, officeId, applica
 	if (!(await isVerified(db, officeId, applicationId))) {
 		return message(403, "The signer's identity has not been verified for this application.");
 	}
-	const id = await recordDecision(db, officeId, applicationId, raw, now);
+	const id = await recordDecision(db, officeId, applicationId, raw, now, ssnKey);
 	if (id === null) return message(409, 'A decision is already recorded for this application.');
 	return json({
 		IsAccepted: raw.IsAccepted,

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db';
 import { logError } from '../log/log';
 import {
@@ -41,6 +41,11 @@ export interface SandboxOptions {
 	 * office's zone.
 	 */
 	timeZone?: string;
+	/**
+	 * The key of the SSN digests it keeps (ssn.ts): the portal derives it from its encryption
+	 * key (sandboxSsnKey). A random one when not given, which no digest outlives a restart with.
+	 */
+	ssnKey?: Buffer;
 }
 
 export interface Sandbox {
@@ -102,12 +107,13 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
 	const authHeader = opts.authHeader ?? 'Authorization';
 	const expected = opts.authValue ? digest(opts.authValue) : null;
 	const clock = opts.now ?? (() => new Date());
+	const ssnKey = opts.ssnKey ?? randomBytes(32);
 
-	const seed = () => db.transaction((tx) => seedDemoData(tx, clock()));
+	const seed = () => db.transaction((tx) => seedDemoData(tx, clock(), ssnKey));
 	const reset = () =>
 		db.transaction(async (tx) => {
 			await wipe(tx);
-			await seedDemoData(tx, clock());
+			await seedDemoData(tx, clock(), ssnKey);
 		});
 
 	const authorized = (request: Request) => {
@@ -143,7 +149,8 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
 			now: clock(),
 			timeZone: opts.timeZone ?? 'America/Chicago',
 			officeId: match.officeId,
-			applicationId: match.applicationId
+			applicationId: match.applicationId,
+			ssnKey
 		});
 	}
 

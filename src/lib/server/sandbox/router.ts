@@ -27,6 +27,8 @@ export interface OpContext {
 	officeId: number;
 	/** Present on the routes with `{applicationid}`. */
 	applicationId: number;
+	/** The key of the SSN digests kept (see ssn.ts). */
+	ssnKey: Buffer;
 }
 
 export type Handler = (ctx: OpContext) => Promise<Response>;

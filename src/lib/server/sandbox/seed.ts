@@ -41,7 +41,7 @@ function parseDemo(demo: DemoApplication): Obj {
  * Inserts the demo data where it is missing; running it again changes nothing. 50004 gets a
  * passed identity check and a decision on record.
  */
-export async function seedDemoData(tx: Tx, now: Date): Promise<void> {
+export async function seedDemoData(tx: Tx, now: Date, ssnKey: Buffer): Promise<void> {
 	for (const demo of DEMO_APPLICATIONS) {
 		if (await getApplication(tx, DEMO_OFFICE, demo.id)) continue;
 		const request = parseDemo(demo);
@@ -56,10 +56,10 @@ export async function seedDemoData(tx: Tx, now: Date): Promise<void> {
 			createdAt: new Date(now.getTime() - demo.ageDays * DAY_MS)
 		});
 	}
-	await seedDecided(tx, now);
+	await seedDecided(tx, now, ssnKey);
 }
 
-async function seedDecided(tx: Tx, now: Date) {
+async function seedDecided(tx: Tx, now: Date, ssnKey: Buffer) {
 	const id = DEMO_DECISION_50004.ApplicationID;
 	const app = await getApplication(tx, DEMO_OFFICE, id);
 	if (!app) return;
@@ -82,7 +82,8 @@ async function seedDecided(tx: Tx, now: Date) {
 			DEMO_OFFICE,
 			id,
 			{ ...DEMO_DECISION_50004 },
-			new Date(verifiedAt.getTime() + 90_000)
+			new Date(verifiedAt.getTime() + 90_000),
+			ssnKey
 		);
 	}
 }

@@ -12,6 +12,8 @@ export interface Harness {
 	sandbox: Sandbox;
 	/** The sandbox's clock: tests move it forward to expire question sets. */
 	clock: { now: Date };
+	/** The key of the SSN digests the sandbox keeps. */
+	ssnKey: Buffer;
 	call(
 		method: string,
 		path: string,
@@ -27,10 +29,18 @@ export interface Harness {
 }
 
 export function useSandbox(opts: { authValue?: string; authHeader?: string } = {}): Harness {
-	const h = { clock: { now: new Date('2026-11-02T15:00:00Z') } } as Harness;
+	const h = {
+		clock: { now: new Date('2026-11-02T15:00:00Z') },
+		ssnKey: Buffer.alloc(32, 0x5a)
+	} as Harness;
 	beforeAll(async () => {
 		h.database = await openMemoryDatabase();
-		h.sandbox = createSandbox({ db: h.database.db, now: () => h.clock.now, ...opts });
+		h.sandbox = createSandbox({
+			db: h.database.db,
+			now: () => h.clock.now,
+			ssnKey: h.ssnKey,
+			...opts
+		});
 	});
 	beforeEach(async () => {
 		h.clock.now = new Date('2026-11-02T15:00:00Z');

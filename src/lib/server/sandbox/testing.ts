@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
@@ -8,6 +9,8 @@ export interface SandboxServer {
 	/** e.g. `http://127.0.0.1:41234/sandbox` (no trailing slash). */
 	baseUrl: string;
 	db: Db;
+	/** The key of the SSN digests it keeps (see ssn.ts). */
+	ssnKey: Buffer;
 	close(): Promise<void>;
 }
 
@@ -19,7 +22,8 @@ export async function startSandboxServer(
 	opts: { authHeader?: string; authValue?: string } = {}
 ): Promise<SandboxServer> {
 	const database = await openMemoryDatabase();
-	const sandbox = createSandbox({ db: database.db, basePath: '/sandbox', ...opts });
+	const ssnKey = randomBytes(32);
+	const sandbox = createSandbox({ db: database.db, basePath: '/sandbox', ssnKey, ...opts });
 	await sandbox.seed();
 
 	const server = createServer((req, res) => {
@@ -31,6 +35,7 @@ export async function startSandboxServer(
 	return {
 		baseUrl: `http://127.0.0.1:${port}/sandbox`,
 		db: database.db,
+		ssnKey,
 		async close() {
 			// Hung fault responses would otherwise hold the server open.
 			server.closeAllConnections();

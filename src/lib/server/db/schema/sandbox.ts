@@ -26,9 +26,11 @@ export const sandboxCounters = pgTable('sandbox_counters', {
 /** How a demo application behaves in the identity check. */
 export type SandboxScenario = 'ordinary' | 'identity_fails' | 'bureau_unavailable';
 
-/** An owner's SSN as the sandbox keeps it: never the digits themselves. */
+/**
+ * An owner's SSN as the sandbox keeps it: the last four digits only. (Rows written before
+ * 2026-11-28 also hold an unkeyed `sha256`, which nothing reads.)
+ */
 export interface SandboxSsnDigest {
-	sha256: string;
 	last4: string;
 }
 
@@ -91,7 +93,8 @@ export const sandboxDecisions = pgTable(
 		applicationId: integer('application_id').notNull(),
 		isAccepted: boolean('is_accepted').notNull(),
 		body: json('body').$type<Record<string, unknown>>().notNull(),
-		ssnSha256: text('ssn_sha256').notNull(),
+		/** The HMAC of the SSN's digits (see sandbox/ssn.ts); the column keeps its first name. */
+		ssnHmac: text('ssn_sha256').notNull(),
 		ssnLast4: text('ssn_last4').notNull(),
 		receivedAt: ts('received_at').notNull()
 	},

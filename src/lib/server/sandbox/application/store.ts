@@ -6,7 +6,7 @@ import {
 	type SandboxScenario,
 	type SandboxSsnDigest
 } from '../../db/schema';
-import { ssnDigest } from '../ssn';
+import { ssnLast4 } from '../ssn';
 
 type Obj = Record<string, unknown>;
 
@@ -29,7 +29,7 @@ export async function insertApplication(tx: Tx, app: NewApplication): Promise<bo
 	const ownerSsns: { Ownr1?: SandboxSsnDigest; Ownr2?: SandboxSsnDigest } = {};
 	for (const n of ['Ownr1', 'Ownr2'] as const) {
 		const ssn = owner[`${n}_SSN`];
-		if (typeof ssn === 'string' && ssn !== '') ownerSsns[n] = ssnDigest(ssn);
+		if (typeof ssn === 'string' && ssn !== '') ownerSsns[n] = { last4: ssnLast4(ssn) };
 		owner[`${n}_SSN`] = null;
 	}
 	const rows = await tx
