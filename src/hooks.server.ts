@@ -12,6 +12,7 @@ import { databaseProblem, databaseUnavailable } from '$lib/server/db/problems';
 import { compress } from '$lib/server/http/compress';
 import { foreignFormMessage, isForeignFormPost } from '$lib/server/http/csrf';
 import { checkRequest, isApiPath } from '$lib/server/http/inputs';
+import { plainPath } from '$lib/server/http/plain-path';
 import { problemResponse, refusalPage } from '$lib/server/http/problem';
 import { pageStatus } from '$lib/server/http/status';
 import { startWorker } from '$lib/server/decisions/worker';
@@ -176,6 +177,25 @@ const inputs: Handle = async ({ event, resolve }) => {
 	// for the client's next request instead of being reset.
 	if (!event.request.bodyUsed) await event.request.arrayBuffer().catch(() => undefined);
 	return problemResponse(event.request, event.url, problem);
+};
+
+/**
+ * An address that spells a letter, digit or -._~ as %XX goes to its plain form (a GET or HEAD)
+ * or is refused, before any check reads the path (see plainPath).
+ */
+const plain: Handle = async ({ event, resolve }) => {
+	const path = plainPath(event.url.pathname);
+	if (path === null) return resolve(event);
+	const method = event.request.method;
+	if (method === 'GET' || method === 'HEAD') redirect(308, `${path}${event.url.search}`);
+	if (!event.request.bodyUsed) await event.request.arrayBuffer().catch(() => undefined);
+	const url = new URL(event.url);
+	url.pathname = path;
+	return problemResponse(event.request, url, {
+		status: 400,
+		message: `This address spells some of its letters as codes (%XX). Send the request to ${path} instead.`,
+		errors: {}
+	});
 };
 
 /** The embedded Onboarding Service: only when no real one is configured, else not there at all. */
@@ -365,6 +385,7 @@ const methods: Handle = async ({ event, resolve }) => {
 
 export const handle = sequence(
 	headers,
+	plain,
 	pageStatus,
 	apiNotFound,
 	methods,

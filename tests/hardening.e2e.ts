@@ -169,6 +169,27 @@ test('an address with a damaged %-escape is answered 400 in words a merchant can
 	await expect(page.getByText('sales representative')).toHaveCount(0);
 });
 
+test('an address that spells its letters as %XX goes to its plain form, or is refused: no check is passed by', async ({
+	page,
+	request
+}) => {
+	const res = await page.goto('/v%65rify');
+	expect(res?.status()).toBe(200);
+	expect(new URL(page.url()).pathname).toBe('/verify');
+	// The operator API's content-type check read the path as sent, SvelteKit the decoded one.
+	const api = await request.post(`/%61pi/v1/offices/1207/applications/50001/signing-links`, {
+		headers: { authorization: `Bearer ${E2E.operatorKey}`, 'content-type': 'application/xml' },
+		data: '{}',
+		maxRedirects: 0
+	});
+	expect(api.status()).toBe(400);
+	expect(await api.json()).toMatchObject({
+		message: expect.stringContaining(
+			'Send the request to /api/v1/offices/1207/applications/50001/signing-links'
+		)
+	});
+});
+
 test('an SSN typed where the record keeps text is refused at its field, never a 500, never shown back', async ({
 	browser,
 	request
