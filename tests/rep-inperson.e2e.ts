@@ -293,6 +293,9 @@ test('a decline on the tablet before identity: no link to end, no copies promise
 }) => {
 	const app = await newApplication(request, 'In person declined early');
 	const tablet = await repPage(browser, REPS.sam);
+	await tablet.goto(appPath(app.id));
+	await expect(tablet.getByRole('button', { name: 'Hand to merchant' })).toBeVisible();
+	await expect(tablet.getByText('The link that is out stops working')).toHaveCount(0);
 	await handOver(tablet, app.id);
 	await ready(tablet);
 	await tablet.getByText('I don’t want to sign').click();
@@ -557,6 +560,11 @@ test('a hand-over ends the application’s emailed link: nobody goes on with it 
 		await startQuestions(p);
 
 		const tablet = await repPage(browser, REPS.sam);
+		// The rep is told before the hand-over, not after it.
+		await tablet.goto(appPath(app.id));
+		await expect(
+			tablet.getByText('The link that is out stops working when you hand over')
+		).toBeVisible();
 		await handOver(tablet, app.id);
 		// The phone's session ended with its link, and the link no longer opens.
 		await p.reload();
