@@ -11,7 +11,7 @@ import { DataDirBusyError } from '$lib/server/db/lock';
 import { databaseProblem, databaseUnavailable } from '$lib/server/db/problems';
 import { compress } from '$lib/server/http/compress';
 import { foreignFormMessage, isForeignFormPost } from '$lib/server/http/csrf';
-import { checkRequest, isApiPath } from '$lib/server/http/inputs';
+import { checkRequest, isApiPath, type InputProblem } from '$lib/server/http/inputs';
 import { plainPath } from '$lib/server/http/plain-path';
 import { problemResponse, refusalPage } from '$lib/server/http/problem';
 import { pageStatus } from '$lib/server/http/status';
@@ -173,11 +173,16 @@ const csrf: Handle = ({ event, resolve }) => {
 const inputs: Handle = async ({ event, resolve }) => {
 	const problem = await checkRequest(event.request, event.url);
 	if (!problem) return resolve(event);
+	return refuseInput(event.request, event.url, problem);
+};
+
+/** A refusal of what was sent, once the rest of its body is read (see problemResponse). */
+async function refuseInput(request: Request, url: URL, problem: InputProblem): Promise<Response> {
 	// Read what is left of the body (adapter-node bounds it), so that the connection stays usable
 	// for the client's next request instead of being reset.
-	if (!event.request.bodyUsed) await event.request.arrayBuffer().catch(() => undefined);
-	return problemResponse(event.request, event.url, problem);
-};
+	if (!request.bodyUsed) await request.arrayBuffer().catch(() => undefined);
+	return problemResponse(request, url, problem);
+}
 
 /**
  * An address that spells a letter, digit or -._~ as %XX goes to its plain form (a GET or HEAD)
@@ -188,10 +193,9 @@ const plain: Handle = async ({ event, resolve }) => {
 	if (path === null) return resolve(event);
 	const method = event.request.method;
 	if (method === 'GET' || method === 'HEAD') redirect(308, `${path}${event.url.search}`);
-	if (!event.request.bodyUsed) await event.request.arrayBuffer().catch(() => undefined);
 	const url = new URL(event.url);
 	url.pathname = path;
-	return problemResponse(event.request, url, {
+	return refuseInput(event.request, url, {
 		status: 400,
 		message: `This address spells some of its letters as codes (%XX). Send the request to ${path} instead.`,
 		errors: {}
