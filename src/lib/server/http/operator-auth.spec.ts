@@ -1,10 +1,11 @@
 import type { RequestEvent } from '@sveltejs/kit';
 import { afterAll, afterEach, beforeEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AppContext } from '$lib/server/app';
-import { openDatabase, openMemoryDatabase, type Database } from '$lib/server/db';
+import { openMemoryDatabase, type Database } from '$lib/server/db';
 import { testContext } from '$lib/server/testing/app';
 import { midWindow } from '$lib/server/testing/clock';
-import { TEST_DATABASE_URL, throwawayDatabase } from '$lib/server/testing/postgres';
+import { TEST_DATABASE_URL } from '$lib/server/testing/postgres';
+import { twoInstancePools } from '$lib/server/testing/two-pools';
 import { authorizeOperator } from './operator-auth';
 
 const MAX = 3;
@@ -100,16 +101,7 @@ describe('the operator key', () => {
 });
 
 describe.runIf(TEST_DATABASE_URL)('the operator key on a PostgreSQL server', () => {
-	let db: Awaited<ReturnType<typeof throwawayDatabase>>;
-	let pools: Database[] = [];
-	beforeAll(async () => {
-		db = await throwawayDatabase(TEST_DATABASE_URL!);
-		pools = await Promise.all([openDatabase({ url: db.url }), openDatabase({ url: db.url })]);
-	});
-	afterAll(async () => {
-		await Promise.all(pools.map((p) => p.close()));
-		await db?.drop();
-	});
+	const pools = twoInstancePools();
 
 	it('counts wrong keys across instances, even sent at once', async () => {
 		const [a, b] = pools.map((p) => testContext(p, 'http://127.0.0.1:9/sandbox', env));

@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '$lib/server/db';
 import { startSandboxServer, type SandboxServer } from '$lib/server/sandbox/testing';
 import { createSession, type SigningSession } from '$lib/server/signing/session';
 import { testContext, testSessionInput } from '$lib/server/testing/app';
-import { TEST_DATABASE_URL, throwawayDatabase } from '$lib/server/testing/postgres';
+import { TEST_DATABASE_URL } from '$lib/server/testing/postgres';
+import { twoInstancePools } from '$lib/server/testing/two-pools';
 import type { AppContext } from '$lib/server/app';
 import { identityState, startAttempt, submitAnswers, type OpenAttempt } from './attempts';
 
@@ -13,22 +13,17 @@ const MAX = 2;
 
 describe.runIf(TEST_DATABASE_URL)('identity attempts on a PostgreSQL server, two instances', () => {
 	let sandbox: SandboxServer;
-	let db: Awaited<ReturnType<typeof throwawayDatabase>>;
-	let pools: Database[] = [];
+	const pools = twoInstancePools();
 	let instances: AppContext[] = [];
 
 	beforeAll(async () => {
 		sandbox = await startSandboxServer();
-		db = await throwawayDatabase(TEST_DATABASE_URL!);
-		pools = await Promise.all([openDatabase({ url: db.url }), openDatabase({ url: db.url })]);
 		const key = randomBytes(32);
 		instances = pools.map((p) =>
 			testContext(p, sandbox.baseUrl, { IDENTITY_MAX_ATTEMPTS: String(MAX) }, key)
 		);
 	});
 	afterAll(async () => {
-		await Promise.all(pools.map((p) => p.close()));
-		await db?.drop();
 		await sandbox?.close();
 	});
 

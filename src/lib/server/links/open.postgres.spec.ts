@@ -1,32 +1,27 @@
 import { isHttpError, type RequestEvent } from '@sveltejs/kit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AppContext } from '$lib/server/app';
-import { openDatabase, type Database } from '$lib/server/db';
 import { testContext } from '$lib/server/testing/app';
 import { midWindow } from '$lib/server/testing/clock';
-import { TEST_DATABASE_URL, throwawayDatabase } from '$lib/server/testing/postgres';
+import { TEST_DATABASE_URL } from '$lib/server/testing/postgres';
+import { twoInstancePools } from '$lib/server/testing/two-pools';
 import { createLink } from './links';
 import { openLink, openLinkView } from './open';
 
 const OPENS = 7;
 
 describe.runIf(TEST_DATABASE_URL)('opening a signing link on a PostgreSQL server', () => {
-	let db: Awaited<ReturnType<typeof throwawayDatabase>>;
-	let pools: Database[] = [];
+	const pools = twoInstancePools();
 	let instances: AppContext[] = [];
 
 	beforeAll(async () => {
 		midWindow(600);
-		db = await throwawayDatabase(TEST_DATABASE_URL!);
-		pools = await Promise.all([openDatabase({ url: db.url }), openDatabase({ url: db.url })]);
 		instances = pools.map((p) =>
 			testContext(p, 'http://127.0.0.1:9/sandbox', { RATE_LIMIT_LINK_OPEN: String(OPENS) })
 		);
 	});
-	afterAll(async () => {
+	afterAll(() => {
 		vi.useRealTimers();
-		await Promise.all(pools.map((p) => p.close()));
-		await db?.drop();
 	});
 
 	const event = { getClientAddress: () => '198.51.100.9', setHeaders: () => {} };
