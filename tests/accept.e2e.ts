@@ -156,6 +156,11 @@ test('accept needs every presented section ticked; errors per field, the SSN nev
 	// for it again.
 	await expect(page.getByLabel('Social Security Number')).not.toHaveValue('');
 	await expect(page.locator('#ssn-again')).toHaveCount(0);
+	await expect(page.getByRole('alert').getByRole('link')).toHaveText([
+		'I have read and accept the Individual Guaranty section',
+		'Email'
+	]);
+	await expect(page.getByText('Please fix the 2 highlighted fields below')).toBeVisible();
 	expect(answered).not.toContain(digitsOf(ssn));
 	expect(answered).not.toContain(ssn);
 	expect(await receivedDecision(request, app.id)).toBeNull();
@@ -202,6 +207,47 @@ test('what is typed and ticked on the sign step before the page is ready stays, 
 	await expect(page.getByLabel('Notification email')).toHaveValue('notices@early.example');
 	await expect(firstSection).toBeChecked();
 	await expect(page.getByLabel('Type your full name to sign')).toHaveValue('Robin Testwell');
+});
+
+test('what is typed and ticked on the sign step survives a reload, never the SSN', async ({
+	page,
+	request
+}) => {
+	const app = await newApplication(request, 'Accept reload');
+	await walkTo(page, request, app, 'sign');
+	const ssn = freshSsn();
+	await fillSignForm(page, {
+		first: 'Robin',
+		last: 'Reloaded',
+		notificationEmail: 'notices@reload.example',
+		sections: ['Terms and Conditions'],
+		signature: 'Robin Reloaded',
+		ssn
+	});
+	// A phone that drops the tab in the background loads it again the same way.
+	await page.reload();
+	await ready(page);
+	await expect(page.getByLabel('First name')).toHaveValue('Robin');
+	await expect(page.getByLabel('Last name')).toHaveValue('Reloaded');
+	await expect(page.getByLabel('Notification email')).toHaveValue('notices@reload.example');
+	await expect(page.getByLabel('Type your full name to sign')).toHaveValue('Robin Reloaded');
+	const group = page.getByRole('group', { name: 'Confirm each document' });
+	await expect(
+		group.getByLabel('I have read and accept the Terms and Conditions section')
+	).toBeChecked();
+	await expect(group.getByRole('checkbox', { checked: true })).toHaveCount(1);
+	await expect(page.getByLabel('Social Security Number')).toHaveValue('');
+	const kept = await page.evaluate(() => JSON.stringify(sessionStorage));
+	expect(kept).toContain('Robin Reloaded');
+	expect(kept).not.toContain(ssn);
+	// Sent from here, the restored values are what the service gets.
+	await page.getByLabel('Social Security Number').fill(ssn);
+	for (const box of await group.getByRole('checkbox').all()) await box.check();
+	await page.getByRole('button', { name: 'Accept and sign' }).click();
+	await expect(page.getByRole('heading', { level: 1, name: TEXT.signedTitle })).toBeVisible();
+	const d = await waitForDecision(request, app.id);
+	expect(d.body.MerchantFirstName).toBe('Robin');
+	expect(d.body.NotificationEmail).toBe('notices@reload.example');
 });
 
 test('consent is required before the questions, with a plain message', async ({

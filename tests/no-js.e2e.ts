@@ -99,8 +99,11 @@ async function acceptWithoutScript(
 			'I have read and accept the Payment Receipt section',
 			'I have read and accept the Individual Guaranty section',
 			'I have read and accept the Next Day Funding section',
-			'Email'
+			'Email',
+			// Not sent back, so to be typed again: named with the fields to fix, and counted.
+			'Social Security Number: type it again'
 		]);
+		await expect(page.getByText('Please fix the 5 highlighted fields below')).toBeVisible();
 		await toFix.filter({ hasText: /^Email$/ }).click();
 		await expect(page.getByLabel('Email', { exact: true })).toBeFocused();
 		await expect(page.locator('label[for="email"]')).toBeInViewport();

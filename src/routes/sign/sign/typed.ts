@@ -1,0 +1,55 @@
+/**
+ * The sign form's typed values and ticks, as the page's snapshot keeps them. Only the fields named
+ * here are read: the SSN is not among them, and is never kept anywhere in the browser.
+ */
+const KEPT = [
+	'firstName',
+	'lastName',
+	'email',
+	'notificationEmail',
+	'signature',
+	'reason'
+] as const;
+
+export interface Typed {
+	/** Which form it was: the accept form's values are not put into the decline form's. */
+	action: string;
+	values: Partial<Record<(typeof KEPT)[number], string>>;
+	/** The names of the ticked boxes (`section-<key>`); only the accept form has them. */
+	ticked: string[];
+}
+
+const field = (form: HTMLFormElement, name: string) => {
+	const el = form.elements.namedItem(name);
+	return el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement ? el : null;
+};
+
+export function typedOn(form: HTMLFormElement): Typed {
+	const values: Typed['values'] = {};
+	for (const name of KEPT) {
+		const el = field(form, name);
+		if (el) values[name] = el.value;
+	}
+	const ticked = [...form.querySelectorAll<HTMLInputElement>('input[type=checkbox]')]
+		.filter((box) => box.checked && box.name.startsWith('section-'))
+		.map((box) => box.name);
+	return { action: form.getAttribute('action') ?? '', values, ticked };
+}
+
+/**
+ * Puts the kept values back, into the fields still as the server's page had them: one typed or
+ * ticked after a reload but before the scripts arrived is newer than what was kept, and stays.
+ */
+export function putBack(form: HTMLFormElement, typed: Typed) {
+	if (typed.action !== form.getAttribute('action')) return;
+	for (const name of KEPT) {
+		const el = field(form, name);
+		const value = typed.values[name];
+		if (el && typeof value === 'string' && el.value === el.defaultValue) el.value = value;
+	}
+	for (const box of form.querySelectorAll<HTMLInputElement>('input[type=checkbox]')) {
+		if (box.name.startsWith('section-') && box.checked === box.defaultChecked) {
+			box.checked = typed.ticked.includes(box.name);
+		}
+	}
+}
