@@ -375,3 +375,71 @@ test('a link the operator API made without an address is named as such, not as o
 	await expect(rep.getByText('made to copy')).toHaveCount(0);
 	await expect(rep.getByText(/To copy and hand over/)).toHaveCount(0);
 });
+
+test('a tab left open does not replace a link made since in another: it says so and shows that link', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'Rep two tabs');
+	const stale = await repPage(browser, REPS.sam);
+	await stale.goto(appPath(app.id));
+	await ready(stale);
+	await expect(stale.getByText('There is no usable link.')).toBeVisible();
+	// The stale tab's refreshes are held, as in a tab the phone put to sleep.
+	const held: (() => Promise<void>)[] = [];
+	await stale.route('**/__data.json*', (route) => {
+		held.push(() => route.continue());
+	});
+
+	// Another tab (here another session of the same rep) sends a link.
+	const other = await repPage(browser, REPS.sam);
+	await other.goto(appPath(app.id));
+	await send(other, 'first.address@testshop.example');
+
+	// The stale tab still shows no link, and its Send would silently replace the one just sent.
+	await stale.getByLabel('Owner’s email').fill('second.address@testshop.example');
+	await stale.getByRole('button', { name: 'Send link' }).click();
+	await expect(stale.locator('#send-moved')).toHaveText(
+		/link changed after this page was shown .* so nothing was sent/
+	);
+	// No fault of the address: the field is not marked.
+	await expect(stale.getByLabel('Owner’s email')).not.toHaveAttribute('aria-invalid', 'true');
+	// The page is read again (the refreshes let go): it shows the link the other tab sent.
+	// (A held refresh the page gave up on meanwhile is already handled.)
+	await Promise.all(held.map((go) => go().catch(() => {})));
+	await stale.unroute('**/__data.json*');
+	await expect(stale.getByText(/A link is out(, emailed to| for) first\.address@/)).toBeVisible();
+	await expect(stale.getByLabel('Owner’s email')).toHaveValue('second.address@testshop.example');
+	await expect(stale.locator('.timeline').getByText('For second.address@')).toHaveCount(0);
+
+	// Pressed again, knowing, it replaces that link.
+	await send(stale, 'second.address@testshop.example');
+	await expect(stale.getByText(/A link is out(, emailed to| for) second\.address@/)).toBeVisible();
+});
+
+test('without JavaScript, a tab left open makes no link to copy over one sent since', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'Rep two tabs without script');
+	const context = await noScriptContext(browser, { viewport: TABLET });
+	const stale = await context.newPage();
+	await signIn(stale, REPS.sam);
+	await stale.goto(appPath(app.id));
+	await expect(stale.getByText('There is no usable link.')).toBeVisible();
+	const other = await repPage(browser, REPS.sam);
+	await other.goto(appPath(app.id));
+	await send(other, 'first.address@testshop.example');
+
+	await stale.getByRole('button', { name: 'Make a link to copy' }).click();
+	await expect(stale.getByRole('alert').filter({ hasText: 'no link was made' })).toBeVisible();
+	await expect(stale.getByLabel(/^The new link/)).toHaveCount(0);
+	await expect(stale.getByText(/A link is out(, emailed to| for) first\.address@/)).toBeVisible();
+	// The link the other tab sent is still the one out.
+	await other.reload();
+	await expect(other.getByText(/A link is out(, emailed to| for) first\.address@/)).toBeVisible();
+	// Pressed again from the page that shows it, a link to copy is made.
+	await stale.getByRole('button', { name: 'Make a link to copy' }).click();
+	await expect(stale.getByLabel(/^The new link/)).toBeVisible();
+	await context.close();
+});

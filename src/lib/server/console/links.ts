@@ -41,19 +41,30 @@ async function stranded(ctx: AppContext, a: RepAction, email: string | null) {
 	return newLinkCarries(passes, email) ? null : passes;
 }
 
-/** Why a rep's new link was not made. */
+/**
+ * Why a rep's new link was not made. `moved`: the application's link is no longer the one the
+ * rep's page showed (see LinkGuard).
+ */
 export type LinkRefusal =
-	{ reason: 'decided' | 'mail_off' } | { reason: 'identity_elsewhere'; passes: Pass[] };
+	{ reason: 'decided' | 'mail_off' | 'moved' } | { reason: 'identity_elsewhere'; passes: Pass[] };
 
-async function newLink(ctx: AppContext, a: RepAction, email: string | null) {
-	return issueLink(ctx, {
+interface NewLink {
+	/** The usable link the rep's page showed (its id; null: none). Absent: replace whatever is. */
+	shown?: string | null;
+}
+
+async function newLink(ctx: AppContext, a: RepAction & NewLink, email: string | null) {
+	const input = {
 		...ids(a),
 		email,
 		createdBy: `rep:${a.rep.id}`,
 		ttlHours: ctx.config.LINK_TTL_HOURS,
 		meta: a.meta,
 		rep: repAuditName(a.rep)
-	});
+	};
+	return a.shown === undefined
+		? issueLink(ctx, input)
+		: issueLink(ctx, { ...input, replaces: a.shown });
 }
 
 /**
@@ -62,13 +73,15 @@ async function newLink(ctx: AppContext, a: RepAction, email: string | null) {
  */
 export async function sendLink(
 	ctx: AppContext,
-	a: RepAction & { email: string; origin: string }
+	a: RepAction & NewLink & { email: string; origin: string }
 ): Promise<{ ok: true; expiresAt: Date } | ({ ok: false } & LinkRefusal)> {
 	if (!mailEnabled(ctx)) return { ok: false, reason: 'mail_off' };
 	if (await decided(ctx, a)) return { ok: false, reason: 'decided' };
 	const passes = await stranded(ctx, a, a.email);
 	if (passes) return { ok: false, reason: 'identity_elsewhere', passes };
-	const { token, link } = await newLink(ctx, a, a.email);
+	const made = await newLink(ctx, a, a.email);
+	if (!made) return { ok: false, reason: 'moved' };
+	const { token, link } = made;
 	await sendLinkMail(ctx, {
 		to: a.email,
 		url: `${a.origin}/s/${token}`,
@@ -87,12 +100,14 @@ export async function sendLink(
  */
 export async function copyableLink(
 	ctx: AppContext,
-	a: RepAction & { origin: string }
+	a: RepAction & NewLink & { origin: string }
 ): Promise<{ ok: true; url: string; expiresAt: Date } | ({ ok: false } & LinkRefusal)> {
 	if (await decided(ctx, a)) return { ok: false, reason: 'decided' };
 	const passes = await stranded(ctx, a, null);
 	if (passes) return { ok: false, reason: 'identity_elsewhere', passes };
-	const { token, link } = await newLink(ctx, a, null);
+	const made = await newLink(ctx, a, null);
+	if (!made) return { ok: false, reason: 'moved' };
+	const { token, link } = made;
 	return { ok: true, url: `${a.origin}/s/${token}`, expiresAt: link.expiresAt };
 }
 

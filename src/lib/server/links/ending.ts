@@ -1,6 +1,12 @@
 import type { AppContext } from '$lib/server/app';
 import { closeTriesOfEndedLinks } from '$lib/server/identity/attempts';
-import { createLink, revokeLinks, type CreateLinkInput, type CreatedLink } from './links';
+import {
+	createLink,
+	revokeLinks,
+	type CreateLinkInput,
+	type CreatedLink,
+	type LinkGuard
+} from './links';
 
 /**
  * Every way the portal ends a link goes through here: a new link (from a rep or the operator API),
@@ -16,15 +22,15 @@ export async function issueLink(
 ): Promise<CreatedLink>;
 export async function issueLink(
 	ctx: AppContext,
-	input: CreateLinkInput & { keep: boolean },
+	input: CreateLinkInput & LinkGuard,
 	now?: Date
 ): Promise<CreatedLink | null>;
 export async function issueLink(
 	ctx: AppContext,
-	input: CreateLinkInput & { keep?: boolean },
+	input: CreateLinkInput & Partial<{ keep: boolean; replaces: string | null }>,
 	now = new Date()
 ): Promise<CreatedLink | null> {
-	const made = await createLink(ctx.db, { ...input, keep: input.keep ?? false }, now);
+	const made = await createLink(ctx.db, input as CreateLinkInput & LinkGuard, now);
 	if (made) {
 		await closeTriesOfEndedLinks(
 			ctx,

@@ -60,6 +60,38 @@ describe('signing links', () => {
 		expect((await verifyAuditChain(database.db, 1207, 4)).ok).toBe(true);
 	});
 
+	it('with replaces, makes a link only while the usable one is still the one given', async () => {
+		const input = {
+			officeId: 1207,
+			applicationId: 5,
+			email: null,
+			createdBy: 'test',
+			ttlHours: 1,
+			meta
+		};
+		// None shown, none there: made.
+		const first = await createLink(database.db, { ...input, replaces: null });
+		expect(first).not.toBeNull();
+		// A page that still shows none, after the first was made (another tab): nothing made or ended.
+		expect(await createLink(database.db, { ...input, replaces: null })).toBeNull();
+		expect(linkState(await findLink(database.db, first!.token))).toBe('valid');
+		// A page that shows the first replaces it.
+		const second = await createLink(database.db, { ...input, replaces: first!.link.id });
+		expect(second?.replaced).toEqual([first!.link.id]);
+		// A page that still shows the first, now replaced: refused, the second kept.
+		expect(await createLink(database.db, { ...input, replaces: first!.link.id })).toBeNull();
+		expect(linkState(await findLink(database.db, second!.token))).toBe('valid');
+		// Two tabs showing the second, posting at once: one link is made, the other tab refused.
+		const both = await Promise.all([
+			createLink(database.db, { ...input, replaces: second!.link.id }),
+			createLink(database.db, { ...input, replaces: second!.link.id })
+		]);
+		expect(both.filter(Boolean)).toHaveLength(1);
+		const events = await listAudit(database.db, 1207, 5);
+		expect(events.filter((e) => e.type === 'link.created')).toHaveLength(3);
+		expect((await verifyAuditChain(database.db, 1207, 5)).ok).toBe(true);
+	});
+
 	it('expires after its lifetime and knows nothing of unknown or malformed tokens', async () => {
 		const { token } = await make(3, new Date('2026-01-01T00:00:00Z'));
 		expect(linkState(await findLink(database.db, token), new Date('2026-01-07T23:59:00Z'))).toBe(

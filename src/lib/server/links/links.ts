@@ -36,81 +36,107 @@ export function activeLinksOf(officeId: number, applicationId: number) {
 }
 
 /**
+ * When a link may be made, beside always (the default, which replaces whatever link there is).
+ * `keep`: only if no link can still be opened, which is left as it is. `replaces`: only if the
+ * application's usable link is still the one a rep's page showed (its id; null: none), so a tab
+ * left open does not silently replace a link made since, in another tab or by a colleague.
+ */
+export type LinkGuard = { keep: boolean } | { replaces: string | null };
+
+/** Thrown inside the transaction to undo it: the link a guard expected is no longer the one. */
+class LinkMoved extends Error {}
+
+/**
  * Creates a link and revokes every earlier one of the application in the same transaction, so
  * there is at most one usable link per application. Returns the token (the only time it exists)
- * and the ids of the links it replaced (see issueLink, ending.ts). With `keep`, a link that can
- * still be opened is left as it is, and nothing is made (null).
+ * and the ids of the links it replaced (see issueLink, ending.ts). Under a guard that does not
+ * hold (LinkGuard), nothing is made or ended (null).
  */
 export async function createLink(db: Db, input: CreateLinkInput, now?: Date): Promise<CreatedLink>;
 export async function createLink(
 	db: Db,
-	input: CreateLinkInput & { keep: boolean },
+	input: CreateLinkInput & LinkGuard,
 	now?: Date
 ): Promise<CreatedLink | null>;
 export async function createLink(
 	db: Db,
-	input: CreateLinkInput & { keep?: boolean },
+	input: CreateLinkInput & Partial<{ keep: boolean; replaces: string | null }>,
 	now = new Date()
 ): Promise<CreatedLink | null> {
 	const token = newToken();
 	const expiresAt = input.expiresAt ?? new Date(now.getTime() + input.ttlHours * 3_600_000);
-	const made = await db.transaction(async (tx) => {
-		if (input.keep) {
-			const [open] = await tx
-				.select({ id: signingLinks.id })
-				.from(signingLinks)
-				.where(
-					and(activeLinksOf(input.officeId, input.applicationId), gt(signingLinks.expiresAt, now))
-				)
-				.limit(1);
-			if (open) return null;
-		}
-		const revoked = await tx
-			.update(signingLinks)
-			.set({ revokedAt: now })
-			.where(activeLinksOf(input.officeId, input.applicationId))
-			.returning({ id: signingLinks.id });
-		const [row] = await tx
-			.insert(signingLinks)
-			.values({
-				tokenHash: hashToken(token),
+	const made = await db
+		.transaction(async (tx) => {
+			if (input.keep) {
+				const [open] = await tx
+					.select({ id: signingLinks.id })
+					.from(signingLinks)
+					.where(
+						and(activeLinksOf(input.officeId, input.applicationId), gt(signingLinks.expiresAt, now))
+					)
+					.limit(1);
+				if (open) return null;
+			}
+			const revoked = await tx
+				.update(signingLinks)
+				.set({ revokedAt: now })
+				.where(activeLinksOf(input.officeId, input.applicationId))
+				.returning({ id: signingLinks.id });
+			// Checked on what the update ended rather than on a read before it: a link made meanwhile by
+			// another transaction is not among them (or holds the row until it commits), so two tabs
+			// posting at once cannot both pass. There is at most one usable link to end.
+			if (input.replaces !== undefined) {
+				const ended = revoked.map((r) => r.id);
+				const expected = input.replaces === null ? [] : [input.replaces];
+				if (ended.length !== expected.length || ended.some((id, i) => id !== expected[i])) {
+					throw new LinkMoved();
+				}
+			}
+			const [row] = await tx
+				.insert(signingLinks)
+				.values({
+					tokenHash: hashToken(token),
+					officeId: input.officeId,
+					applicationId: input.applicationId,
+					email: input.email,
+					createdBy: input.createdBy,
+					createdAt: now,
+					expiresAt
+				})
+				.returning();
+			const base = {
 				officeId: input.officeId,
 				applicationId: input.applicationId,
-				email: input.email,
-				createdBy: input.createdBy,
-				createdAt: now,
-				expiresAt
-			})
-			.returning();
-		const base = {
-			officeId: input.officeId,
-			applicationId: input.applicationId,
-			channel: 'link' as const,
-			ip: input.meta.ip,
-			userAgent: input.meta.userAgent,
-			rep: input.rep ?? null,
-			at: now
-		};
-		for (const r of revoked) {
+				channel: 'link' as const,
+				ip: input.meta.ip,
+				userAgent: input.meta.userAgent,
+				rep: input.rep ?? null,
+				at: now
+			};
+			for (const r of revoked) {
+				await appendAudit(tx, {
+					...base,
+					type: 'link.revoked',
+					// Who made the new link: the operator API has no rep to name.
+					data: { linkId: r.id, reason: 'replaced', by: input.createdBy }
+				});
+			}
 			await appendAudit(tx, {
 				...base,
-				type: 'link.revoked',
-				// Who made the new link: the operator API has no rep to name.
-				data: { linkId: r.id, reason: 'replaced', by: input.createdBy }
+				type: 'link.created',
+				data: {
+					linkId: row!.id,
+					createdBy: input.createdBy,
+					expiresAt: expiresAt.toISOString(),
+					emailedTo: input.email
+				}
 			});
-		}
-		await appendAudit(tx, {
-			...base,
-			type: 'link.created',
-			data: {
-				linkId: row!.id,
-				createdBy: input.createdBy,
-				expiresAt: expiresAt.toISOString(),
-				emailedTo: input.email
-			}
+			return { link: row!, replaced: revoked.map((r) => r.id) };
+		})
+		.catch((err: unknown) => {
+			if (err instanceof LinkMoved) return null;
+			throw err;
 		});
-		return { link: row!, replaced: revoked.map((r) => r.id) };
-	});
 	return made ? { token, ...made } : null;
 }
 

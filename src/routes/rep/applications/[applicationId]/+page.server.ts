@@ -23,7 +23,7 @@ import type { SignedInRep } from '$lib/server/reps/session';
 import type { ConsoleState } from '$lib/server/console/state';
 import type { StartRefusal } from '$lib/server/signing/start';
 import { typedBack } from '$lib/server/signing/ssn';
-import { HandOverSchema, SendLinkSchema } from './schema';
+import { CopyLinkSchema, HandOverSchema, SendLinkSchema } from './schema';
 import type { Actions, PageServerLoad } from './$types';
 
 const DONE = ['sent', 'copied', 'revoked', 'none', 'unlocked'] as const;
@@ -53,8 +53,13 @@ function passHint(pass: { linkId: string | null; email: string | null }): string
 		: `Identity was already confirmed ${passedWhere(pass)}: no new link can carry it over, so finish the signing in person.`;
 }
 
+/** The link changed since the rep's page was shown (another tab, a colleague, the office's systems). */
+const MOVED = (copy: boolean) =>
+	`The link changed after this page was shown (a link was made or ended in another tab, or by someone else), so ${copy ? 'no link was made' : 'nothing was sent'}. The page now shows it: ${copy ? 'make a link to copy again' : 'send again'} to replace it.`;
+
 function linkRefused(refusal: LinkRefusal, copy: boolean): string {
 	if (refusal.reason === 'identity_elsewhere') return strandedPass(refusal.passes, copy);
+	if (refusal.reason === 'moved') return MOVED(copy);
 	return refusal.reason === 'decided' ? DECIDED : MAIL_OFF;
 }
 
@@ -135,6 +140,7 @@ export const load: PageServerLoad = async (event) => {
 		},
 		link: state.link
 			? {
+					id: state.link.id,
 					email: state.link.email,
 					mail: state.link.mail?.status ?? null,
 					created: shownTime(state.link.createdAt, zone),
@@ -276,22 +282,39 @@ export const actions: Actions = {
 			application,
 			meta: requestMeta(event),
 			email: parsed.output.email,
+			shown: parsed.output.shown,
 			origin: event.url.origin
 		});
 		if (!sent.ok) {
-			return fail(409, { action: 'send' as const, email: typed, error: linkRefused(sent, false) });
+			return fail(409, {
+				action: 'send' as const,
+				email: typed,
+				error: linkRefused(sent, false),
+				moved: sent.reason === 'moved'
+			});
 		}
 		after(event, 'sent');
 	},
 	copy: async (event) => {
 		const { rep, application, applicationId } = await requireOfficeApplication(event);
+		const parsed = v.safeParse(CopyLinkSchema, Object.fromEntries(await event.request.formData()));
+		if (!parsed.success) {
+			return fail(400, { action: 'copy' as const, error: parsed.issues[0].message });
+		}
 		const made = await copyableLink(app(), {
 			rep,
 			application,
 			meta: requestMeta(event),
+			shown: parsed.output.shown,
 			origin: event.url.origin
 		});
-		if (!made.ok) return fail(409, { action: 'copy' as const, error: linkRefused(made, true) });
+		if (!made.ok) {
+			return fail(409, {
+				action: 'copy' as const,
+				error: linkRefused(made, true),
+				moved: made.reason === 'moved'
+			});
+		}
 		// Shown once, on the page this redirect leads to: the portal keeps the token's hash, not
 		// the token. Answering the post itself would make a new link at every reload.
 		keepCopied(event.cookies, event.url, app().encryptionKey, ownerOf(rep, applicationId), made);

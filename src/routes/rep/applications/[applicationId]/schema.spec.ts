@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { HandOverSchema, SendLinkSchema } from './schema';
+import { CopyLinkSchema, HandOverSchema, SendLinkSchema } from './schema';
 
 const handOver = (idLast4: string) =>
 	v.safeParse(HandOverSchema, { photoIdChecked: 'on', idType: 'Passport', idLast4 });
@@ -52,5 +52,26 @@ describe('what a rep types holds no SSN: the trail would refuse to record it', (
 		expect(v.safeParse(SendLinkSchema, { email: 'dana.2175550143@example.com' }).success).toBe(
 			true
 		);
+	});
+});
+
+describe('the link a page showed, posted with Send and Make a link', () => {
+	const id = '0b6c3f1e-5d2a-4c8e-9f1a-2b3c4d5e6f70';
+	it('is a link’s id, none, or absent (a page from before it: no guard)', () => {
+		expect(v.parse(CopyLinkSchema, { shown: id })).toEqual({ shown: id });
+		expect(v.parse(CopyLinkSchema, { shown: 'none' })).toEqual({ shown: null });
+		expect(v.parse(CopyLinkSchema, {})).toEqual({ shown: undefined });
+		const sent = v.parse(SendLinkSchema, { shown: 'none', email: 'dana@example.com' });
+		expect(sent).toEqual({ shown: null, email: 'dana@example.com' });
+	});
+
+	it('refuses anything else in our words', () => {
+		for (const shown of ['', 'null', `${id}x`, '../1', ['none', id]]) {
+			const parsed = v.safeParse(CopyLinkSchema, { shown });
+			expect(parsed.success).toBe(false);
+			expect(parsed.issues?.[0]?.message).toBe(
+				'This page is out of date: reload it and try again.'
+			);
+		}
 	});
 });

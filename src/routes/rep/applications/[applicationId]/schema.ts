@@ -3,7 +3,26 @@ import { plainEmail } from '$lib/email';
 import { noSymbol, withoutInvisible } from '$lib/server/printable';
 import { noSsn } from '$lib/server/signing/ssn';
 
+/**
+ * The usable link the page showed when the rep pressed Send or Make a link (its id, or "none"):
+ * a link made since is not replaced unseen (LinkGuard). A post without it (a page from before
+ * the field) replaces whatever link there is, as the button always did.
+ */
+const shown = v.optional(
+	v.pipe(
+		v.string('This page is out of date: reload it and try again.'),
+		v.check(
+			(s) => s === 'none' || v.is(v.pipe(v.string(), v.uuid()), s),
+			'This page is out of date: reload it and try again.'
+		),
+		v.transform((s) => (s === 'none' ? null : s))
+	)
+);
+
+export const CopyLinkSchema = v.object({ shown });
+
 export const SendLinkSchema = v.object({
+	shown,
 	email: v.pipe(
 		v.optional(v.string('Enter the email address to send the link to.'), ''),
 		v.trim(),
