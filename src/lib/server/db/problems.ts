@@ -1,3 +1,5 @@
+import { causes } from '$lib/server/log/causes';
+
 /**
  * Why a PostgreSQL server could not be opened, in our words, for the errors an operator meets on
  * a first start: the server not running, a wrong host, password or database. Built from the
@@ -86,11 +88,11 @@ const UNAVAILABLE_WORDS = [
  * what a page then tells its reader is that nothing was recorded and to try again shortly.
  */
 export function databaseUnavailable(err: unknown): boolean {
-	for (let e = err, depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
+	for (const e of causes(err)) {
+		if (!e || typeof e !== 'object') break;
 		const { code, message } = e as { code?: unknown; message?: unknown };
 		if (typeof code === 'string' && UNAVAILABLE.has(code)) return true;
 		if (typeof message === 'string' && UNAVAILABLE_WORDS.includes(message)) return true;
-		e = (e as { cause?: unknown }).cause;
 	}
 	return false;
 }

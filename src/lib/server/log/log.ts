@@ -5,6 +5,8 @@
  * error has them, its code and status, for each error in its `cause` chain.
  */
 
+import { causes } from './causes';
+
 /** Short machine-made values only: anything longer or stranger could be data. */
 const SAFE_VALUE = /^[\w.:/{}-]{1,64}$/;
 const FIELDS = ['code', 'status', 'kind', 'operation'] as const;
@@ -31,16 +33,7 @@ function one(err: unknown): string {
 
 /** `DrizzleQueryError <- DatabaseError code=22P05`: what failed, never what it said. */
 export function describeError(err: unknown): string {
-	const chain: string[] = [];
-	let current: unknown = err;
-	for (let depth = 0; depth < 4 && current !== undefined; depth++) {
-		chain.push(one(current));
-		current =
-			current !== null && typeof current === 'object'
-				? (current as { cause?: unknown }).cause
-				: undefined;
-	}
-	return chain.join(' <- ');
+	return [...causes(err)].map(one).join(' <- ');
 }
 
 /** One line on stderr: `[where] what: ErrorClass code=…`. */

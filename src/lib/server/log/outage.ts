@@ -1,4 +1,5 @@
 import { databaseProblem } from '$lib/server/db/problems';
+import { causes } from './causes';
 import { describeError } from './log';
 
 const REMIND_MS = 10 * 60_000;
@@ -50,10 +51,9 @@ export class Outage {
  * host, the password refused…; see databaseProblem), else its class and code (describeError).
  */
 export function inWords(err: unknown): string {
-	for (let e = err, depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
-		const words = databaseProblem(e, process.env.DATABASE_URL);
+	for (const e of causes(err)) {
+		const words = e && typeof e === 'object' && databaseProblem(e, process.env.DATABASE_URL);
 		if (words) return `the database: ${words}`;
-		e = (e as { cause?: unknown }).cause;
 	}
 	return describeError(err);
 }
