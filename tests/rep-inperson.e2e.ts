@@ -519,22 +519,25 @@ test('before the idle lock the tablet warns, and a merchant who is there keeps t
 	browser
 }) => {
 	test.setTimeout(90_000);
-	// Warned a third of the limit before it: at 6 s, locking at 9 s.
-	const { server, tablet } = await handedOverWithIdle(browser, 'in-person-warning', 9);
+	// Warned a third of the limit before it: at 20 s, locking at 30 s.
+	const { server, tablet } = await handedOverWithIdle(browser, 'in-person-warning', 30);
 	try {
 		const consent = tablet.getByLabel(/I agree to use electronic records/);
 		await consent.focus();
 		const warning = tablet.getByRole('alertdialog');
 		await expect(warning).toContainText(
-			'Still there? To keep your information safe, this tablet locks in 3 seconds.'
+			/^Still there\? To keep your information safe, this tablet locks in (10|9) seconds\./,
+			{ timeout: 25_000 }
 		);
 		// Where a screen reader is, so that it is read out.
 		await expect(warning).toBeFocused();
+		// The seconds count down as they pass.
+		await expect(warning).toContainText(/locks in [5-7] seconds\./, { timeout: 5_000 });
 		await warning.getByRole('button', { name: 'I’m still here' }).click();
 		await expect(warning).toHaveCount(0);
 		await expect(consent).toBeFocused();
 		// Past the lock's first time: the page is still the merchant's.
-		await tablet.waitForTimeout(4_000);
+		await tablet.waitForTimeout(8_000);
 		await expect(tablet.getByRole('heading', { name: LOCK_TITLE })).toHaveCount(0);
 		await consent.check();
 		await tablet.getByRole('button', { name: 'Continue' }).click();
