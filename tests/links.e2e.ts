@@ -313,6 +313,14 @@ test.describe('link states', () => {
 			'Test Shop'
 		);
 		await expectLinkError(page, '/s/short', 404, MESSAGES.unknown, 'Test Shop');
+		// Not a dead end: a way on to the start page, as from any address that leads nowhere.
+		await page.getByRole('link', { name: 'Go to the portal’s start page' }).click();
+		await expect(
+			page.getByRole('heading', { level: 1, name: 'Merchant signing portal' })
+		).toBeVisible();
+		const res = await page.goto('/no-such-page');
+		expect(res?.status()).toBe(404);
+		await expect(page.getByRole('link', { name: 'Go to the portal’s start page' })).toBeVisible();
 	});
 
 	test('expired → 410', async ({ page, request }) => {
