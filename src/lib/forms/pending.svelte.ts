@@ -1,5 +1,5 @@
 import { tick } from 'svelte';
-import type { SubmitFunction } from '@sveltejs/kit';
+import type { ActionResult, SubmitFunction } from '@sveltejs/kit';
 
 /**
  * Where a reader should be after a post came back to the same page: the error summary when there
@@ -32,15 +32,24 @@ export class Pending {
 		};
 	};
 
-	/** As `submit`, and the password field empties whatever the answer (as it does without script). */
-	clearing =
-		(field: () => HTMLInputElement | undefined): SubmitFunction =>
+	/** As `submit`, with steps of the caller's: `before` the page takes the answer, `after` it has. */
+	around =
+		(steps: { before?: () => void; after?: (result: ActionResult) => unknown }): SubmitFunction =>
 		(input) => {
-			const after = this.submit(input);
+			const update = this.submit(input);
 			return async (opts) => {
-				const el = field();
-				if (el) el.value = '';
-				await (after as (o: typeof opts) => Promise<void>)(opts);
+				steps.before?.();
+				await (update as (o: typeof opts) => Promise<void>)(opts);
+				await steps.after?.(opts.result);
 			};
 		};
+
+	/** As `submit`, and the password field empties whatever the answer (as it does without script). */
+	clearing = (field: () => HTMLInputElement | undefined): SubmitFunction =>
+		this.around({
+			before: () => {
+				const el = field();
+				if (el) el.value = '';
+			}
+		});
 }
