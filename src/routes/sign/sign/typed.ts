@@ -24,14 +24,20 @@ const field = (form: HTMLFormElement, name: string) => {
 	return el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement ? el : null;
 };
 
+/** The form's tick boxes, one per section (`section-<key>`). */
+const sectionBoxes = (form: HTMLFormElement) =>
+	[...form.querySelectorAll<HTMLInputElement>('input[type=checkbox]')].filter((box) =>
+		box.name.startsWith('section-')
+	);
+
 export function typedOn(form: HTMLFormElement): Typed {
 	const values: Typed['values'] = {};
 	for (const name of KEPT) {
 		const el = field(form, name);
 		if (el) values[name] = el.value;
 	}
-	const ticked = [...form.querySelectorAll<HTMLInputElement>('input[type=checkbox]')]
-		.filter((box) => box.checked && box.name.startsWith('section-'))
+	const ticked = sectionBoxes(form)
+		.filter((box) => box.checked)
 		.map((box) => box.name);
 	return { action: form.getAttribute('action') ?? '', values, ticked };
 }
@@ -47,9 +53,7 @@ export function putBack(form: HTMLFormElement, typed: Typed) {
 		const value = typed.values[name];
 		if (el && typeof value === 'string' && el.value === el.defaultValue) el.value = value;
 	}
-	for (const box of form.querySelectorAll<HTMLInputElement>('input[type=checkbox]')) {
-		if (box.name.startsWith('section-') && box.checked === box.defaultChecked) {
-			box.checked = typed.ticked.includes(box.name);
-		}
+	for (const box of sectionBoxes(form)) {
+		if (box.checked === box.defaultChecked) box.checked = typed.ticked.includes(box.name);
 	}
 }
