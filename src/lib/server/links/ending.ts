@@ -3,6 +3,7 @@ import { closeTriesOfEndedLinks } from '$lib/server/identity/attempts';
 import {
 	createLink,
 	revokeLinks,
+	type AnyGuard,
 	type CreateLinkInput,
 	type CreatedLink,
 	type LinkGuard
@@ -27,9 +28,10 @@ export async function issueLink(
 ): Promise<CreatedLink | null>;
 export async function issueLink(
 	ctx: AppContext,
-	input: CreateLinkInput & Partial<{ keep: boolean; replaces: string | null }>,
+	input: CreateLinkInput & AnyGuard,
 	now = new Date()
 ): Promise<CreatedLink | null> {
+	// Passed on as it came, guard or none: the cast picks createLink's overload that may give null.
 	const made = await createLink(ctx.db, input as CreateLinkInput & LinkGuard, now);
 	if (made) {
 		await closeTriesOfEndedLinks(

@@ -12,12 +12,17 @@ describe('signing links', () => {
 	});
 	afterAll(() => database.close());
 
+	/** A new link's input for an application of office 1207. */
+	const input = (applicationId: number, ttlHours = 168) => ({
+		officeId: 1207,
+		applicationId,
+		email: null,
+		createdBy: 'test',
+		ttlHours,
+		meta
+	});
 	const make = (applicationId: number, now = new Date()) =>
-		createLink(
-			database.db,
-			{ officeId: 1207, applicationId, email: null, createdBy: 'test', ttlHours: 168, meta },
-			now
-		);
+		createLink(database.db, input(applicationId), now);
 
 	it('stores only a hash of a 256-bit token', async () => {
 		const { token, link } = await make(1);
@@ -39,52 +44,38 @@ describe('signing links', () => {
 	});
 
 	it('with keep, leaves a link that still opens and makes none; an expired one is replaced', async () => {
-		const input = {
-			officeId: 1207,
-			applicationId: 4,
-			email: null,
-			createdBy: 'test',
-			ttlHours: 1,
-			meta
-		};
+		const hour = input(4, 1);
 		const start = new Date('2026-02-01T00:00:00Z');
-		const first = await createLink(database.db, { ...input, keep: true }, start);
+		const first = await createLink(database.db, { ...hour, keep: true }, start);
 		expect(first).not.toBeNull();
-		expect(await createLink(database.db, { ...input, keep: true }, start)).toBeNull();
+		expect(await createLink(database.db, { ...hour, keep: true }, start)).toBeNull();
 		expect(linkState(await findLink(database.db, first!.token), start)).toBe('valid');
 		// An hour later the first has expired: it is revoked, and the new one made.
 		const later = new Date('2026-02-01T01:00:00Z');
-		const second = await createLink(database.db, { ...input, keep: true }, later);
+		const second = await createLink(database.db, { ...hour, keep: true }, later);
 		expect(second).not.toBeNull();
 		expect(linkState(await findLink(database.db, first!.token), later)).toBe('revoked');
 		expect((await verifyAuditChain(database.db, 1207, 4)).ok).toBe(true);
 	});
 
 	it('with replaces, makes a link only while the usable one is still the one given', async () => {
-		const input = {
-			officeId: 1207,
-			applicationId: 5,
-			email: null,
-			createdBy: 'test',
-			ttlHours: 1,
-			meta
-		};
+		const hour = input(5, 1);
 		// None shown, none there: made.
-		const first = await createLink(database.db, { ...input, replaces: null });
+		const first = await createLink(database.db, { ...hour, replaces: null });
 		expect(first).not.toBeNull();
 		// A page that still shows none, after the first was made (another tab): nothing made or ended.
-		expect(await createLink(database.db, { ...input, replaces: null })).toBeNull();
+		expect(await createLink(database.db, { ...hour, replaces: null })).toBeNull();
 		expect(linkState(await findLink(database.db, first!.token))).toBe('valid');
 		// A page that shows the first replaces it.
-		const second = await createLink(database.db, { ...input, replaces: first!.link.id });
+		const second = await createLink(database.db, { ...hour, replaces: first!.link.id });
 		expect(second?.replaced).toEqual([first!.link.id]);
 		// A page that still shows the first, now replaced: refused, the second kept.
-		expect(await createLink(database.db, { ...input, replaces: first!.link.id })).toBeNull();
+		expect(await createLink(database.db, { ...hour, replaces: first!.link.id })).toBeNull();
 		expect(linkState(await findLink(database.db, second!.token))).toBe('valid');
 		// Two tabs showing the second, posting at once: one link is made, the other tab refused.
 		const both = await Promise.all([
-			createLink(database.db, { ...input, replaces: second!.link.id }),
-			createLink(database.db, { ...input, replaces: second!.link.id })
+			createLink(database.db, { ...hour, replaces: second!.link.id }),
+			createLink(database.db, { ...hour, replaces: second!.link.id })
 		]);
 		expect(both.filter(Boolean)).toHaveLength(1);
 		const events = await listAudit(database.db, 1207, 5);

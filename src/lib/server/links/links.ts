@@ -43,6 +43,9 @@ export function activeLinksOf(officeId: number, applicationId: number) {
  */
 export type LinkGuard = { keep: boolean } | { replaces: string | null };
 
+/** Either guard or none, as the functions that make a link read their input. */
+export type AnyGuard = Partial<{ keep: boolean; replaces: string | null }>;
+
 /** Thrown inside the transaction to undo it: the link a guard expected is no longer the one. */
 class LinkMoved extends Error {}
 
@@ -60,7 +63,7 @@ export async function createLink(
 ): Promise<CreatedLink | null>;
 export async function createLink(
 	db: Db,
-	input: CreateLinkInput & Partial<{ keep: boolean; replaces: string | null }>,
+	input: CreateLinkInput & AnyGuard,
 	now = new Date()
 ): Promise<CreatedLink | null> {
 	const token = newToken();
