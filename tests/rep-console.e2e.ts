@@ -11,7 +11,6 @@ import {
 	fillSigner,
 	freshSsn,
 	newApplication,
-	noScriptContext,
 	openLinkAndStart,
 	passIdentity,
 	ready,
@@ -21,7 +20,7 @@ import {
 	walkTo,
 	type TestApplication
 } from './support/flow';
-import { REPS, TABLET, appPath, consoleEntry, repPage, signIn } from './support/reps';
+import { REPS, TABLET, appPath, consoleEntry, repPage } from './support/reps';
 
 test.use({ viewport: TABLET });
 
@@ -325,9 +324,7 @@ test('search and filter by state work without JavaScript', async ({ browser, req
 	const a = await newApplication(request, 'Nojs Alpha');
 	const b = await newApplication(request, 'Nojs Beta');
 	await createLink(request, b.id, { email: b.email });
-	const context = await noScriptContext(browser, { viewport: TABLET });
-	const page = await context.newPage();
-	await signIn(page, REPS.sam);
+	const page = await repPage(browser, REPS.sam, { script: false });
 
 	// No script, no refresh: the page does not promise one.
 	await expect(page.getByText('reload the page to see what changed since.')).toBeVisible();

@@ -4,13 +4,12 @@ import {
 	agreeToTerms,
 	createLink,
 	newApplication,
-	noScriptContext,
 	openLinkAndStart,
 	ready,
 	resetSandbox,
 	startQuestions
 } from './support/flow';
-import { REPS, SEND_LINK, TABLET, appPath, mailTo, repPage, signIn } from './support/reps';
+import { REPS, SEND_LINK, TABLET, appPath, mailTo, repPage } from './support/reps';
 
 test.use({ viewport: TABLET });
 
@@ -213,9 +212,7 @@ test('resend replaces the old link; revoke ends it; the dead links name the rep'
 
 test('copy link: a new link shown once, with JavaScript off too', async ({ browser, request }) => {
 	const app = await newApplication(request, 'Rep copies');
-	const context = await noScriptContext(browser, { viewport: TABLET });
-	const rep = await context.newPage();
-	await signIn(rep, REPS.sam);
+	const rep = await repPage(browser, REPS.sam, { script: false });
 	await rep.goto(appPath(app.id));
 	await rep.getByRole('button', { name: 'Make a link to copy' }).click();
 	const field = rep.getByLabel(/^The new link \(works until .* C[SD]T\)$/);
@@ -253,9 +250,7 @@ test('the copy note after a revoke, without JavaScript, no longer says the link 
 	request
 }) => {
 	const app = await newApplication(request, 'Rep copies, revokes');
-	const context = await noScriptContext(browser, { viewport: TABLET });
-	const rep = await context.newPage();
-	await signIn(rep, REPS.sam);
+	const rep = await repPage(browser, REPS.sam, { script: false });
 	await rep.goto(appPath(app.id));
 	await rep.getByRole('button', { name: 'Make a link to copy' }).click();
 	await expect(rep.getByLabel(/^The new link/)).toBeVisible();
@@ -267,7 +262,7 @@ test('the copy note after a revoke, without JavaScript, no longer says the link 
 	const once = rep.getByText(/^The link you made is shown only once/);
 	await expect(once).toContainText('It no longer works');
 	await expect(once).not.toContainText('still works');
-	await context.close();
+	await rep.context().close();
 });
 
 test('without JavaScript, a refused send says so at the top of the page, with a way down to why', async ({
@@ -275,9 +270,10 @@ test('without JavaScript, a refused send says so at the top of the page, with a 
 	request
 }) => {
 	const app = await newApplication(request, 'Rep refused without script');
-	const context = await noScriptContext(browser, { viewport: { width: 390, height: 844 } });
-	const rep = await context.newPage();
-	await signIn(rep, REPS.sam);
+	const rep = await repPage(browser, REPS.sam, {
+		script: false,
+		viewport: { width: 390, height: 844 }
+	});
 	await rep.goto(appPath(app.id));
 	// An address the browser takes and the portal does not (no domain after the @'s host).
 	await rep.getByLabel('Owner’s email').fill('dana@shop');
@@ -288,7 +284,7 @@ test('without JavaScript, a refused send says so at the top of the page, with a 
 	await expect(why).not.toBeInViewport();
 	await top.getByRole('link', { name: 'Go to it' }).click();
 	await expect(why).toBeInViewport();
-	await context.close();
+	await rep.context().close();
 });
 
 test('copy link with JavaScript: the link stays on the page through its refreshes', async ({
@@ -419,9 +415,7 @@ test('without JavaScript, a tab left open makes no link to copy over one sent si
 	request
 }) => {
 	const app = await newApplication(request, 'Rep two tabs without script');
-	const context = await noScriptContext(browser, { viewport: TABLET });
-	const stale = await context.newPage();
-	await signIn(stale, REPS.sam);
+	const stale = await repPage(browser, REPS.sam, { script: false });
 	await stale.goto(appPath(app.id));
 	await expect(stale.getByText('There is no usable link.')).toBeVisible();
 	const other = await repPage(browser, REPS.sam);
@@ -438,5 +432,5 @@ test('without JavaScript, a tab left open makes no link to copy over one sent si
 	// Pressed again from the page that shows it, a link to copy is made.
 	await stale.getByRole('button', { name: 'Make a link to copy' }).click();
 	await expect(stale.getByLabel(/^The new link/)).toBeVisible();
-	await context.close();
+	await stale.context().close();
 });

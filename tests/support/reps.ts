@@ -3,9 +3,9 @@
 // starts (tests/support/server.js).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { expect, type Browser, type Page } from '@playwright/test';
+import { expect, type Browser, type Page, type ViewportSize } from '@playwright/test';
 import { E2E } from './env';
-import { ready } from './flow';
+import { noScriptContext, ready } from './flow';
 
 export interface TestRep {
 	email: string;
@@ -61,9 +61,15 @@ export async function signIn(page: Page, rep: TestRep) {
 
 export const TABLET = { width: 820, height: 1180 };
 
-/** A page at tablet size, signed in as `rep`, in a context of its own. */
-export async function repPage(browser: Browser, rep: TestRep) {
-	const context = await browser.newContext({ viewport: TABLET });
+/** A page signed in as `rep`, in a context of its own: at tablet size and with script unless told. */
+export async function repPage(
+	browser: Browser,
+	rep: TestRep,
+	{ viewport = TABLET, script = true }: { viewport?: ViewportSize; script?: boolean } = {}
+) {
+	const context = script
+		? await browser.newContext({ viewport })
+		: await noScriptContext(browser, { viewport });
 	const page = await context.newPage();
 	await signIn(page, rep);
 	return page;
