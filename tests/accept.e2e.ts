@@ -142,7 +142,9 @@ test('accept needs every presented section ticked; errors per field, the SSN nev
 	]);
 	const answered = await answer.text();
 
-	await expect(page.getByText('Tick to confirm you accept the Individual Guaranty.')).toBeVisible();
+	await expect(
+		page.getByText('Tick to confirm you accept the Individual Guaranty section.')
+	).toBeVisible();
 	await expect(page.getByText(/Enter your email address in the form/)).toBeVisible();
 	await expect(page.getByLabel('Email', { exact: true })).toHaveAttribute('aria-invalid', 'true');
 	await expect(page.getByLabel('I have read and accept the Individual Guaranty')).toHaveAttribute(

@@ -139,7 +139,7 @@ export const actions: Actions = {
 		const errors: Record<string, string> = {};
 		for (const p of presented) {
 			if (!checked.includes(p.key))
-				errors[`section-${p.key}`] = `Tick to confirm you accept the ${p.title}.`;
+				errors[`section-${p.key}`] = `Tick to confirm you accept the ${p.title} section.`;
 		}
 		const parsed = v.safeParse(SignerSchema, form);
 		if (!parsed.success) Object.assign(errors, fieldErrors(parsed.issues));
