@@ -239,11 +239,19 @@ test('what is typed and ticked on the sign step survives a reload, never the SSN
 	).toBeChecked();
 	await expect(group.getByRole('checkbox', { checked: true })).toHaveCount(1);
 	await expect(page.getByLabel('Social Security Number')).toHaveValue('');
+	// Typed before, not kept: the page says so beside the field, as after a refused post.
+	const again = page.locator('#ssn-again');
+	await expect(again).toHaveText(/number you typed is not kept when the page is loaded again/);
+	await expect(page.getByLabel('Social Security Number')).toHaveAttribute(
+		'aria-describedby',
+		/\bssn-again\b/
+	);
 	const kept = await page.evaluate(() => JSON.stringify(sessionStorage));
 	expect(kept).toContain('Robin Reloaded');
 	expect(kept).not.toContain(ssn);
 	// Sent from here, the restored values are what the service gets.
 	await page.getByLabel('Social Security Number').fill(ssn);
+	await expect(again).toHaveCount(0);
 	for (const box of await group.getByRole('checkbox').all()) await box.check();
 	await page.getByRole('button', { name: 'Accept and sign' }).click();
 	await expect(page.getByRole('heading', { level: 1, name: TEXT.signedTitle })).toBeVisible();

@@ -1,6 +1,7 @@
 /**
  * The sign form's typed values and ticks, as the page's snapshot keeps them. Only the fields named
- * here are read: the SSN is not among them, and is never kept anywhere in the browser.
+ * here are read: the SSN is not among them, and is never kept anywhere in the browser (only
+ * whether one had been typed, so that the page can ask for it again).
  */
 const KEPT = [
 	'firstName',
@@ -17,6 +18,8 @@ export interface Typed {
 	values: Partial<Record<(typeof KEPT)[number], string>>;
 	/** The names of the ticked boxes (`section-<key>`); only the accept form has them. */
 	ticked: string[];
+	/** Whether the SSN field held a number: never what it held. */
+	ssnTyped: boolean;
 }
 
 const field = (form: HTMLFormElement, name: string) => {
@@ -39,15 +42,17 @@ export function typedOn(form: HTMLFormElement): Typed {
 	const ticked = sectionBoxes(form)
 		.filter((box) => box.checked)
 		.map((box) => box.name);
-	return { action: form.getAttribute('action') ?? '', values, ticked };
+	const ssnTyped = (field(form, 'ssn')?.value ?? '') !== '';
+	return { action: form.getAttribute('action') ?? '', values, ticked, ssnTyped };
 }
 
 /**
  * Puts the kept values back, into the fields still as the server's page had them: one typed or
  * ticked after a reload but before the scripts arrived is newer than what was kept, and stays.
+ * Answers whether an SSN typed before is now to be typed again (the field is empty).
  */
-export function putBack(form: HTMLFormElement, typed: Typed) {
-	if (typed.action !== form.getAttribute('action')) return;
+export function putBack(form: HTMLFormElement, typed: Typed): { ssnLost: boolean } {
+	if (typed.action !== form.getAttribute('action')) return { ssnLost: false };
 	for (const name of KEPT) {
 		const el = field(form, name);
 		const value = typed.values[name];
@@ -56,4 +61,5 @@ export function putBack(form: HTMLFormElement, typed: Typed) {
 	for (const box of sectionBoxes(form)) {
 		if (box.checked === box.defaultChecked) box.checked = typed.ticked.includes(box.name);
 	}
+	return { ssnLost: typed.ssnTyped === true && (field(form, 'ssn')?.value ?? '') === '' };
 }
