@@ -395,7 +395,7 @@ test('a tab left open does not replace a link made since in another: it says so 
 	await stale.getByLabel('Owner’s email').fill('second.address@testshop.example');
 	await stale.getByRole('button', { name: 'Send link' }).click();
 	await expect(stale.locator('#send-moved')).toHaveText(
-		/link changed after this page was shown .* so nothing was sent/
+		/link changed after this page was shown .* so nothing was sent\. Check the link the page now shows: sending again replaces it, so the merchant can no longer use it, and its email, if still waiting, is not sent\./
 	);
 	// No fault of the address: the field is not marked.
 	await expect(stale.getByLabel('Owner’s email')).not.toHaveAttribute('aria-invalid', 'true');
