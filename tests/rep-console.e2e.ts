@@ -236,6 +236,26 @@ test('outcomes: signed, declined with the reason, being delivered, delivery fail
 	}
 });
 
+test('signed under names other than the owner’s: the list says who, as the timeline does', async ({
+	browser,
+	request
+}) => {
+	const rep = await repPage(browser, REPS.sam);
+	const app = await newApplication(request, 'Console other signer');
+	const m = await merchant(browser);
+	await walkTo(m, request, app, 'sign');
+	await fillSignForm(m, { first: 'Olga', last: 'Petrova', ssn: freshSsn() });
+	await m.getByRole('button', { name: 'Accept and sign' }).click();
+	await expect(m).toHaveURL(/\/sign\/done$/);
+	const said = 'Signed by Olga Petrova, not the owner the application names (Morgan Testwell).';
+	const entry = await expectState(rep, app, 'Signed', /Accepted and signed .* C[SD]T\./);
+	await expect(entry).toContainText(said);
+	await rep.goto(appPath(app.id));
+	await expect(rep.locator('.timeline')).toContainText(
+		'Signed by Olga Petrova, not the owner the application names (Morgan Testwell)'
+	);
+});
+
 test('identity passed and the merchant gone: the console says what to send', async ({
 	browser,
 	request

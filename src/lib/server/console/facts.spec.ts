@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, openMemoryDatabase, type Database } from '$lib/server/db';
+import { appendAudit } from '$lib/server/audit/audit';
 import {
+	decisions,
 	declines,
 	handovers,
 	identityAttempts,
@@ -155,6 +157,37 @@ async function fill(db: Database['db']) {
 		reason: 'Fees too high',
 		createdAt: second
 	});
+	// 50004 signed under names other than the owner's (recordDecision's event says so); 50005 by
+	// the owner, whose event carries no owner's name.
+	for (const [applicationId, names] of [
+		[50004, { signerName: 'Olga Petrova', ownerName: 'Dana Whitfield' }],
+		[50005, { signerName: 'Dana Whitfield' }]
+	] as const) {
+		const [decision] = await db
+			.insert(decisions)
+			.values({
+				officeId: OFFICE,
+				applicationId,
+				sessionId: randomUUID(),
+				isAccepted: true,
+				body: {},
+				ssnLast4: '0000',
+				status: 'delivered',
+				createdAt: second,
+				nextAttemptAt: second,
+				deliveredAt: later
+			})
+			.returning();
+		await db.transaction((tx) =>
+			appendAudit(tx, {
+				officeId: OFFICE,
+				applicationId,
+				type: 'decision.accepted',
+				at: second,
+				data: { decisionId: decision!.id, ...names }
+			})
+		);
+	}
 }
 
 function checks(open: () => Promise<{ db: Database['db']; close: () => Promise<void> }>) {
@@ -228,6 +261,22 @@ function checks(open: () => Promise<{ db: Database['db']; close: () => Promise<v
 			declines: [],
 			events: []
 		});
+	});
+
+	it('reads who signed when it was not the owner, from the decision’s event', async () => {
+		const facts = await loadFacts(db, OFFICE, [50004, 50005]);
+		expect(facts.get(50004)!.decision).toMatchObject({
+			isAccepted: true,
+			status: 'delivered',
+			otherSigner: { signer: 'Olga Petrova', owner: 'Dana Whitfield' }
+		});
+		expect(facts.get(50004)!.events).toEqual([]);
+		expect(facts.get(50005)!.decision).not.toHaveProperty('otherSigner');
+		expect((await loadFacts(db, OFFICE, [50004])).get(50004)!.decision?.otherSigner).toEqual({
+			signer: 'Olga Petrova',
+			owner: 'Dana Whitfield'
+		});
+		expect((await loadFacts(db, 3300, [50004])).get(50004)!.decision).toBeNull();
 	});
 
 	it('reads one application alone, bound to its office', async () => {

@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, notExists, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, notExists, or, sql, type SQL } from 'drizzle-orm';
 import { alias, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '$lib/server/db';
 import { preparedPer } from '$lib/server/db/prepared';
@@ -163,17 +163,36 @@ function factsQuery(db: Tx, scope: Scope) {
 				},
 				of(declines)
 			)}`,
+			// Also a decision's event when the names typed were not the owner's (recordDecision):
+			// the only place that is kept outside the sealed decision.
 			events: sql<
-				(Wire<Omit<EventFact, 'byService'>> & { applicationId: number; by: string | null })[]
+				(Wire<Omit<EventFact, 'byService' | 'type'>> & {
+					applicationId: number;
+					type: EventFact['type'] | 'decision.accepted' | 'decision.declined';
+					by: string | null;
+					signer: string | null;
+					owner: string | null;
+				})[]
 			>`${rowsOf(
 				auditEvents,
 				{
 					applicationId: auditEvents.applicationId,
 					type: auditEvents.type,
 					at: ms(auditEvents.at),
-					by: sql`${auditEvents.data}->>'by'`
+					by: sql`${auditEvents.data}->>'by'`,
+					signer: sql`${auditEvents.data}->>'signerName'`,
+					owner: sql`${auditEvents.data}->>'ownerName'`
 				},
-				and(of(auditEvents), inArray(auditEvents.type, ['identity.refused', 'identity.locked']))
+				and(
+					of(auditEvents),
+					or(
+						inArray(auditEvents.type, ['identity.refused', 'identity.locked']),
+						and(
+							inArray(auditEvents.type, ['decision.accepted', 'decision.declined']),
+							isNotNull(sql`${auditEvents.data}->>'ownerName'`)
+						)
+					)
+				)
 			)}`,
 			// Each in-person session's newest hand-over: one resumed on another tablet leaves the
 			// first tablet's row open, but that tablet's key to the session no longer opens it.
@@ -297,6 +316,12 @@ export async function loadFacts(
 		out.get(d.applicationId)?.declines.push({ at: date(d.at), reason: d.reason });
 	}
 	for (const e of events) {
+		if (e.type === 'decision.accepted' || e.type === 'decision.declined') {
+			const decision = out.get(e.applicationId)?.decision;
+			if (decision && e.signer && e.owner)
+				decision.otherSigner = { signer: e.signer, owner: e.owner };
+			continue;
+		}
 		out.get(e.applicationId)?.events.push({
 			type: e.type,
 			at: date(e.at),

@@ -59,6 +59,16 @@ export function stateLabel(s: ConsoleState): string {
  * its own heading leaves it out here (`reason: false`); the list shows its first `reasonLength`
  * characters (a reason may run to 1,000), and the application's page all of it.
  */
+/**
+ * A decision made under names other than the owner's, whom the identity questions were about:
+ * said with the decision wherever it shows, as the timeline and the certificate say it.
+ */
+function otherSigner(s: ConsoleState): string {
+	if (!s.otherSigner) return '';
+	const { signer, owner } = s.otherSigner;
+	return ` ${s.accepted ? 'Signed' : 'Declined'} by ${signer}, not the owner the application names (${owner}).`;
+}
+
 export function stateDetail(
 	s: ConsoleState,
 	zone: string,
@@ -97,7 +107,9 @@ export function stateDetail(
 		case 'identity_locked':
 			return `Too many failed tries: the questions are locked until ${t(s.until)}.`;
 		case 'signed':
-			return s.at ? `Accepted and signed ${t(s.at)}.` : 'Recorded by the onboarding service.';
+			return s.at
+				? `Accepted and signed ${t(s.at)}.${otherSigner(s)}`
+				: 'Recorded by the onboarding service.';
 		case 'declined': {
 			const when = s.at ? ` ${t(s.at)}` : '';
 			const apart = opts.reason === false;
@@ -111,15 +123,17 @@ export function stateDetail(
 						: ' No reason given.';
 				return `Declined${when}, before identity was confirmed: nothing went to the onboarding service.${why} A new link or an in-person signing opens it again.`;
 			}
-			if (apart) return `Declined${when}.`;
-			return reason ? `Declined${when}. Reason: “${reason}”` : `Declined${when}; no reason given.`;
+			if (apart) return `Declined${when}.${otherSigner(s)}`;
+			return reason
+				? `Declined${when}.${otherSigner(s)} Reason: “${reason}”`
+				: `Declined${when}; no reason given.${otherSigner(s)}`;
 		}
 		case 'delivering':
 			return reason
-				? `The ${what} is recorded; sending it failed (${deliveryProblem(reason)}), next try ${t(s.until)}.`
-				: `The ${what} is recorded (${t(s.at)}) and on its way to the onboarding service.`;
+				? `The ${what} is recorded; sending it failed (${deliveryProblem(reason)}), next try ${t(s.until)}.${otherSigner(s)}`
+				: `The ${what} is recorded (${t(s.at)}) and on its way to the onboarding service.${otherSigner(s)}`;
 		case 'delivery_failed':
-			return `The ${what} was not delivered${reason ? `: ${deliveryProblem(reason)}` : ''}. The portal will not try again; it and its evidence are kept here. Contact the onboarding service to have it recorded.`;
+			return `The ${what} was not delivered${reason ? `: ${deliveryProblem(reason)}` : ''}. The portal will not try again; it and its evidence are kept here. Contact the onboarding service to have it recorded.${otherSigner(s)}`;
 		case 'link_expired':
 			return `The link expired ${t(s.at)}. Send a new one.`;
 	}

@@ -266,6 +266,26 @@ describe('the console state of an application', () => {
 		expect(derive(f)).toMatchObject(expected);
 	});
 
+	it('says a decision was made under names other than the owner’s, wherever it stands', () => {
+		const otherSigner = { signer: 'Olga Petrova', owner: 'Dana Whitfield' };
+		const by = (d: Partial<DecisionFact>) =>
+			stateDetail(derive(facts({ decision: decision({ ...d, otherSigner }) })), ZONE);
+		const signedBy =
+			'Signed by Olga Petrova, not the owner the application names (Dana Whitfield).';
+		expect(by({})).toMatch(
+			new RegExp(`^Accepted and signed .*\\. ${signedBy.replace(/[.()]/g, '\\$&')}$`)
+		);
+		expect(by({ status: 'pending', attempts: 0, deliveredAt: null })).toContain(signedBy);
+		expect(by({ status: 'rejected', lastError: 'bad request', deliveredAt: null })).toContain(
+			signedBy
+		);
+		expect(by({ isAccepted: false, declineReason: 'Fees too high' })).toMatch(
+			/^Declined .*\. Declined by Olga Petrova, not the owner the application names \(Dana Whitfield\)\. Reason: “Fees too high”$/
+		);
+		// The owner's own decision says nothing of the kind.
+		expect(stateDetail(derive(facts({ decision: decision() })), ZONE)).not.toContain('owner');
+	});
+
 	it('shows a decline the portal recorded before identity, until a newer link goes out', () => {
 		const declinedEarly = facts({
 			links: [link('A', { usedAt: ago(10) })],

@@ -88,6 +88,16 @@ export interface DecisionFact {
 	createdAt: Date;
 	deliveredAt: Date | null;
 	nextAttemptAt: Date;
+	/**
+	 * The names typed, when they are not those of the owner the application names, whom the
+	 * identity questions were about (recordDecision's audit event).
+	 */
+	otherSigner?: OtherSigner | null;
+}
+
+export interface OtherSigner {
+	signer: string;
+	owner: string;
 }
 
 /** The audit events the tables alone do not tell: a merchant turned away, a lock by the service. */
@@ -158,6 +168,8 @@ export interface ConsoleState {
 	reason: string | null;
 	/** Decisions only: accepted (true) or declined; null otherwise. */
 	accepted: boolean | null;
+	/** A decision's signer, when not the owner the application names (see DecisionFact). */
+	otherSigner?: OtherSigner | null;
 	/** The link a merchant could use now (neither revoked nor used), expired or not. */
 	link: CurrentLink | null;
 	/** The identity check passed, and on which link (so a new one to that address carries it). */
@@ -296,7 +308,9 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 		quiet: false
 	} satisfies Omit<ConsoleState, 'kind'>;
 
-	if (f.decision) return { ...base, ...decisionState(f.decision) };
+	if (f.decision) {
+		return { ...base, ...decisionState(f.decision), otherSigner: f.decision.otherSigner ?? null };
+	}
 	if (serviceDecided) {
 		const accepted = f.serviceStatus.trim().toLowerCase() === 'signed';
 		return { ...base, kind: accepted ? 'signed' : 'declined', accepted };
