@@ -9,6 +9,7 @@ import { E2E } from './support/env';
 import {
 	DEMO,
 	agreeToTerms,
+	answerQuestions,
 	createLink,
 	fillSignForm,
 	freshSsn,
@@ -358,6 +359,26 @@ test('a decline on the tablet before identity: no link to end, no copies promise
 	await expectLocked(tablet);
 	await desk.reload();
 	await expect(desk.getByText('Paused in person').first()).toBeVisible();
+});
+
+test('identity locked on the tablet: the merchant is told to hand it back, not to contact anyone', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'In person locked');
+	const tablet = await repPage(browser, REPS.sam);
+	await handOver(tablet, app.id);
+	await agreeToTerms(tablet);
+	for (let i = 0; i < 2; i++) {
+		await startQuestions(tablet);
+		await answerQuestions(tablet, app.id, 'wrong');
+	}
+	const notice = tablet.getByRole('alert').filter({ hasText: TEXT.locked });
+	await expect(notice).toContainText(
+		/You can try again after .*, with your sales representative\./
+	);
+	await expect(notice).toContainText(LOCK_TITLE + '.');
+	await expect(notice).not.toContainText('contact your sales representative');
 });
 
 test('a rep of another office gets 404 for the hand-over; no hand-over, no lock screen', async ({
