@@ -142,10 +142,11 @@ async function demoLink(key) {
 	const over = process.env.DATABASE_URL
 		? 'emptying the database DATABASE_URL names while the portal is stopped starts over with fresh demo data'
 		: `removing the data folder (${dataFile('')}) while the portal is stopped starts over with fresh demo data`;
+	const fresh = `"Start a demo signing" on ${origin}/ makes a new one`;
 	return (await demoDecided()) === FINISHABLE.length
-		? { why: `${range} are all decided; ${over}` }
+		? { why: `${range} are all decided; ${fresh}, or ${over}` }
 		: {
-				why: `${range} each have a decision, a link out or the merchant's decline; a rep can send a new link from the console for one that is not decided, or ${over}`
+				why: `${range} each have a decision, a link out or the merchant's decline; ${fresh}, a rep can send a new link from the console for one that is not decided, or ${over}`
 			};
 }
 

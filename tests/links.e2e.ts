@@ -8,11 +8,13 @@ import { E2E } from './support/env';
 import {
 	DEMO,
 	TEXT,
+	agreeToTerms,
 	clearFaults,
 	createLink,
 	linkPath,
 	newApplication,
 	openLinkAndStart,
+	passIdentity,
 	postLink,
 	ready,
 	resetSandbox,
@@ -362,4 +364,33 @@ test.describe('link states', () => {
 		await expect(page.getByText(MESSAGES.expired)).toBeVisible();
 		await expect(page).not.toHaveURL(/\/sign\//);
 	});
+});
+
+test('on the sandbox, “Start a demo signing” on the start page opens a new application, with script and without', async ({
+	browser
+}) => {
+	const ids: number[] = [];
+	for (const javaScriptEnabled of [true, false]) {
+		const context = await browser.newContext({ javaScriptEnabled });
+		const page = await context.newPage();
+		await page.goto('/');
+		await page.getByRole('button', { name: 'Start a demo signing' }).click();
+		await expect(page.getByRole('heading', { level: 1, name: TEXT.linkHeading })).toBeVisible();
+		const name = await page
+			.getByText(/Blue Heron Bakery \d+/)
+			.first()
+			.textContent();
+		ids.push(Number(/Blue Heron Bakery (\d+)/.exec(name ?? '')?.[1]));
+		if (javaScriptEnabled) {
+			// A real application of the sandbox: its questions are asked and answered.
+			await ready(page);
+			await page.getByRole('button', { name: 'Start' }).click();
+			await agreeToTerms(page);
+			await passIdentity(page, ids[0]!);
+		}
+		await context.close();
+	}
+	// Each press makes its own, after the seeded ones.
+	expect(ids[0]).toBeGreaterThan(DEMO.bureauDown);
+	expect(ids[1]).toBeGreaterThan(ids[0]!);
 });

@@ -364,7 +364,7 @@ test('with every finishable demo application decided, the start says so and how 
 		await second.stop();
 		expect(second.demoLink).toBe('none');
 		expect(second.output()).toContain(
-			`Demo signing link: none (50001–50003, the demo applications a merchant can finish, are all decided; removing the data folder (${dataDir}) while the portal is stopped starts over with fresh demo data)`
+			`Demo signing link: none (50001–50003, the demo applications a merchant can finish, are all decided; "Start a demo signing" on http://localhost:${second.port}/ makes a new one, or removing the data folder (${dataDir}) while the portal is stopped starts over with fresh demo data)`
 		);
 	} finally {
 		rmSync(dataDir, { recursive: true, force: true });

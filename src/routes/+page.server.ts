@@ -1,8 +1,38 @@
+import { error, redirect } from '@sveltejs/kit';
 import { app } from '$lib/server/app';
+import { requestMeta } from '$lib/server/http/meta';
+import { issueLink } from '$lib/server/links/ending';
+import { BY_OPERATOR_API } from '$lib/server/links/links';
 import { mailMode } from '$lib/server/mail/mode';
-import type { PageServerLoad } from './$types';
+import { DEMO_OFFICE } from '$lib/server/sandbox/seed-data';
+import { findApplication } from '$lib/server/signing/application';
+import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = () => {
 	const { config } = app();
 	return { sandbox: config.sandbox, mailbox: mailMode(config) === 'mailbox' };
+};
+
+export const actions: Actions = {
+	/**
+	 * On the sandbox only: a fresh demo application and its signing link, opened at once. The
+	 * seeded ones run out as a demo is tried (a decision, a decline, a lock); this one is new.
+	 * Made as the link `npm start` prints is, as if by the operator's systems.
+	 */
+	demo: async (event) => {
+		const ctx = app();
+		if (!ctx.sandbox) error(404, 'Not found');
+		const { id } = await ctx.sandbox.addDemo();
+		// The portal keeps the office's list for a while: read afresh, it holds the new one.
+		await findApplication(ctx, DEMO_OFFICE, id, { fresh: true });
+		const { token } = await issueLink(ctx, {
+			officeId: DEMO_OFFICE,
+			applicationId: id,
+			email: null,
+			createdBy: BY_OPERATOR_API,
+			ttlHours: ctx.config.LINK_TTL_HOURS,
+			meta: requestMeta(event)
+		});
+		redirect(303, `/s/${token}`);
+	}
 };

@@ -19,7 +19,7 @@ import { message, notFound } from './http';
 import { answerSet, questionSet } from './identity/operations';
 import { logEnd, logStart } from './requestlog';
 import { route, type Operation, type Route } from './router';
-import { seedDemoData } from './seed';
+import { addDemoApplication, seedDemoData } from './seed';
 import { wipe } from './store';
 
 export { OPERATIONS, type Operation } from './router';
@@ -53,6 +53,8 @@ export interface Sandbox {
 	handle(request: Request): Promise<Response>;
 	/** Inserts the demo data where missing (idempotent). */
 	seed(): Promise<void>;
+	/** Adds a fresh demo application of office 1207, ready to sign (addDemoApplication). */
+	addDemo(): Promise<{ id: number; business: string }>;
 }
 
 /** The ten operations of the Merchant Onboarding Service, after `api/office/{officeid}/`. */
@@ -187,5 +189,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
 		return api(request, url, rest);
 	}
 
-	return { handle, seed };
+	const addDemo = () => db.transaction((tx) => addDemoApplication(tx, clock()));
+
+	return { handle, seed, addDemo };
 }

@@ -1,9 +1,10 @@
+import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { sandboxApplications } from '../db/schema';
 import { ApplicationCreateRequestSchema, ApplicationResponseSchema } from '../onboarding/schemas';
 import { DEMO_APPLICATIONS } from './seed-data';
-import { useSandbox } from './spec-helpers';
+import { API, useSandbox } from './spec-helpers';
 
 type Obj = Record<string, unknown>;
 
@@ -48,5 +49,27 @@ describe('seeded demo data', () => {
 				true
 			);
 		}
+	});
+
+	it('adds a fresh copy of 50001 on request, under a new id the service lists and asks about', async () => {
+		const first = await h.sandbox.addDemo();
+		const second = await h.sandbox.addDemo();
+		expect(first.id).toBeGreaterThan(50006);
+		expect(second.id).toBeGreaterThan(first.id);
+		expect(first.business).toBe(`Blue Heron Bakery ${first.id}`);
+		const list = await h.callJson<Obj[]>('GET', `${API}/application/`);
+		const listed = (list.body as unknown as Obj[]).find((a) => a.ApplicationID === first.id);
+		expect(listed).toMatchObject({ Status: 'Pending Signature' });
+		const [row] = await h.database.db
+			.select()
+			.from(sandboxApplications)
+			.where(eq(sandboxApplications.id, first.id));
+		expect((row!.document.BusinessNames as Obj).DBA_Name).toBe(first.business);
+		// Stored as a create stores it: the owner's SSN taken out, its last four kept.
+		expect((row!.document.OwnerOfficer as Obj).Ownr1_SSN).toBeNull();
+		expect(row!.ownerSsns.Ownr1?.last4).toMatch(/^\d{4}$/);
+		const set = await h.callJson('GET', `${API}/questionset/${first.id}`);
+		expect(set.status).toBe(200);
+		expect((set.body as Obj).Questions).toHaveLength(5);
 	});
 });

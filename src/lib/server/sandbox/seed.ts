@@ -59,6 +59,32 @@ export async function seedDemoData(tx: Tx, now: Date, ssnKey: Buffer): Promise<v
 	await seedDecided(tx, now, ssnKey);
 }
 
+/**
+ * A fresh copy of the first demo application (50001, the Blue Heron Bakery) under a new id, for a
+ * demo that has used the seeded ones up: "Start a demo signing" on the home page. Its trading
+ * name carries the id, so the rep console tells the copies apart.
+ */
+export async function addDemoApplication(
+	tx: Tx,
+	now: Date
+): Promise<{ id: number; business: string }> {
+	const request = parseDemo(DEMO_APPLICATIONS[0]!);
+	const id = await nextId(tx, 'application');
+	const names = request.BusinessNames as Obj;
+	const business = `${String(names.DBA_Name)} ${id}`;
+	const copy = { ...request, BusinessNames: { ...names, DBA_Name: business } };
+	const terminalIds: number[] = [];
+	for (let i = 0; i < terminalCount(copy); i++) terminalIds.push(await nextId(tx, 'terminal'));
+	await insertApplication(tx, {
+		id,
+		officeId: DEMO_OFFICE,
+		document: toResponse(copy, id, terminalIds),
+		submitted: submittedExtras(copy),
+		createdAt: now
+	});
+	return { id, business };
+}
+
 async function seedDecided(tx: Tx, now: Date, ssnKey: Buffer) {
 	const id = DEMO_DECISION_50004.ApplicationID;
 	const app = await getApplication(tx, DEMO_OFFICE, id);
