@@ -222,4 +222,33 @@ test.describe('with an SMTP server', () => {
 		await close();
 		smtp.set('accept');
 	});
+
+	test('a waiting email whose link was replaced is said not to go out, before the outbox comes to it', async ({
+		browser,
+		request
+	}) => {
+		smtp.set('busy');
+		const refused = smtp.rejected.count;
+		await emailLink(request, 50003, 'first@seasonal.example');
+		// Refused five times (the tests' first retry comes after a second, then 2, 4, 8): the next
+		// try is 16 s away, and the email waits in the outbox until then.
+		await expect
+			.poll(() => smtp.rejected.count, { timeout: 40_000 })
+			.toBeGreaterThanOrEqual(refused + 5);
+		await emailLink(request, 50003, 'second@seasonal.example');
+		const { rep, close } = await consoleSays(browser, 50003);
+		await rep.goto('/rep/applications/50003');
+		const mails = rep.getByRole('region', { name: 'Email' }).getByRole('listitem');
+		await expect(mails.filter({ hasText: 'first@seasonal.example' })).toContainText(
+			'Will not be sent (its link no longer opens: it was replaced, revoked or used), to first@seasonal.example'
+		);
+		await expect(mails.filter({ hasText: 'first@seasonal.example' })).not.toContainText(
+			'Waiting to be sent'
+		);
+		await expect(mails.filter({ hasText: 'second@seasonal.example' })).not.toContainText(
+			'Will not be sent'
+		);
+		await close();
+		smtp.set('accept');
+	});
 });
