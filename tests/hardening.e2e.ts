@@ -139,6 +139,20 @@ test('questions open on one device: another device on the same link is told to w
 		await b.getByRole('button', { name: 'Start the questions' }).click();
 		await expect(b.getByRole('alert')).toContainText('open in another window or on another device');
 		await expect(b.locator('fieldset')).toHaveCount(0);
+		// Said once, by the refusal.
+		await expect(b.locator('#open-elsewhere')).toHaveCount(0);
+		// Opened afresh, the page says so before Start is pressed, and counts the open try apart.
+		await b.goto('/sign/identity');
+		await expect(b.locator('#open-elsewhere')).toContainText(
+			/The questions are open right now in another window or on another device\.\s+Finish them\s+there, or start again here after .+, when their\s+time is up\./
+		);
+		await expect(
+			b.getByText('You have 2 of 2 tries left, not counting the one open now.')
+		).toBeVisible();
+		// The device with the questions sees none of it.
+		await expect(a.locator('fieldset')).toHaveCount(5);
+		await a.reload();
+		await expect(a.locator('#open-elsewhere')).toHaveCount(0);
 	} finally {
 		await phone.close();
 		await laptop.close();

@@ -55,6 +55,11 @@ export interface IdentityState {
 	last: AttemptOutcome | undefined;
 	/** While locked: when the portal's lock lifts (null when the service locked it). */
 	lockLiftsAt: Date | null;
+	/**
+	 * A try open in another session (another window or device), none here: when its time is up.
+	 * Start is refused as busy until then; that try counts once it ends without a pass.
+	 */
+	openElsewhereUntil: Date | null;
 }
 
 const windowMs = (ctx: AppContext) => ctx.config.IDENTITY_WINDOW_HOURS * 3_600_000;
@@ -381,7 +386,18 @@ const factsQuery = preparedPer((db) =>
 			passes: passesJson(db),
 			linkEmail: sql<
 				string | null
-			>`(select ${signingLinks.email} from ${signingLinks} where ${signingLinks.id} = ${sql.placeholder('linkId')})`
+			>`(select ${signingLinks.email} from ${signingLinks} where ${signingLinks.id} = ${sql.placeholder('linkId')})`,
+			// A try with its questions on screen in another session (another window or device), and
+			// when its time is up: Start here would be refused as busy, so the page says so first.
+			openElsewhere: sql<
+				number | null
+			>`(select floor(extract(epoch from max(${identityAttempts.deadlineAt})) * 1000)
+				from ${identityAttempts}
+				where ${identityAttempts.officeId} = ${sql.placeholder('officeId')}
+					and ${identityAttempts.applicationId} = ${sql.placeholder('applicationId')}
+					and ${identityAttempts.sessionId} <> ${sql.placeholder('sessionId')}
+					and ${identityAttempts.outcome} = 'pending' and ${identityAttempts.questionsEnc} is not null
+					and ${identityAttempts.deadlineAt} > ${sql.placeholder('lateBefore')})`
 		})
 		.from(sql`(select 1) as one`)
 		// The session's latest attempt, if it has one (each subquery reads its own identity_attempts).
@@ -400,9 +416,11 @@ async function identityFacts(ctx: AppContext, s: SigningSession, now: Date) {
 		sessionId: s.id,
 		linkId: s.linkId
 	});
+	const elsewhere = row!.openElsewhere;
 	return {
 		latest: row!.attempt ?? undefined,
 		lost: row!.lost,
+		openElsewhere: elsewhere === null ? null : new Date(Number(elsewhere)),
 		passes: row!.passes,
 		linkEmail: row!.linkEmail
 	};
@@ -419,7 +437,7 @@ export async function identityView(
 	meta: RequestMeta,
 	now = new Date()
 ): Promise<{ state: IdentityState; earlier: EarlierPass }> {
-	const { latest, lost, passes, linkEmail } = await identityFacts(ctx, s, now);
+	const { latest, lost, passes, linkEmail, openElsewhere } = await identityFacts(ctx, s, now);
 	let open: OpenAttempt | undefined;
 	let last: AttemptOutcome | undefined = latest?.outcome;
 	if (latest?.outcome === 'pending' && !latest.questionsEnc) {
@@ -449,7 +467,8 @@ export async function identityView(
 			locked: lockedUntil !== null,
 			open,
 			last,
-			lockLiftsAt: lockedUntil === null ? null : new Date(lockedUntil)
+			lockLiftsAt: lockedUntil === null ? null : new Date(lockedUntil),
+			openElsewhereUntil: open ? null : openElsewhere
 		},
 		earlier: judgePass(passes, s.linkId, linkEmail, s.channel)
 	};

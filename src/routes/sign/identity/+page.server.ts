@@ -74,6 +74,7 @@ export const load: PageServerLoad = async (event) => {
 				? REFUSALS[refused]
 				: null,
 		lockLiftsAt: state.lockLiftsAt?.toISOString() ?? null,
+		openElsewhereUntil: state.openElsewhereUntil?.toISOString() ?? null,
 		last: state.last ?? null,
 		/**
 		 * Passed before: on this link or one to the same address, or in person (carried over), or
