@@ -233,6 +233,8 @@ test('what is typed and ticked on the sign step survives a reload, never the SSN
 	await expect(page.getByLabel('Last name')).toHaveValue('Reloaded');
 	await expect(page.getByLabel('Notification email')).toHaveValue('notices@reload.example');
 	await expect(page.getByLabel('Type your full name to sign')).toHaveValue('Robin Reloaded');
+	// Put back as if typed: the names, not the owner's, are said to be so.
+	await expect(page.locator('#not-owner')).toBeVisible();
 	const group = page.getByRole('group', { name: 'Confirm each document' });
 	await expect(
 		group.getByLabel('I have read and accept the Terms and Conditions section')

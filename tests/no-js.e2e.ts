@@ -87,7 +87,12 @@ async function acceptWithoutScript(
 
 		// A server-side error keeps what was typed, except the SSN.
 		const ssn = forceOrigin ? '407-38-2261' : '407-38-2262';
-		await fillSignForm(page, { ssn, email: 'morgan@', sections: ['Terms and Conditions'] });
+		await fillSignForm(page, {
+			ssn,
+			email: 'morgan@',
+			last: 'Testwell-Ortiz',
+			sections: ['Terms and Conditions']
+		});
 		await page
 			.locator('form[action="/sign/sign?/accept"]')
 			.evaluate((f) => f.setAttribute('novalidate', ''));
@@ -112,6 +117,8 @@ async function acceptWithoutScript(
 			page.getByLabel('I have read and accept the Payment Receipt section')
 		).toBeFocused();
 		await expect(page.getByLabel('Email', { exact: true })).toHaveValue('morgan@');
+		// Names not the owner's, said on the page that comes back (without script, not as typed).
+		await expect(page.locator('#not-owner')).toContainText('the owner this application names');
 		await expect(page.getByLabel('I have read and accept the Terms and Conditions')).toBeChecked();
 		await expect(page.getByLabel('Social Security Number')).toHaveValue('');
 		// …and the page says so, beside the field.
@@ -125,7 +132,7 @@ async function acceptWithoutScript(
 		expect(html).not.toContain(ssn);
 		expect(await receivedDecision(request, app.id)).toBeNull();
 
-		await fillSignForm(page, { ssn, email: 'morgan@testshop.example' });
+		await fillSignForm(page, { ssn, email: 'morgan@testshop.example', last: 'Testwell' });
 		await page.getByRole('button', { name: 'Accept and sign' }).click();
 		await expect(page).toHaveURL(/\/sign\/done$/);
 		await expect(page.getByRole('heading', { level: 1, name: TEXT.signedTitle })).toBeVisible();

@@ -244,7 +244,22 @@ test('signed under names other than the owner’s: the list says who, as the tim
 	const app = await newApplication(request, 'Console other signer');
 	const m = await merchant(browser);
 	await walkTo(m, request, app, 'sign');
+	// The owner's names, as the page fills them: nothing to say.
+	await expect(m.getByLabel('Last name')).toHaveValue('Testwell');
+	await expect(m.locator('#not-owner')).toHaveCount(0);
 	await fillSignForm(m, { first: 'Olga', last: 'Petrova', ssn: freshSsn() });
+	// Said to the signer as they type, before they sign.
+	await expect(m.locator('#not-owner')).toContainText(
+		'These are not the names of the owner this application names, Morgan Testwell, whom the identity questions were about.'
+	);
+	await expect(m.getByLabel('Last name')).toHaveAttribute('aria-describedby', /\bnot-owner\b/);
+	// Case and accents aside, the owner's names are the owner's.
+	await m.getByLabel('First name').fill('MORGAN');
+	await m.getByLabel('Last name').fill('Téstwell');
+	await expect(m.locator('#not-owner')).toHaveCount(0);
+	await m.getByLabel('First name').fill('Olga');
+	await m.getByLabel('Last name').fill('Petrova');
+	await expect(m.locator('#not-owner')).toBeVisible();
 	await m.getByRole('button', { name: 'Accept and sign' }).click();
 	await expect(m).toHaveURL(/\/sign\/done$/);
 	const said = 'Signed by Olga Petrova, not the owner the application names (Morgan Testwell).';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { searchFold } from '$lib/server/fold';
+import { searchFold } from '$lib/fold';
 import { matches, type ConsoleRow } from './list';
 
 const row = (over: Partial<ConsoleRow> = {}) =>

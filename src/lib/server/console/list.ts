@@ -1,5 +1,5 @@
 import type { AppContext } from '$lib/server/app';
-import { searchFold } from '$lib/server/fold';
+import { searchFold } from '$lib/fold';
 import type { ApplicationListItem } from '$lib/server/onboarding';
 import { businessName, officeApplications } from '$lib/server/signing/application';
 import { loadFacts } from './facts';

@@ -1,5 +1,5 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
-import { searchFold } from '$lib/server/fold';
+import { searchFold } from '$lib/fold';
 import { appendAudit } from '$lib/server/audit/audit';
 import { encrypt } from '$lib/server/crypto/secretbox';
 import { notifyRep } from '$lib/server/mail/notes';

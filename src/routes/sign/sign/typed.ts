@@ -56,7 +56,11 @@ export function putBack(form: HTMLFormElement, typed: Typed): { ssnLost: boolean
 	for (const name of KEPT) {
 		const el = field(form, name);
 		const value = typed.values[name];
-		if (el && typeof value === 'string' && el.value === el.defaultValue) el.value = value;
+		if (el && typeof value === 'string' && el.value === el.defaultValue && el.value !== value) {
+			el.value = value;
+			// As if typed: the page's handlers (the names' check against the owner's) see it.
+			el.dispatchEvent(new Event('input', { bubbles: true }));
+		}
 	}
 	for (const box of sectionBoxes(form)) {
 		if (box.checked === box.defaultChecked) box.checked = typed.ticked.includes(box.name);
