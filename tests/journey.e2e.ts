@@ -277,7 +277,7 @@ for (const size of SIZES) {
 				await agreeToTerms(page);
 				await expect(page.getByText('There is a time limit, usually 2 minutes.')).toBeVisible();
 				await expect(page.getByText('The credit bureau sets the exact limit')).toBeVisible();
-				await expect(page.getByText('Starting the questions uses a try.')).toBeVisible();
+				await expect(page.getByText('Once started, a try counts unless you pass.')).toBeVisible();
 				await startQuestions(page);
 				if (js) {
 					await expect(page.getByText('You have 2 minutes for these questions.')).toBeVisible();

@@ -323,6 +323,15 @@ test.describe('link states', () => {
 		const res = await page.goto('/no-such-page');
 		expect(res?.status()).toBe(404);
 		await expect(page.getByRole('link', { name: 'Go to the portal’s start page' })).toBeVisible();
+		// A signing page opened without a session: what to open, and the same way on.
+		const none = await page.goto('/sign/terms');
+		expect(none?.status()).toBe(401);
+		await expect(
+			page.getByText(
+				'Your signing session has ended or was never started. Open the link from your email again, or ask your sales representative for a new one.'
+			)
+		).toBeVisible();
+		await expect(page.getByRole('link', { name: 'Go to the portal’s start page' })).toBeVisible();
 	});
 
 	test('expired → 410', async ({ page, request }) => {

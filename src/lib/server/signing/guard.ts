@@ -55,6 +55,6 @@ export function endedMessage(ended: EndedSession | undefined): string {
 		case 'expired':
 			return `A signing session lasts at most ${plural(MAX_SESSION_MS / 3_600_000, 'hour')}, and this one has ended. Open the link from your email again to go on.`;
 		default:
-			return 'Your signing session has ended or was never started. Open the link from your email again, or ask your rep for a new one.';
+			return 'Your signing session has ended or was never started. Open the link from your email again, or ask your sales representative for a new one.';
 	}
 }

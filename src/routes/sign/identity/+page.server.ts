@@ -19,7 +19,7 @@ import type { Actions, PageServerLoad } from './$types';
 const BUSY =
 	'The identity questions for this application are open in another window or on another device. Finish them there, or wait a few minutes until they time out, then start again.';
 const UNAVAILABLE =
-	'The credit bureau isn’t answering right now. No try was used. Wait a minute, then start again.';
+	'The credit bureau isn’t answering right now. No try was used. Wait a minute, then start again; if it still isn’t answering, try again later, or ask your sales representative for help.';
 
 const ELSEWHERE =
 	'Your identity was already confirmed using a different link. For your security this link can’t continue: please contact your sales representative, who can send a link to the address that link went to or help you finish in person.';
