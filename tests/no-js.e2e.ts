@@ -59,9 +59,12 @@ async function acceptWithoutScript(
 
 		await page.getByRole('button', { name: 'Start the questions' }).click();
 		await expect(page.locator('fieldset')).toHaveCount(5);
-		// Without script the limit is stated from Start instead of a ticking timer (no time of day,
-		// which would need a zone the page cannot know).
+		// Without script the limit is stated from Start instead of a ticking timer, and as a time of
+		// day in the office's zone, named.
 		await expect(page.getByText('within 2 minutes of pressing Start')).toBeVisible();
+		await expect(page.locator('.countdown')).toContainText(
+			/within 2 minutes of pressing Start: by \w+, \w+ \d+, \d{4} at \d+:\d\d:\d\d [AP]M Central (Standard|Daylight) Time\./
+		);
 		// Submitting with questions unanswered keeps the choice made and names the gaps.
 		await page.locator('fieldset').first().locator('input[type=radio]').first().check();
 		await page.getByRole('button', { name: 'Submit answers' }).click();
