@@ -30,6 +30,12 @@ async function send(rep: Page, email: string) {
 	).toBeVisible();
 }
 
+/** A tab in the background does not refresh itself (refresh.svelte.ts): this one is made so. */
+const leftInBackground = (page: Page) =>
+	page.evaluate(() =>
+		Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' })
+	);
+
 test('send a link in the rep’s name; the merchant opens it from the mail and sees the rep', async ({
 	browser,
 	page,
@@ -381,10 +387,7 @@ test('a tab left open does not replace a link made since in another: it says so 
 	await stale.goto(appPath(app.id));
 	await ready(stale);
 	await expect(stale.getByText('There is no usable link.')).toBeVisible();
-	// A tab in the background does not refresh itself (refresh.svelte.ts): this one is made so.
-	await stale.evaluate(() =>
-		Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' })
-	);
+	await leftInBackground(stale);
 
 	// Another tab (here another session of the same rep) sends a link.
 	const other = await repPage(browser, REPS.sam);
@@ -432,5 +435,54 @@ test('without JavaScript, a tab left open makes no link to copy over one sent si
 	// Pressed again from the page that shows it, a link to copy is made.
 	await stale.getByRole('button', { name: 'Make a link to copy' }).click();
 	await expect(stale.getByLabel(/^The new link/)).toBeVisible();
+	await stale.context().close();
+});
+
+test('Revoke from a tab left open ends only the link it showed, never one sent since', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'Rep stale revoke');
+	const stale = await repPage(browser, REPS.sam);
+	await stale.goto(appPath(app.id));
+	await send(stale, 'first.address@testshop.example');
+	await leftInBackground(stale);
+	// Another session sends a newer link; the stale tab still shows the first.
+	const other = await repPage(browser, REPS.sam);
+	await other.goto(appPath(app.id));
+	await send(other, 'second.address@testshop.example');
+
+	await stale.getByText('Revoke the link', { exact: true }).click();
+	await stale.getByRole('button', { name: 'Yes, revoke the link' }).click();
+	await expect(stale.locator('#revoke-refused')).toHaveText(
+		/link changed after this page was shown .* so nothing was revoked\. Check the link the page now shows, and revoke it if it should stop working\./
+	);
+	// Read again: it shows the link sent since, which still works.
+	await expect(stale.getByText(/A link is out(, emailed to| for) second\.address@/)).toBeVisible();
+	await other.reload();
+	await expect(other.getByText(/A link is out(, emailed to| for) second\.address@/)).toBeVisible();
+	// Pressed again, knowing (the question is still open), it revokes that link.
+	await stale.getByRole('button', { name: 'Yes, revoke the link' }).click();
+	await expect(stale.getByText(/^The link was revoked:/)).toBeVisible();
+	await expect(stale.getByText('There is no usable link.')).toBeVisible();
+});
+
+test('without JavaScript, Revoke from a tab left open is refused the same way', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'Rep stale revoke without script');
+	const rep = await repPage(browser, REPS.sam);
+	await rep.goto(appPath(app.id));
+	await send(rep, 'first.address@testshop.example');
+	const stale = await repPage(browser, REPS.sam, { script: false });
+	await stale.goto(appPath(app.id));
+	await send(rep, 'second.address@testshop.example');
+	await stale.getByText('Revoke the link', { exact: true }).click();
+	await stale.getByRole('button', { name: 'Yes, revoke the link' }).click();
+	await expect(
+		stale.getByRole('alert').filter({ hasText: 'so nothing was revoked' })
+	).toBeVisible();
+	await expect(stale.getByText(/A link is out(, emailed to| for) second\.address@/)).toBeVisible();
 	await stale.context().close();
 });

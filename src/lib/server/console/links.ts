@@ -3,6 +3,7 @@ import { decisionFor } from '$lib/server/decisions/decisions';
 import type { RequestMeta } from '$lib/server/http/meta';
 import { earlierPasses, newLinkCarries, type Pass } from '$lib/server/identity/attempts';
 import { endLinks, issueLink } from '$lib/server/links/ending';
+import { hasUsableLink } from '$lib/server/links/links';
 import { sendLinkMail } from '$lib/server/links/mail';
 import { mailEnabled } from '$lib/server/mail/mode';
 import { isDecided, type ApplicationListItem } from '$lib/server/onboarding';
@@ -111,12 +112,27 @@ export async function copyableLink(
 	return { ok: true, url: `${a.origin}/s/${token}`, expiresAt: link.expiresAt };
 }
 
-export async function revokeLink(ctx: AppContext, a: RepAction): Promise<number> {
-	const ended = await endLinks(ctx, {
-		...ids(a),
-		rep: repAuditName(a.rep),
-		by: `rep:${a.rep.id}`,
-		meta: a.meta
-	});
-	return ended.length;
+/**
+ * A rep's "Revoke". With the link the page showed (`shown`: its id, or null for none), only that
+ * one, if it is still usable: a link made since (in another tab, by a colleague) is not ended
+ * unseen, and the answer is `moved`. Without it (a page from before the field), whatever link
+ * there is. `none`: no usable link was there to end.
+ */
+export async function revokeLink(
+	ctx: AppContext,
+	a: RepAction & { shown?: string | null }
+): Promise<'revoked' | 'none' | 'moved'> {
+	const ended =
+		a.shown === null
+			? []
+			: await endLinks(ctx, {
+					...ids(a),
+					rep: repAuditName(a.rep),
+					by: `rep:${a.rep.id}`,
+					meta: a.meta,
+					...(a.shown === undefined ? {} : { only: a.shown })
+				});
+	if (ended.length > 0) return 'revoked';
+	if (a.shown === undefined) return 'none';
+	return (await hasUsableLink(ctx.db, ids(a).officeId, ids(a).applicationId)) ? 'moved' : 'none';
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyAuditChain, listAudit } from '$lib/server/audit/audit';
 import { openMemoryDatabase, schema, type Database } from '$lib/server/db';
-import { createLink, findLink, linkState } from './links';
+import { createLink, findLink, hasUsableLink, linkState, revokeLinks } from './links';
 
 const meta = { ip: '203.0.113.7', userAgent: 'test' };
 
@@ -81,6 +81,25 @@ describe('signing links', () => {
 		const events = await listAudit(database.db, 1207, 5);
 		expect(events.filter((e) => e.type === 'link.created')).toHaveLength(3);
 		expect((await verifyAuditChain(database.db, 1207, 5)).ok).toBe(true);
+	});
+
+	it('revokes only the link given, while it is still usable; knows whether one is', async () => {
+		const ids = { officeId: 1207, applicationId: 7, rep: 'Sam', meta };
+		expect(await hasUsableLink(database.db, 1207, 7)).toBe(false);
+		const first = await make(7);
+		const second = await make(7); // a tab's page still shows the first
+		expect(await revokeLinks(database.db, { ...ids, only: first.link.id })).toEqual([]);
+		expect(linkState(await findLink(database.db, second.token))).toBe('valid');
+		expect(await hasUsableLink(database.db, 1207, 7)).toBe(true);
+		expect(await revokeLinks(database.db, { ...ids, only: second.link.id })).toEqual([
+			second.link.id
+		]);
+		expect(linkState(await findLink(database.db, second.token))).toBe('revoked');
+		expect(await hasUsableLink(database.db, 1207, 7)).toBe(false);
+		// Without one given, whatever link there is.
+		const third = await make(7);
+		expect(await revokeLinks(database.db, ids)).toEqual([third.link.id]);
+		expect((await verifyAuditChain(database.db, 1207, 7)).ok).toBe(true);
 	});
 
 	it('expires after its lifetime and knows nothing of unknown or malformed tokens', async () => {

@@ -167,6 +167,8 @@ export async function revokeLinks(
 		reason?: 'revoked' | 'in_person';
 		/** Who: `rep:<id>` (see howRevoked). */
 		by?: string;
+		/** Only this link, if it is still usable: the one the rep's page showed. */
+		only?: string;
 	},
 	now = new Date()
 ): Promise<string[]> {
@@ -174,7 +176,12 @@ export async function revokeLinks(
 		const revoked = await tx
 			.update(signingLinks)
 			.set({ revokedAt: now })
-			.where(activeLinksOf(input.officeId, input.applicationId))
+			.where(
+				and(
+					activeLinksOf(input.officeId, input.applicationId),
+					input.only === undefined ? undefined : eq(signingLinks.id, input.only)
+				)
+			)
 			.returning({ id: signingLinks.id });
 		for (const r of revoked) {
 			await appendAudit(tx, {
@@ -191,6 +198,20 @@ export async function revokeLinks(
 		}
 		return revoked.map((r) => r.id);
 	});
+}
+
+/** Whether the application has a link neither revoked nor used (expired or not). */
+export async function hasUsableLink(
+	db: Db,
+	officeId: number,
+	applicationId: number
+): Promise<boolean> {
+	const [row] = await db
+		.select({ id: signingLinks.id })
+		.from(signingLinks)
+		.where(activeLinksOf(officeId, applicationId))
+		.limit(1);
+	return row !== undefined;
 }
 
 /** Why a revoked link no longer opens: a newer one, the rep's "Revoke", or a hand-over. */

@@ -23,7 +23,7 @@ import type { SignedInRep } from '$lib/server/reps/session';
 import type { ConsoleState } from '$lib/server/console/state';
 import type { StartRefusal } from '$lib/server/signing/start';
 import { typedBack } from '$lib/server/signing/ssn';
-import { CopyLinkSchema, HandOverSchema, SendLinkSchema } from './schema';
+import { CopyLinkSchema, HandOverSchema, RevokeLinkSchema, SendLinkSchema } from './schema';
 import type { Actions, PageServerLoad } from './$types';
 
 const DONE = ['sent', 'copied', 'revoked', 'none', 'unlocked'] as const;
@@ -60,6 +60,10 @@ function passHint(pass: { linkId: string | null; email: string | null }): string
  */
 const MOVED = (copy: boolean) =>
 	`The link changed after this page was shown (a link was made or ended in another tab, or by someone else), so ${copy ? 'no link was made' : 'nothing was sent'}. Check the link the page now shows: ${copy ? 'making a link to copy' : 'sending again'} replaces it, so the merchant can no longer use it, and its email, if still waiting, is not sent.`;
+
+/** Revoke pressed on a page that showed another link than the one out now. */
+const MOVED_REVOKE =
+	'The link changed after this page was shown (a link was made or ended in another tab, or by someone else), so nothing was revoked. Check the link the page now shows, and revoke it if it should stop working.';
 
 function linkRefused(refusal: LinkRefusal, copy: boolean): string {
 	if (refusal.reason === 'identity_elsewhere') return strandedPass(refusal.passes, copy);
@@ -326,7 +330,22 @@ export const actions: Actions = {
 	},
 	revoke: async (event) => {
 		const { rep, application } = await requireOfficeApplication(event);
-		const count = await revokeLink(app(), { rep, application, meta: requestMeta(event) });
-		after(event, count > 0 ? 'revoked' : 'none');
+		const parsed = v.safeParse(
+			RevokeLinkSchema,
+			Object.fromEntries(await event.request.formData())
+		);
+		if (!parsed.success) {
+			return fail(400, { action: 'revoke' as const, error: parsed.issues[0].message });
+		}
+		const done = await revokeLink(app(), {
+			rep,
+			application,
+			meta: requestMeta(event),
+			shown: parsed.output.shown
+		});
+		if (done === 'moved') {
+			return fail(409, { action: 'revoke' as const, error: MOVED_REVOKE, moved: true });
+		}
+		after(event, done);
 	}
 };

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { CopyLinkSchema, HandOverSchema, SendLinkSchema } from './schema';
+import { CopyLinkSchema, HandOverSchema, RevokeLinkSchema, SendLinkSchema } from './schema';
 
 const handOver = (idLast4: string) =>
 	v.safeParse(HandOverSchema, { photoIdChecked: 'on', idType: 'Passport', idLast4 });
@@ -61,6 +61,10 @@ describe('the link a page showed, posted with Send and Make a link', () => {
 		expect(v.parse(CopyLinkSchema, { shown: id })).toEqual({ shown: id });
 		expect(v.parse(CopyLinkSchema, { shown: 'none' })).toEqual({ shown: null });
 		expect(v.parse(CopyLinkSchema, {})).toEqual({ shown: undefined });
+		expect(v.parse(RevokeLinkSchema, { shown: id })).toEqual({ shown: id });
+		expect(v.safeParse(RevokeLinkSchema, { shown: 'x' }).issues?.[0]?.message).toBe(
+			'This page is out of date: reload it and try again.'
+		);
 		const sent = v.parse(SendLinkSchema, { shown: 'none', email: 'dana@example.com' });
 		expect(sent).toEqual({ shown: null, email: 'dana@example.com' });
 	});

@@ -4,9 +4,10 @@ import { noSymbol, withoutInvisible } from '$lib/server/printable';
 import { noSsn } from '$lib/server/signing/ssn';
 
 /**
- * The usable link the page showed when the rep pressed Send or Make a link (its id, or "none"):
- * a link made since is not replaced unseen (LinkGuard). A post without it (a page from before
- * the field) replaces whatever link there is, as the button always did.
+ * The usable link the page showed when the rep pressed Send, Make a link or Revoke (its id, or
+ * "none"): a link made since is not replaced or ended unseen (LinkGuard, revokeLink). A post
+ * without it (a page from before the field) acts on whatever link there is, as the button always
+ * did.
  */
 const shown = v.optional(
 	v.pipe(
@@ -20,6 +21,9 @@ const shown = v.optional(
 );
 
 export const CopyLinkSchema = v.object({ shown });
+
+/** Revoke ends only the link the page showed, if it is still the usable one. */
+export const RevokeLinkSchema = v.object({ shown });
 
 export const SendLinkSchema = v.object({
 	shown,
