@@ -276,7 +276,7 @@ describe('identity attempts against the sandbox', () => {
 			application: { ApplicationID: 50003 } as unknown as ApplicationListItem,
 			meta: { ip: '10.0.0.9', userAgent: 'rep tablet' }
 		};
-		expect(await revokeLink(t.ctx, action)).toBe(1);
+		expect(await revokeLink(t.ctx, { ...action, shown: link.id })).toBe('revoked');
 		const [row] = await t.ctx.db
 			.select()
 			.from(identityAttempts)
@@ -299,8 +299,9 @@ describe('identity attempts against the sandbox', () => {
 			open: undefined
 		});
 		expect((await startAttempt(t.ctx, next, meta)).result).toBe('started');
-		// A second Revoke finds nothing to revoke or close.
-		expect(await revokeLink(t.ctx, action)).toBe(0);
+		// A second Revoke finds nothing to revoke or close, from that page or any.
+		expect(await revokeLink(t.ctx, { ...action, shown: link.id })).toBe('none');
+		expect(await revokeLink(t.ctx, action)).toBe('none');
 		await t.ctx.db.delete(identityAttempts).where(eq(identityAttempts.applicationId, 50003));
 	});
 
