@@ -147,7 +147,9 @@ test('questions open on one device: another device on the same link is told to w
 			/The questions are open right now in another window or on another device\.\s+Finish them\s+there, or start again here after .+, when their\s+time is up\./
 		);
 		await expect(
-			b.getByText('You have 2 of 2 tries left, not counting the one open now.')
+			b.getByText(
+				'You have 2 of 2 tries left; if the try open now ends without a pass, 1 will be left.'
+			)
 		).toBeVisible();
 		// The device with the questions sees none of it.
 		await expect(a.locator('fieldset')).toHaveCount(5);

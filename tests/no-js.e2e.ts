@@ -121,7 +121,7 @@ async function acceptWithoutScript(
 		).toBeFocused();
 		await expect(page.getByLabel('Email', { exact: true })).toHaveValue('morgan@');
 		// Names not the owner's, said on the page that comes back (without script, not as typed).
-		await expect(page.locator('#not-owner')).toContainText('the owner this application names');
+		await expect(page.locator('#not-owner')).toContainText('The application’s owner is');
 		await expect(page.getByLabel('I have read and accept the Terms and Conditions')).toBeChecked();
 		await expect(page.getByLabel('Social Security Number')).toHaveValue('');
 		// …and the page says so, beside the field.

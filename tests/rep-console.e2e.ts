@@ -247,18 +247,24 @@ test('signed under names other than the owner’s: the list says who, as the tim
 	// The owner's names, as the page fills them: nothing to say.
 	await expect(m.getByLabel('Last name')).toHaveValue('Testwell');
 	await expect(m.locator('#not-owner')).toHaveCount(0);
+	// Not while a name is half typed: the owner typing their own is not told it is another's.
+	await m.getByLabel('Last name').fill('');
+	await m.getByLabel('Last name').pressSequentially('Test');
+	await expect(m.locator('#not-owner')).toHaveCount(0);
 	await fillSignForm(m, { first: 'Olga', last: 'Petrova', ssn: freshSsn() });
-	// Said to the signer as they type, before they sign.
+	// Said to the signer as each name is left, before they sign.
 	await expect(m.locator('#not-owner')).toContainText(
-		'These are not the names of the owner this application names, Morgan Testwell, whom the identity questions were about.'
+		'The application’s owner is Morgan Testwell, and the identity questions were about them.'
 	);
 	await expect(m.getByLabel('Last name')).toHaveAttribute('aria-describedby', /\bnot-owner\b/);
 	// Case and accents aside, the owner's names are the owner's.
 	await m.getByLabel('First name').fill('MORGAN');
 	await m.getByLabel('Last name').fill('Téstwell');
+	await m.getByLabel('Last name').blur();
 	await expect(m.locator('#not-owner')).toHaveCount(0);
 	await m.getByLabel('First name').fill('Olga');
 	await m.getByLabel('Last name').fill('Petrova');
+	await m.getByLabel('Last name').blur();
 	await expect(m.locator('#not-owner')).toBeVisible();
 	await m.getByRole('button', { name: 'Accept and sign' }).click();
 	await expect(m).toHaveURL(/\/sign\/done$/);

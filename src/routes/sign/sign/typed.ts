@@ -58,8 +58,9 @@ export function putBack(form: HTMLFormElement, typed: Typed): { ssnLost: boolean
 		const value = typed.values[name];
 		if (el && typeof value === 'string' && el.value === el.defaultValue && el.value !== value) {
 			el.value = value;
-			// As if typed: the page's handlers (the names' check against the owner's) see it.
+			// As if typed and left: the page's handlers (the names' check against the owner's) see it.
 			el.dispatchEvent(new Event('input', { bubbles: true }));
+			el.dispatchEvent(new Event('change', { bubbles: true }));
 		}
 	}
 	for (const box of sectionBoxes(form)) {
