@@ -12,6 +12,7 @@ import {
 	clearFaults,
 	createLink,
 	linkPath,
+	markUsed,
 	newApplication,
 	openLinkAndStart,
 	passIdentity,
@@ -21,6 +22,7 @@ import {
 	setFault,
 	walkTo
 } from './support/flow';
+import { REPS, appPath, repPage } from './support/reps';
 
 test.beforeEach(async ({ request }) => {
 	await resetSandbox(request);
@@ -376,8 +378,14 @@ test.describe('link states', () => {
 });
 
 test('on the sandbox, “Start a demo signing” on the start page opens a new application, with script and without', async ({
-	browser
+	browser,
+	request
 }) => {
+	// An application the portal has records of; then the sandbox's reset starts its ids again, so
+	// the next one it makes may take that id: the button passes over it.
+	const seen = await newApplication(request, 'Demo passes over');
+	await createLink(request, seen.id);
+	await resetSandbox(request);
 	const ids: number[] = [];
 	for (const javaScriptEnabled of [true, false]) {
 		const context = await browser.newContext({ javaScriptEnabled });
@@ -389,7 +397,10 @@ test('on the sandbox, “Start a demo signing” on the start page opens a new a
 			.getByText(/Blue Heron Bakery \d+/)
 			.first()
 			.textContent();
-		ids.push(Number(/Blue Heron Bakery (\d+)/.exec(name ?? '')?.[1]));
+		const id = Number(/Blue Heron Bakery (\d+)/.exec(name ?? '')?.[1]);
+		markUsed(id);
+		ids.push(id);
+		await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible();
 		if (javaScriptEnabled) {
 			// A real application of the sandbox: its questions are asked and answered.
 			await ready(page);
@@ -399,7 +410,16 @@ test('on the sandbox, “Start a demo signing” on the start page opens a new a
 		}
 		await context.close();
 	}
-	// Each press makes its own, after the seeded ones.
+	// Each press makes its own, after the seeded ones, and none the portal already knew.
 	expect(ids[0]).toBeGreaterThan(DEMO.bureauDown);
 	expect(ids[1]).toBeGreaterThan(ids[0]!);
+	expect(ids).not.toContain(seen.id);
+	// The rep console names the link a demo's, not the operator API's.
+	const rep = await repPage(browser, REPS.sam);
+	await rep.goto(appPath(ids[1]!));
+	await expect(
+		rep.getByText(/^A link is out \(a demo link made from the portal’s start page, not emailed\)/)
+	).toBeVisible();
+	await expect(rep.locator('.timeline')).toContainText('Start page (demo)');
+	await expect(rep.locator('.timeline')).not.toContainText('Operator API');
 });

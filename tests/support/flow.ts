@@ -109,7 +109,8 @@ export function typedValues(): string[] {
 	return readState().typed ?? [];
 }
 
-function markUsed(applicationId: number) {
+/** An application made other than by newApplication (the start page's demo button, say). */
+export function markUsed(applicationId: number) {
 	const s = readState();
 	if (!s.usedApplications.includes(applicationId)) s.usedApplications.push(applicationId);
 	writeState(s);

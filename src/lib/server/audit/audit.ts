@@ -114,6 +114,16 @@ export async function appendAudit(tx: Tx, input: AuditInput): Promise<AuditEvent
 	});
 }
 
+/** Whether the portal has recorded anything of the application (a link, a session, a decision). */
+export async function hasTrail(db: Tx, officeId: number, applicationId: number): Promise<boolean> {
+	const [row] = await db
+		.select({ seq: auditEvents.seq })
+		.from(auditEvents)
+		.where(and(eq(auditEvents.officeId, officeId), eq(auditEvents.applicationId, applicationId)))
+		.limit(1);
+	return row !== undefined;
+}
+
 /** The application's events, oldest first. */
 export async function listAudit(
 	db: Tx,

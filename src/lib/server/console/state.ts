@@ -24,6 +24,8 @@ export interface LinkFact {
 	usedAt: Date | null;
 	/** Made by the operator's systems through the API, not by a rep in the console. */
 	viaApi: boolean;
+	/** Made by the start page's "Start a demo signing" (the sandbox only). */
+	demo?: boolean;
 	/** An emailed link's message in the outbox: whether it has gone out (null: not emailed). */
 	mail?: LinkMail | null;
 }
@@ -153,6 +155,7 @@ export interface CurrentLink {
 	expired: boolean;
 	/** See LinkFact. */
 	viaApi: boolean;
+	demo?: boolean;
 	mail: LinkMail | null;
 }
 
@@ -259,6 +262,7 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 				expiresAt: usable.expiresAt,
 				expired: usable.expiresAt.getTime() <= now.getTime(),
 				viaApi: usable.viaApi,
+				...(usable.demo ? { demo: true } : {}),
 				mail: usable.mail ?? null
 			}
 		: null;

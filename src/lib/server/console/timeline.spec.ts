@@ -158,6 +158,17 @@ describe('the timeline names who acted', () => {
 		expect(details).toContain('Not emailed');
 		expect(details.filter((d) => d?.startsWith('To copy and hand over'))).toHaveLength(1);
 	});
+
+	it('a demo link from the start page is named so, not as the operator API’s', () => {
+		const [entry] = timeline(
+			[event({ type: 'link.created', channel: 'link', data: { createdBy: 'sandbox-demo' } })],
+			'America/Chicago'
+		);
+		expect(entry).toMatchObject({
+			by: 'Start page (demo)',
+			detail: 'A demo link, made from the portal’s start page (not emailed)'
+		});
+	});
 });
 
 describe('the timeline says who decided', () => {

@@ -4,7 +4,7 @@ import { carriedFrom, durationWords, typeLabel } from '$lib/server/audit/labels'
 import type { Db } from '$lib/server/db';
 import { reps } from '$lib/server/db/schema';
 import { isUuid } from '$lib/server/db/uuid';
-import { BY_OPERATOR_API } from '$lib/server/links/links';
+import { BY_OPERATOR_API, BY_SANDBOX_DEMO } from '$lib/server/links/links';
 import { officeTime, shownTime, type ShownTime } from './time';
 
 export interface TimelineEntry {
@@ -41,7 +41,11 @@ function detail(e: AuditEvent, zone: string): string | null {
 			const to = text(d.emailedTo);
 			const until = at(d.expiresAt);
 			const made =
-				d.createdBy === BY_OPERATOR_API ? 'Not emailed' : 'To copy and hand over (not emailed)';
+				d.createdBy === BY_SANDBOX_DEMO
+					? 'A demo link, made from the portal’s start page (not emailed)'
+					: d.createdBy === BY_OPERATOR_API
+						? 'Not emailed'
+						: 'To copy and hand over (not emailed)';
 			return `${to ? `For ${to}` : made}${until ? `; valid until ${until}` : ''}`;
 		}
 		case 'link.sent':
@@ -132,6 +136,7 @@ function actor(e: AuditEvent, repNames: ReadonlyMap<string, string>): string {
 	// A link the operator API made, or one it replaced (`by`).
 	const d = e.data as Data;
 	if (d.createdBy === BY_OPERATOR_API || d.by === BY_OPERATOR_API) return 'Operator API';
+	if (d.createdBy === BY_SANDBOX_DEMO || d.by === BY_SANDBOX_DEMO) return 'Start page (demo)';
 	if (
 		e.type.startsWith('decision.') &&
 		e.type !== 'decision.accepted' &&

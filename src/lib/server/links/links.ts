@@ -11,6 +11,8 @@ export type LinkState = 'valid' | 'expired' | 'revoked' | 'used' | 'unknown';
 
 /** `createdBy` (and a revoke's `by`) of a link made through the operator API. */
 export const BY_OPERATOR_API = 'operator-api';
+/** Who made a link from the start page's "Start a demo signing" (the sandbox only). */
+export const BY_SANDBOX_DEMO = 'sandbox-demo';
 
 export interface CreateLinkInput {
 	officeId: number;

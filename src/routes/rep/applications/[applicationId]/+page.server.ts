@@ -154,7 +154,8 @@ export const load: PageServerLoad = async (event) => {
 					created: shownTime(state.link.createdAt, zone),
 					expires: shownTime(state.link.expiresAt, zone),
 					expired: state.link.expired,
-					viaApi: state.link.viaApi
+					viaApi: state.link.viaApi,
+					demo: state.link.demo === true
 				}
 			: null,
 		// A link to the address identity passed on carries the pass over: offer that one first.
