@@ -421,8 +421,13 @@ export const handleError: HandleServerError = ({ error, event, status }) => {
 			`[error ${errorId}] ${event.request.method} ${event.route.id ?? 'unknown route'} failed: ${inWords(error)}`
 		);
 	}
-	// A form posted to a page that has none (an old page's form, a tool): kit's 405.
-	if (status === 405 && event.request.method === 'POST') {
+	// A form posted to a page that has none (an old page's form, a tool): kit's 405; or to a page
+	// whose forms all have names, without one (kit's 404 for a missing default action: the page is
+	// there, route and all).
+	if (
+		event.request.method === 'POST' &&
+		(status === 405 || (status === 404 && event.route.id !== null))
+	) {
 		return {
 			title: 'Nothing was done',
 			message:

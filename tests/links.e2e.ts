@@ -381,11 +381,6 @@ test('on the sandbox, “Start a demo signing” on the start page opens a new a
 	browser,
 	request
 }) => {
-	// An application the portal has records of; then the sandbox's reset starts its ids again, so
-	// the next one it makes may take that id: the button passes over it.
-	const seen = await newApplication(request, 'Demo passes over');
-	await createLink(request, seen.id);
-	await resetSandbox(request);
 	const ids: number[] = [];
 	for (const javaScriptEnabled of [true, false]) {
 		const context = await browser.newContext({ javaScriptEnabled });
@@ -407,13 +402,15 @@ test('on the sandbox, “Start a demo signing” on the start page opens a new a
 			await page.getByRole('button', { name: 'Start' }).click();
 			await agreeToTerms(page);
 			await passIdentity(page, ids[0]!);
+			// The sandbox's reset starts its ids again, and the next demo could take the id of one
+			// the portal has records of (this one): the button passes over it.
+			await resetSandbox(request);
 		}
 		await context.close();
 	}
-	// Each press makes its own, after the seeded ones, and none the portal already knew.
-	expect(ids[0]).toBeGreaterThan(DEMO.bureauDown);
+	// Each press makes its own, in the demos' range (60001 on), and none the portal already knew.
+	expect(ids[0]).toBeGreaterThan(60_000);
 	expect(ids[1]).toBeGreaterThan(ids[0]!);
-	expect(ids).not.toContain(seen.id);
 	// The rep console names the link a demo's, not the operator API's.
 	const rep = await repPage(browser, REPS.sam);
 	await rep.goto(appPath(ids[1]!));

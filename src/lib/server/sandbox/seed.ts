@@ -69,7 +69,7 @@ export async function addDemoApplication(
 	now: Date
 ): Promise<{ id: number; business: string }> {
 	const request = parseDemo(DEMO_APPLICATIONS[0]!);
-	const id = await nextId(tx, 'application');
+	const id = await nextId(tx, 'demo');
 	const names = request.BusinessNames as Obj;
 	const business = `${String(names.DBA_Name)} ${id}`;
 	const copy = { ...request, BusinessNames: { ...names, DBA_Name: business } };

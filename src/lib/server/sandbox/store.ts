@@ -14,6 +14,9 @@ import {
 /** Where each id sequence starts (the first id handed out is one more). */
 export const COUNTER_START = {
 	application: 50100,
+	// The start page's demo copies (addDemoApplication): a range of their own, so that a demo
+	// never takes an id an operator's (or a test's) create would be handed next.
+	demo: 60000,
 	terminal: 70000,
 	decision: 90000
 } as const;
