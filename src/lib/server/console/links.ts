@@ -122,11 +122,13 @@ export async function revokeLink(
 	ctx: AppContext,
 	a: RepAction & { shown?: string | null }
 ): Promise<'revoked' | 'none' | 'moved'> {
+	const { officeId, applicationId } = ids(a);
 	const ended =
 		a.shown === null
 			? []
 			: await endLinks(ctx, {
-					...ids(a),
+					officeId,
+					applicationId,
 					rep: repAuditName(a.rep),
 					by: `rep:${a.rep.id}`,
 					meta: a.meta,
@@ -134,5 +136,5 @@ export async function revokeLink(
 				});
 	if (ended.length > 0) return 'revoked';
 	if (a.shown === undefined) return 'none';
-	return (await hasUsableLink(ctx.db, ids(a).officeId, ids(a).applicationId)) ? 'moved' : 'none';
+	return (await hasUsableLink(ctx.db, officeId, applicationId)) ? 'moved' : 'none';
 }

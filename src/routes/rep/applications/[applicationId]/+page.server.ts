@@ -53,17 +53,20 @@ function passHint(pass: { linkId: string | null; email: string | null }): string
 		: `Identity was already confirmed ${passedWhere(pass)}: no new link can carry it over, so finish the signing in person.`;
 }
 
+/** The link changed since the rep's page was shown (another tab, a colleague, the office's systems). */
+const CHANGED =
+	'The link changed after this page was shown (a link was made or ended in another tab, or by someone else)';
+
 /**
- * The link changed since the rep's page was shown (another tab, a colleague, the office's systems).
- * Says what pressing again would end: the merchant may already hold that link, and its email, if
- * still waiting in the outbox, is then not sent (mail/deliver.ts).
+ * Send or Make a link refused as CHANGED. Says what pressing again would end: the merchant may
+ * already hold that link, and its email, if still waiting in the outbox, is then not sent
+ * (mail/deliver.ts).
  */
 const MOVED = (copy: boolean) =>
-	`The link changed after this page was shown (a link was made or ended in another tab, or by someone else), so ${copy ? 'no link was made' : 'nothing was sent'}. Check the link the page now shows: ${copy ? 'making a link to copy' : 'sending again'} replaces it, so the merchant can no longer use it, and its email, if still waiting, is not sent.`;
+	`${CHANGED}, so ${copy ? 'no link was made' : 'nothing was sent'}. Check the link the page now shows: ${copy ? 'making a link to copy' : 'sending again'} replaces it, so the merchant can no longer use it, and its email, if still waiting, is not sent.`;
 
-/** Revoke pressed on a page that showed another link than the one out now. */
-const MOVED_REVOKE =
-	'The link changed after this page was shown (a link was made or ended in another tab, or by someone else), so nothing was revoked. Check the link the page now shows, and revoke it if it should stop working.';
+/** Revoke refused as CHANGED. */
+const MOVED_REVOKE = `${CHANGED}, so nothing was revoked. Check the link the page now shows, and revoke it if it should stop working.`;
 
 function linkRefused(refusal: LinkRefusal, copy: boolean): string {
 	if (refusal.reason === 'identity_elsewhere') return strandedPass(refusal.passes, copy);
