@@ -517,6 +517,49 @@ describe('certificate of completion and signed copy', () => {
 		expect(pages(plainCert)[0]).not.toContain('[U+');
 	});
 
+	it('keeps a long signature and its caption inside the signature page’s panel', async () => {
+		const firstName = 'Maximilian-Alexander Jean-Baptiste';
+		const lastName =
+			'Ňoñez-Ødegård de la Fuente y Wolfeschlegelsteinhausenbergerdorff Ó’Súilleabháin';
+		for (const signer of [
+			{ firstName: 'Dana', lastName: 'Whitfield', signature: 'Dana Whitfield' },
+			{ firstName, lastName, signature: `${firstName} ${lastName}` }
+		]) {
+			const { applicationId } = await linkSigning({ signer });
+			const bytes = await signedCopyPdf(t.ctx, { officeId: 1207, applicationId, origin: ORIGIN });
+			const file = write(`panel-${applicationId}.pdf`, bytes);
+			const last = String((await PDFDocument.load(bytes)).getPageCount());
+			// The caption's words, from "as their signature" to the full stop after the time.
+			const words = [
+				...run('pdftotext', ['-bbox', '-f', last, '-l', last, file, '-']).matchAll(
+					/yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)</g
+				)
+			].map((m) => ({ yMin: Number(m[1]), yMax: Number(m[2]), text: m[3]! }));
+			const as = words.findIndex(
+				(w, i) =>
+					w.text === 'as' && words[i + 1]?.text === 'their' && words[i + 2]?.text === 'signature'
+			);
+			expect(as).toBeGreaterThan(0);
+			const end = words.findIndex((w, i) => i > as + 2 && w.text.endsWith('.'));
+			const bottom = Math.max(...words.slice(as, end + 1).map((w) => w.yMax));
+			// At 72 dpi a pixel is a point: just under the caption's last line, at the panel's left,
+			// the panel's grey, not the page's white.
+			const prefix = join(dir, `panel-${applicationId}`);
+			run('pdftoppm', ['-png', '-r', '72', '-f', last, '-l', last, file, prefix]);
+			const png = readdirSync(dir).find(
+				(f) => join(dir, f).startsWith(prefix) && f.endsWith('.png')
+			)!;
+			const image = PNG.sync.read(readFileSync(join(dir, png)));
+			const at = (x: number, y: number) => {
+				const i = (Math.round(y) * image.width + Math.round(x)) * 4;
+				return [image.data[i], image.data[i + 1], image.data[i + 2]];
+			};
+			for (const below of [2, 6])
+				expect(at(50, bottom + below), signer.signature).toEqual(at(50, bottom - 40));
+			expect(at(50, bottom - 40)).not.toEqual([255, 255, 255]);
+		}
+	});
+
 	it('spells out by code point the letters no font here has, and says so on every page', async () => {
 		// Chinese and an emoji: printed "???" and "?", which said only that something was there.
 		const signer = {

@@ -368,18 +368,7 @@ export class Sheet {
 	 * drawn in Noto Sans, slanted, rather than with that letter changed.
 	 */
 	signature(text: string, x: number, top: number, width: number, size = 22): number {
-		let s = size;
-		let drawn = this.scriptText(text);
-		let font = this.fonts.script;
-		if (this.noto && this.drawable(text, this.noto.regular) !== drawn) {
-			font = this.noto.regular;
-			drawn = this.drawable(text, font);
-			s = Math.round(size * 0.8);
-		}
-		while (s > 10 && font.widthOfTextAtSize(drawn, s) > width) s -= 1;
-		// Still too wide at the smallest size (a long name): on as many lines as it takes, rather
-		// than past the column's edge or the page's.
-		const lines = wrapText(drawn, font, s, width - 4);
+		const { font, s, lines } = this.signatureLines(text, width, size);
 		let baseline = top - s * 1.05;
 		lines.forEach((line, i) => {
 			if (i > 0) baseline -= s * 1.2;
@@ -394,6 +383,28 @@ export class Sheet {
 		});
 		this.rule(x, width, COLOR.muted, 0.6, baseline - s * 0.3);
 		return top - baseline + s * 0.4 + 2;
+	}
+
+	/** The height `signature` takes for `text`, to size what is drawn under it first. */
+	signatureHeight(text: string, width: number, size = 22): number {
+		const { s, lines } = this.signatureLines(text, width, size);
+		return s * 1.05 + (lines.length - 1) * s * 1.2 + s * 0.4 + 2;
+	}
+
+	/** The signature's font, size and lines, as `signature` draws them. */
+	private signatureLines(text: string, width: number, size: number) {
+		let s = size;
+		let drawn = this.scriptText(text);
+		let font = this.fonts.script;
+		if (this.noto && this.drawable(text, this.noto.regular) !== drawn) {
+			font = this.noto.regular;
+			drawn = this.drawable(text, font);
+			s = Math.round(size * 0.8);
+		}
+		while (s > 10 && font.widthOfTextAtSize(drawn, s) > width) s -= 1;
+		// Still too wide at the smallest size (a long name): on as many lines as it takes, rather
+		// than past the column's edge or the page's.
+		return { font, s, lines: wrapText(drawn, font, s, width - 4) };
 	}
 
 	/** Footer line and "Page n of m" on every page from `first` on. */

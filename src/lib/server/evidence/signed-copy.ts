@@ -62,18 +62,19 @@ export async function renderSignedCopy(
 		10
 	);
 
-	// The signature itself, large, on its line.
-	s.page.drawRectangle({ x, y: s.y - 92, width: CONTENT_WIDTH, height: 92, color: COLOR.panel });
+	// The signature itself, large, on its line, and its caption under it, in a panel as tall as
+	// both: a long name takes more lines of either.
+	const inner = CONTENT_WIDTH - 28;
+	const signed = f.signature ?? f.signerName;
+	const caption = `${f.signerName} typed "${f.signature ?? ''}" as their signature on ${officeTime(f.decidedAt, tz)}.`;
+	const captionStyle = { size: 8, color: COLOR.muted };
+	const captionTop = s.y - 20 - s.signatureHeight(signed, inner, 34) - 2.5;
+	const height = Math.max(92, s.y - captionTop + s.textHeight(caption, inner, captionStyle) + 8);
+	s.page.drawRectangle({ x, y: s.y - height, width: CONTENT_WIDTH, height, color: COLOR.panel });
 	s.textAt('Signed by', x + 14, 200, { size: 7.5, font: 'bold', color: COLOR.muted }, s.y - 10);
-	s.signature(f.signature ?? f.signerName, x + 14, s.y - 20, CONTENT_WIDTH - 28, 34);
-	s.textAt(
-		`${f.signerName} typed "${f.signature ?? ''}" as their signature on ${officeTime(f.decidedAt, tz)}.`,
-		x + 14,
-		CONTENT_WIDTH - 28,
-		{ size: 8, color: COLOR.muted },
-		s.y - 74
-	);
-	s.y -= 108;
+	s.signature(signed, x + 14, s.y - 20, inner, 34);
+	s.textAt(caption, x + 14, inner, captionStyle, captionTop);
+	s.y -= height + 16;
 
 	const rows: { label: string; value: string; style?: { font: 'mono'; size: number } }[] = [
 		{ label: 'Signer', value: `${f.signerName} <${f.signerEmail}>` },
