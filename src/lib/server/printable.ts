@@ -22,3 +22,15 @@ const SYMBOL = /\p{Extended_Pictographic}|\p{So}|\p{Me}|[\u{1F3FB}-\u{1F3FF}]/u;
 
 /** Refuses emoji and symbols, with `message`, rather than sending them on. */
 export const noSymbol = (message: string) => v.check((s: string) => !SYMBOL.test(s), message);
+
+/**
+ * What a person's name is written with: letters in any script and their accents, digits (a "3rd"),
+ * spaces, and the full stop, comma, apostrophes and hyphens names carry. Markup ("<b>"), brackets
+ * and the like are no part of one, and a name goes on to the onboarding service and onto the
+ * documents as typed.
+ */
+const NOT_IN_A_NAME = /[^\p{L}\p{Mn}\p{Mc}\p{N}\p{Zs}.,'\u2018\u2019\u02bc\-\u2010\u2011\u2013]/u;
+
+/** Refuses anything a name is not written with (see NOT_IN_A_NAME), emoji included. */
+export const nameCharacters = (message: string) =>
+	v.check((s: string) => !SYMBOL.test(s) && !NOT_IN_A_NAME.test(s), message);

@@ -1,11 +1,13 @@
 import * as v from 'valibot';
 import { plainEmail } from '$lib/email';
 import { reasonsByField } from '$lib/server/http/inputs';
-import { noSymbol, withoutInvisible } from '$lib/server/printable';
+import { nameCharacters, withoutInvisible } from '$lib/server/printable';
 import { isPossibleSsn, noSsn, ssnDigits, typedBack } from '$lib/server/signing/ssn';
 
-const noSymbolIn = (what: string) =>
-	noSymbol(`Type your ${what} in letters only: emoji and symbols can’t go on your documents.`);
+const nameCharactersIn = (what: string) =>
+	nameCharacters(
+		`Type your ${what} with letters, spaces and . , ’ - only: emoji, symbols and other marks can’t go on your documents.`
+	);
 
 /** Names, addresses and the signature go on the record, where nothing may look like an SSN. */
 const noSsnIn = (what: string) =>
@@ -24,7 +26,7 @@ const name = (what: string) =>
 		v.trim(),
 		v.nonEmpty(`Enter your ${what}.`),
 		v.maxLength(100, `Your ${what} must be 100 characters or fewer.`),
-		noSymbolIn(what),
+		nameCharactersIn(what),
 		someLetter(what),
 		noSsnIn(what)
 	);
@@ -68,7 +70,7 @@ export const SignatureSchema = v.pipe(
 	v.transform((s) => s.replace(/\s+/g, ' ')),
 	v.nonEmpty('Type your full name to sign.'),
 	v.maxLength(210, 'Your signature must be 210 characters or fewer.'),
-	noSymbolIn('signature'),
+	nameCharactersIn('signature'),
 	someLetter('signature'),
 	noSsnIn('signature')
 );
