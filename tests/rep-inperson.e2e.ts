@@ -183,6 +183,8 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 	await tablet.goBack();
 	await expectLocked(tablet);
 	expect(await tablet.content()).not.toContain(app.business);
+	await expect(tablet.getByText('The signing is finished. Thank you!')).toBeVisible();
+	await expect(tablet.locator('#questions-open')).toHaveCount(0);
 
 	// A control character (pasted) is refused before the action runs: said there too.
 	await unlock(tablet, `${REPS.sam.password()}\u202e`);
@@ -251,6 +253,12 @@ test('"Return to rep" mid-way keeps the merchant’s progress for a later hand-o
 	await tablet.getByRole('button', { name: 'Return to rep' }).click();
 	await expectLocked(tablet);
 	expect(await tablet.content()).not.toContain(app.business);
+	// "Paused" does not stop the questions' time: the lock screen says so, and until when.
+	const running = tablet.locator('#questions-open');
+	await expect(running).toBeVisible();
+	expect((await running.textContent())!.replace(/\s+/g, ' ').trim()).toMatch(
+		/^The identity questions on this tablet are still open, and their time runs on while it is locked: unless the merchant answers them by \w+day, \w+ \d+, \d{4} at \d+:\d\d:\d\d [AP]M [\w ]+ Time, that try counts without a pass\./
+	);
 	// The rep's account beside the password, for a password manager to fill it.
 	await expect(tablet.locator('input[autocomplete="username"]')).toHaveValue(REPS.sam.email);
 	await expect.poll(keptAnswers).toBe(0);
@@ -261,7 +269,9 @@ test('"Return to rep" mid-way keeps the merchant’s progress for a later hand-o
 	await expect(tablet).toHaveURL(new RegExp(`${appPath(app.id)}(\\?done=unlocked)?$`));
 	await expect(tablet.getByText('The tablet is yours again.')).toBeVisible();
 	await expect(tablet.getByText('Paused in person').first()).toBeVisible();
-	await expect(tablet.getByText(/Taken back from the merchant at the identity step/)).toBeVisible();
+	await expect(tablet.getByText(/Taken back from the merchant at the identity step/)).toContainText(
+		/Its identity questions are still open and their time runs on: unless the merchant answers them by .+ \d+:\d\d:\d\d [AP]M [A-Z]+, that try counts without a pass\./
+	);
 	await expect(tablet.getByText('The merchant picks up where they left off.')).toBeVisible();
 	// The timeline says the merchant handed it back, on the rep's device.
 	await expect(

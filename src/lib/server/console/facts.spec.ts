@@ -23,6 +23,8 @@ const first = new Date('2026-11-20T09:15:30.123Z');
 const second = new Date('2026-11-21T17:45:01.987Z');
 const later = new Date('2026-11-21T17:50:02.456Z');
 const judged = new Date('2026-11-20T09:16:41.789Z');
+/** The session of 50001's identity tries. */
+const sessionId = randomUUID();
 
 async function fill(db: Database['db']) {
 	const link = (officeId: number, applicationId: number, at: Date, createdBy = 'test') =>
@@ -68,7 +70,6 @@ async function fill(db: Database['db']) {
 		},
 		{ ...mail(theirs.link.id, 3300, first), status: 'sent', attempts: 1, sentAt: second }
 	]);
-	const sessionId = randomUUID();
 	await db.insert(identityAttempts).values([
 		{
 			officeId: OFFICE,
@@ -233,8 +234,22 @@ function checks(open: () => Promise<{ db: Database['db']; close: () => Promise<v
 			}
 		]);
 		expect(a.attempts).toEqual([
-			{ startedAt: first, deadlineAt: second, finishedAt: judged, outcome: 'failed', shown: false },
-			{ startedAt: second, deadlineAt: later, finishedAt: null, outcome: 'pending', shown: true }
+			{
+				sessionId,
+				startedAt: first,
+				deadlineAt: second,
+				finishedAt: judged,
+				outcome: 'failed',
+				shown: false
+			},
+			{
+				sessionId,
+				startedAt: second,
+				deadlineAt: later,
+				finishedAt: null,
+				outcome: 'pending',
+				shown: true
+			}
 		]);
 		expect(a.declines).toEqual([]);
 		expect(a.sessions).toEqual([]);
@@ -292,7 +307,14 @@ function checks(open: () => Promise<{ db: Database['db']; close: () => Promise<v
 			nextAt: null
 		});
 		expect(theirs.attempts).toEqual([
-			{ startedAt: first, deadlineAt: second, finishedAt: second, outcome: 'passed', shown: false }
+			{
+				sessionId,
+				startedAt: first,
+				deadlineAt: second,
+				finishedAt: second,
+				outcome: 'passed',
+				shown: false
+			}
 		]);
 		expect((await loadFacts(db, OFFICE, [])).size).toBe(0);
 	});

@@ -132,6 +132,7 @@ function factsQuery(db: Tx, scope: Scope) {
 				identityAttempts,
 				{
 					applicationId: identityAttempts.applicationId,
+					sessionId: identityAttempts.sessionId,
 					startedAt: ms(identityAttempts.startedAt),
 					deadlineAt: ms(identityAttempts.deadlineAt),
 					finishedAt: ms(identityAttempts.finishedAt),
@@ -293,6 +294,7 @@ export async function loadFacts(
 	}
 	for (const a of attempts) {
 		out.get(a.applicationId)?.attempts.push({
+			sessionId: a.sessionId,
 			startedAt: date(a.startedAt),
 			deadlineAt: date(a.deadlineAt),
 			finishedAt: dateOrNull(a.finishedAt),

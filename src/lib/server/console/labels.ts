@@ -1,5 +1,6 @@
 import type { ConsoleState, StateKind, Step } from './state';
 import { deliveryProblem } from '$lib/server/onboarding/errors';
+import { formatTime } from '$lib/time';
 import { officeTime } from './time';
 
 export const STATE_LABELS: Record<StateKind, string> = {
@@ -69,6 +70,16 @@ function otherSigner(s: ConsoleState): string {
 	return ` ${s.accepted ? 'Signed' : 'Declined'} by ${signer}, not the owner the application names (${owner}).`;
 }
 
+/**
+ * A tablet taken back (or left idle) with identity questions on it: their time runs on, and a
+ * try that ends without a pass counts, which "paused" alone does not say.
+ */
+function questionsRunning(s: ConsoleState, zone: string): string {
+	if (!s.questionsUntil) return '';
+	const until = formatTime(s.questionsUntil, zone, 'short', { seconds: true });
+	return ` Its identity questions are still open and their time runs on: unless the merchant answers them by ${until}, that try counts without a pass.`;
+}
+
 export function stateDetail(
 	s: ConsoleState,
 	zone: string,
@@ -92,10 +103,10 @@ export function stateDetail(
 						: `A link to copy and hand over; valid until ${t(s.until)}.`;
 		case 'opened':
 			if (s.inPerson && s.tabletIdle) {
-				return `The tablet was left idle at ${STEP_PLACES[s.step ?? 'terms']} and locked itself; last seen ${t(s.at)}. Hand it over again to go on.`;
+				return `The tablet was left idle at ${STEP_PLACES[s.step ?? 'terms']} and locked itself; last seen ${t(s.at)}. Hand it over again to go on.${questionsRunning(s, zone)}`;
 			}
 			if (s.inPerson) {
-				return `Taken back from the merchant at ${STEP_PLACES[s.step ?? 'terms']}; last seen ${t(s.at)}. Hand the tablet over again to go on.`;
+				return `Taken back from the merchant at ${STEP_PLACES[s.step ?? 'terms']}; last seen ${t(s.at)}. Hand the tablet over again to go on.${questionsRunning(s, zone)}`;
 			}
 			return `Started, then stopped at ${STEP_PLACES[s.step ?? 'terms']}; last seen ${t(s.at)}.`;
 		case 'in_progress':

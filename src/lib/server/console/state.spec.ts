@@ -25,6 +25,7 @@ const attempt = (
 	outcome: AttemptFact['outcome'],
 	over: Partial<AttemptFact> = {}
 ): AttemptFact => ({
+	sessionId: 's',
 	startedAt: ago(minutes),
 	deadlineAt: ago(minutes - 2),
 	finishedAt: outcome === 'pending' || outcome === 'answering' ? null : ago(minutes - 1),
@@ -516,6 +517,28 @@ describe('the console state of an application', () => {
 			const back = derive(inPerson(t));
 			expect(back).toMatchObject({ kind: 'opened', inPerson: true, tabletIdle: false });
 			expect(stateDetail(back, ZONE)).toMatch(/^Taken back from the merchant at the identity step/);
+		}
+		// Taken back, or left idle, with questions on the tablet: their time runs on, and says so.
+		const asked = (t: TabletFact, a: AttemptFact[]) => ({ ...inPerson(t), attempts: a });
+		const running = attempt(1, 'pending', { deadlineAt: later(1) });
+		const returned = tablet({ lockedAt: ago(1), lockReason: 'returned' });
+		for (const t of [returned, tablet({ lockedAt: ago(1), lockReason: 'idle' })]) {
+			const paused = derive(asked(t, [running]));
+			expect(paused.questionsUntil).toEqual(later(1));
+			expect(stateDetail(paused, ZONE)).toMatch(
+				/Its identity questions are still open and their time runs on: unless the merchant answers them by Mar \d+, 2026, \d+:\d\d:\d\d [AP]M [A-Z]+, that try counts without a pass\.$/
+			);
+		}
+		// Not when they are answered, their time is up, or they are another session's.
+		for (const a of [
+			attempt(1, 'failed'),
+			attempt(3, 'pending'),
+			attempt(1, 'pending', { deadlineAt: later(1), sessionId: 'other' }),
+			attempt(1, 'pending', { deadlineAt: later(1), shown: false })
+		]) {
+			const paused = derive(asked(returned, [a]));
+			expect(paused.questionsUntil ?? null).toBeNull();
+			expect(stateDetail(paused, ZONE)).not.toContain('questions');
 		}
 		// Never handed over (or its hand-over is gone): not in anyone's hands.
 		expect(derive(inPerson(null))).toMatchObject({ kind: 'opened', tabletIdle: false });

@@ -72,6 +72,8 @@ export interface PortalDeclineFact {
 }
 
 export interface AttemptFact {
+	/** The signing session that started it. */
+	sessionId: string;
 	startedAt: Date;
 	deadlineAt: Date;
 	/** When it closed (answers judged, time run out, void); null while open. */
@@ -188,6 +190,11 @@ export interface ConsoleState {
 	inPerson: boolean;
 	/** Paused in person because the tablet was left idle (not taken back by the rep). */
 	tabletIdle: boolean;
+	/**
+	 * Paused in person with identity questions on the tablet: their time runs on while the rep
+	 * has it, and the try counts if they are not answered by then.
+	 */
+	questionsUntil?: Date | null;
 	/**
 	 * In progress on the merchant's own device, but not seen for QUIET_MINUTES: their session is
 	 * still open (they can go on where they stopped), but they may well have left.
@@ -378,7 +385,15 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 		// Left idle: the merchant's last touch is the tablet's, not a later request of the locked
 		// tablet that found the session.
 		const at = tabletIdle ? paused.tablet!.lastSeenAt : paused.lastSeenAt;
-		return { ...base, kind: 'opened', step, at, inPerson: true, tabletIdle };
+		const questions = f.attempts.find(
+			(a) =>
+				a.sessionId === paused.id &&
+				a.outcome === 'pending' &&
+				a.shown &&
+				a.deadlineAt.getTime() > now.getTime()
+		);
+		const questionsUntil = questions?.deadlineAt ?? null;
+		return { ...base, kind: 'opened', step, at, inPerson: true, tabletIdle, questionsUntil };
 	}
 	if (link) {
 		if (link.expired) return { ...base, kind: 'link_expired', at: link.expiresAt };

@@ -154,6 +154,31 @@ export async function closeAbandonedTries(ctx: AppContext, now = new Date()): Pr
 	return due.length;
 }
 
+/**
+ * When the questions shown in a signing session, and not yet answered, are due; null when none are
+ * open. The lock screen says it: a tablet taken back from the merchant does not stop their time.
+ */
+export async function openQuestionsUntil(
+	db: Tx,
+	sessionId: string,
+	now = new Date()
+): Promise<Date | null> {
+	const [open] = await db
+		.select({ deadlineAt: identityAttempts.deadlineAt })
+		.from(identityAttempts)
+		.where(
+			and(
+				eq(identityAttempts.sessionId, sessionId),
+				eq(identityAttempts.outcome, 'pending'),
+				isNotNull(identityAttempts.questionsEnc),
+				gt(identityAttempts.deadlineAt, now)
+			)
+		)
+		.orderBy(desc(identityAttempts.deadlineAt))
+		.limit(1);
+	return open?.deadlineAt ?? null;
+}
+
 /** When a try was lost (`lostAt`, tries.ts), in SQL. */
 const lostAtSql = sql`(case when ${identityAttempts.outcome} = 'failed'
 	then coalesce(${identityAttempts.finishedAt}, ${identityAttempts.deadlineAt})

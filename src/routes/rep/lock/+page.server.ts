@@ -1,6 +1,8 @@
 import { fail, redirect } from '@sveltejs/kit';
 import * as v from 'valibot';
+import { formatTime } from '$lib/time';
 import { app } from '$lib/server/app';
+import { openQuestionsUntil } from '$lib/server/identity/attempts';
 import { requestMeta } from '$lib/server/http/meta';
 import { TABLET_COOKIE, lockHandover } from '$lib/server/inperson/handover';
 import { handoverRep, unlockHandover } from '$lib/server/inperson/unlock';
@@ -18,8 +20,20 @@ export const load: PageServerLoad = async ({ locals }) => {
 	// Nothing of the merchant's: a name, a business, a step would all be personal data. The rep's
 	// email is theirs (the signing pages show a rep's to the merchant): with it a password manager
 	// knows which password to fill.
-	const rep = await handoverRep(app().db, h);
-	return { reason: h.lockReason, repEmail: rep?.email ?? null };
+	const ctx = app();
+	const [rep, questionsUntil] = await Promise.all([
+		handoverRep(ctx.db, h),
+		// Not the questions, only that some are open, and until when: the rep needs to know
+		// that the merchant's time runs on while the tablet is with them.
+		h.lockReason === 'finished' ? null : openQuestionsUntil(ctx.db, h.signingSessionId)
+	]);
+	return {
+		reason: h.lockReason,
+		repEmail: rep?.email ?? null,
+		questionsUntil: questionsUntil
+			? formatTime(questionsUntil, ctx.config.OFFICE_TIME_ZONE, 'long', { seconds: true })
+			: null
+	};
 };
 
 export const actions: Actions = {
