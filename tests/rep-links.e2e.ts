@@ -313,7 +313,14 @@ test('copy link with JavaScript: the link stays on the page through its refreshe
 	await rep.waitForResponse((r) => r.url().includes('__data.json'));
 	await expect(field).toHaveValue(url);
 	await expect(rep.getByText('made to copy, not emailed')).toBeVisible();
+	// Pressed again, it ends the link just shown: the button says so.
+	await expect(
+		rep.getByRole('button', { name: 'Make another link to copy' })
+	).toHaveAccessibleDescription('The link above then stops working.');
 	await rep.reload();
+	await expect(
+		rep.getByRole('button', { name: 'Make a link to copy' })
+	).toHaveAccessibleDescription('The current link then stops working.');
 	await expect(rep.getByLabel(/^The new link/)).toHaveCount(0);
 	await expect(rep.getByText(/^The link you made is shown only once/)).toHaveCount(0);
 	await rep.context().close();
