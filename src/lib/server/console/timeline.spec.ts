@@ -203,6 +203,16 @@ describe('the timeline says who decided', () => {
 			[
 				event({ type: 'link.revoked', rep, data: { linkId: 'L', reason: 'in_person' } }),
 				event({
+					type: 'link.revoked',
+					rep,
+					data: { linkId: 'M', reason: 'in_person', expired: true }
+				}),
+				event({
+					type: 'link.revoked',
+					rep,
+					data: { linkId: 'N', reason: 'replaced', expired: true }
+				}),
+				event({
 					type: 'identity.failed',
 					rep,
 					sessionId: SESSION,
@@ -227,6 +237,11 @@ describe('the timeline says who decided', () => {
 		);
 		expect(entries.map((e) => [e.detail, e.by]).reverse()).toEqual([
 			['Ended when the rep handed their device over for signing in person', rep],
+			[
+				'It had already expired; ended when the rep handed their device over for signing in person',
+				rep
+			],
+			['It had already expired; replaced by a newer link', rep],
 			[
 				'The questions were still open on the link when the rep’s device was handed over; they count as a try',
 				rep

@@ -50,12 +50,16 @@ function detail(e: AuditEvent, zone: string): string | null {
 		}
 		case 'link.sent':
 			return text(d.to) ? `Emailed to ${text(d.to)}` : null;
-		case 'link.revoked':
-			return d.reason === 'replaced'
-				? 'Replaced by a newer link'
-				: d.reason === 'in_person'
-					? 'Ended when the rep handed their device over for signing in person'
-					: 'Revoked by the rep';
+		case 'link.revoked': {
+			const had = d.expired === true ? 'It had already expired; ' : '';
+			const why =
+				d.reason === 'replaced'
+					? 'replaced by a newer link'
+					: d.reason === 'in_person'
+						? 'ended when the rep handed their device over for signing in person'
+						: 'revoked by the rep';
+			return had ? `${had}${why}` : `${why[0]!.toUpperCase()}${why.slice(1)}`;
+		}
 		case 'session.started':
 		case 'session.handed_over':
 			return inPersonDetail(d.inPerson);

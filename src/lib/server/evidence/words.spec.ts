@@ -27,6 +27,12 @@ describe('evidence words', () => {
 		expect(say({ linkId: 'l1', reason: 'revoked' }, null)).toBe(
 			'The rep revoked the signing link, and it no longer opens.'
 		);
+		expect(say({ linkId: 'l1', reason: 'in_person' }, null)).toBe(
+			'The signing link was ended when the rep handed their device over for signing in person, and no longer opens.'
+		);
+		expect(say({ linkId: 'l1', reason: 'in_person', expired: true }, null)).toBe(
+			'The signing link, which had already expired, was ended when the rep handed their device over for signing in person.'
+		);
 	});
 
 	it('says when and why the rep’s device left the signer’s hands, and who opened it', () => {

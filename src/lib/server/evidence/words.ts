@@ -50,7 +50,9 @@ export function eventSentence(e: AuditEvent): string {
 			return d.reason === 'replaced'
 				? 'A signing link was replaced by a newer one, and no longer opens.'
 				: d.reason === 'in_person'
-					? 'The signing link was ended when the rep handed their device over for signing in person, and no longer opens.'
+					? d.expired === true
+						? 'The signing link, which had already expired, was ended when the rep handed their device over for signing in person.'
+						: 'The signing link was ended when the rep handed their device over for signing in person, and no longer opens.'
 					: `${e.rep ?? 'The rep'} revoked the signing link, and it no longer opens.`;
 		case 'link.opened':
 			return 'The signing link was opened.';

@@ -99,6 +99,15 @@ describe('signing links', () => {
 		// Without one given, whatever link there is.
 		const third = await make(7);
 		expect(await revokeLinks(database.db, ids)).toEqual([third.link.id]);
+		// One that had expired is ended all the same, and its trail says it had.
+		const old = await make(7, new Date('2026-01-01T00:00:00Z'));
+		expect(await revokeLinks(database.db, { ...ids, reason: 'in_person' })).toEqual([old.link.id]);
+		const revoked = (await listAudit(database.db, 1207, 7))
+			.filter((e) => e.type === 'link.revoked')
+			.map((e) => e.data);
+		expect(revoked.at(-1)).toMatchObject({ linkId: old.link.id, expired: true });
+		expect(revoked.at(-2)).toMatchObject({ linkId: third.link.id });
+		expect(revoked.at(-2)).not.toHaveProperty('expired');
 		expect((await verifyAuditChain(database.db, 1207, 7)).ok).toBe(true);
 	});
 

@@ -184,8 +184,11 @@ export async function revokeLinks(
 					input.only === undefined ? undefined : eq(signingLinks.id, input.only)
 				)
 			)
-			.returning({ id: signingLinks.id });
+			.returning({ id: signingLinks.id, expiresAt: signingLinks.expiresAt });
 		for (const r of revoked) {
+			// One that had expired opened nothing already: the trail says so, rather than that the
+			// hand-over (or the rep) stopped a link that worked.
+			const expired = r.expiresAt.getTime() <= now.getTime();
 			await appendAudit(tx, {
 				officeId: input.officeId,
 				applicationId: input.applicationId,
@@ -195,7 +198,12 @@ export async function revokeLinks(
 				userAgent: input.meta.userAgent,
 				rep: input.rep,
 				at: now,
-				data: { linkId: r.id, reason: input.reason ?? 'revoked', by: input.by }
+				data: {
+					linkId: r.id,
+					reason: input.reason ?? 'revoked',
+					by: input.by,
+					...(expired ? { expired: true } : {})
+				}
 			});
 		}
 		return revoked.map((r) => r.id);
