@@ -19,10 +19,12 @@ export const STATE_LABELS: Record<StateKind, string> = {
 
 /**
  * The state filter's options: the badges' words, but one option holds every badge of its kind.
- * "Opened" also holds an in-person signing the rep took back, whose badge reads "Paused in person".
+ * "Opened" also holds an in-person signing the rep took back, whose badge reads "Paused in person";
+ * "Link sent" a link made and not emailed (to copy, by the operator API, a demo): "Link made".
  */
 export const FILTER_LABELS: Record<StateKind, string> = {
 	...STATE_LABELS,
+	link_sent: 'Link sent or made',
 	opened: 'Opened or paused'
 };
 
@@ -48,7 +50,9 @@ export function stateLabel(s: ConsoleState): string {
 	if (s.kind === 'in_progress' && s.step) return `In progress${where}: ${STEP_NAMES[s.step]}`;
 	if (s.kind === 'opened' && s.inPerson) return 'Paused in person';
 	if (s.kind === 'link_sent') {
-		const mail = s.link?.mail;
+		// Made to copy, by the operator API or as a demo: nobody sent it (the detail says how).
+		if (!s.link?.email) return 'Link made';
+		const mail = s.link.mail;
 		if (mail?.status === 'failed') return 'Link email failed';
 		if (mail?.status === 'pending' && mail.problem) return 'Link email delayed';
 	}

@@ -423,6 +423,8 @@ describe('the console state of an application', () => {
 
 		const waiting = withMail({ status: 'pending', sentAt: null, problem: null, nextAt: ago(119) });
 		expect(stateLabel(waiting)).toBe('Link sent');
+		// A link nobody emailed (to copy, by the operator API, a demo) was made, not sent.
+		expect(stateLabel(derive(facts({ links: [link('A', { email: null })] })))).toBe('Link made');
 		expect(stateDetail(waiting, ZONE)).toMatch(
 			/^The email to dana@example\.com is waiting to go out; the link is valid until .*\.$/
 		);
