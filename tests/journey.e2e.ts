@@ -304,6 +304,13 @@ for (const size of SIZES) {
 				await page.reload();
 				await expect(page.locator('fieldset')).toHaveCount(5);
 				expect(await page.locator('legend').allInnerTexts(), 'the same set').toEqual(prompts);
+				// The questions' cards are as wide as the form, in line with the page's other boxes
+				// (browsers set a fieldset in by 2 px a side).
+				const edges = async (selector: string) => {
+					const box = (await page.locator(selector).first().boundingBox())!;
+					return [Math.round(box.x), Math.round(box.x + box.width)];
+				};
+				expect(await edges('fieldset')).toEqual(await edges('form:has(fieldset)'));
 				if (js) {
 					await ready(page);
 					await expect(
