@@ -32,7 +32,7 @@ const MESSAGES = {
 	unknown: 'This link isn’t valid',
 	expired: 'This link has expired',
 	revoked: 'This link has been replaced by a newer one',
-	used: 'A decision on this application is already on record, so this link no longer opens'
+	used: 'A decision on this application is already on record, so this link no longer opens. Your sales representative can tell you where things stand, and send you copies of the documents.'
 };
 
 /** The error page of a link: status, its own message, no business name, no Start button. */

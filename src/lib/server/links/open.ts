@@ -48,7 +48,7 @@ const MESSAGES = {
 	used: [
 		410,
 		// Any session's decision (or decline) uses up every link of the application, opened or not.
-		'A decision on this application is already on record, so this link no longer opens. Your sales representative can tell you where things stand.'
+		'A decision on this application is already on record, so this link no longer opens. Your sales representative can tell you where things stand, and send you copies of the documents.'
 	]
 } as const;
 
