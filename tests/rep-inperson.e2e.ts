@@ -582,8 +582,8 @@ test('a hand-over ends the application’s emailed link: nobody goes on with it 
 	browser,
 	request
 }) => {
-	// Its rep number has no account here (47): the pages name the rep who took it in person.
-	const app = await newApplication(request, 'Link and counter', { repNo: 47 });
+	// Its rep number has no account here (99): the pages name the rep who took it in person.
+	const app = await newApplication(request, 'Link and counter', { repNo: 99 });
 	const link = await createLink(request, app.id);
 	// Someone with the emailed link has the questions open on a phone.
 	const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
@@ -596,6 +596,9 @@ test('a hand-over ends the application’s emailed link: nobody goes on with it 
 		const tablet = await repPage(browser, REPS.sam);
 		// The rep is told before the hand-over, not after it.
 		await tablet.goto(appPath(app.id));
+		await expect(tablet.locator('dd').filter({ hasText: /Rep 99\b/ })).toHaveText(
+			'Rep 99, who has no account on this portal'
+		);
 		await expect(
 			tablet.getByText('The link that is out stops working when you hand over')
 		).toBeVisible();
