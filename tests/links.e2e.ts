@@ -262,7 +262,7 @@ test.describe('operator API', () => {
 			officeId: ['must be a positive whole number of at most 9 digits'],
 			applicationId: ['must be a positive whole number of at most 9 digits'],
 			email: ['must be an email address'],
-			expiresAt: ['must be an ISO 8601 date-time such as 2026-12-01T17:00:00Z'],
+			expiresAt: ['must be an ISO 8601 date-time with its time zone, such as 2026-12-01T17:00:00Z'],
 			emial: ['is not an accepted field'],
 			color: ['is not an accepted field']
 		});

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BodySchema } from '../../../routes/api/v1/offices/[officeId]/applications/[applicationId]/signing-links/schema';
 import { isoInstant } from './instant';
 
-const MESSAGE = 'must be an ISO 8601 date-time such as 2026-12-01T17:00:00Z';
+const MESSAGE = 'must be an ISO 8601 date-time with its time zone, such as 2026-12-01T17:00:00Z';
 const instant = isoInstant(MESSAGE);
 
 describe('a moment written in ISO 8601', () => {

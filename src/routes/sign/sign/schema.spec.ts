@@ -95,7 +95,7 @@ describe('sign form', () => {
 			expect(r.success, bad).toBe(false);
 			expect(fieldErrors(r.success ? [] : r.issues)).toEqual({
 				firstName:
-					'Type your first name with letters, spaces and . , ’ - only: emoji, symbols and other marks can’t go on your documents.'
+					'Type your first name using letters, spaces, hyphens, apostrophes, full stops and commas only: emoji, symbols and other marks can’t go on your documents.'
 			});
 		}
 		expect(v.safeParse(SignatureSchema, 'Dana <script>alert(1)</script>').success).toBe(false);

@@ -6,7 +6,7 @@ import { isPossibleSsn, noSsn, ssnDigits, typedBack } from '$lib/server/signing/
 
 const nameCharactersIn = (what: string) =>
 	nameCharacters(
-		`Type your ${what} with letters, spaces and . , ’ - only: emoji, symbols and other marks can’t go on your documents.`
+		`Type your ${what} using letters, spaces, hyphens, apostrophes, full stops and commas only: emoji, symbols and other marks can’t go on your documents.`
 	);
 
 /** Names, addresses and the signature go on the record, where nothing may look like an SSN. */
