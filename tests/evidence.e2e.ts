@@ -148,6 +148,16 @@ test('the typed signature must match the name; the signer gets a sealed signed c
 	await expect(page.getByRole('heading', { name: 'No such signing on record' })).toBeVisible();
 	await upload(page, 'certificate.pdf', certBytes);
 	await expect(page.getByRole('heading', { name: 'Genuine and intact' })).toBeVisible();
+	// Typed from paper, with no QR scanner: capitals and spaces around it are forgiven.
+	await page.goto('/verify');
+	await page
+		.getByLabel('Or check by the decision reference printed on the document')
+		.fill(`  ${reference.toUpperCase()} `);
+	await page.getByRole('button', { name: 'Check the reference' }).click();
+	await expect(page).toHaveURL(new RegExp(`/verify/${reference}$`));
+	await expect(
+		page.getByRole('heading', { name: 'Signed, on record, and the trail verifies' })
+	).toBeVisible();
 	expect(problems).toEqual([]);
 });
 
@@ -165,8 +175,23 @@ test('/verify works with JavaScript off and names a missing file', async ({ brow
 		await expect(page.getByRole('heading', { level: 1, name: TEXT.signedTitle })).toBeVisible();
 		const cert = await (await page.request.get('/sign/done/certificate.pdf')).body();
 
+		// A reference mistyped is refused in words, as typed; one in the right form leads to its page.
+		const mistyped = await page.goto('/verify?reference=c7e618ff-565a');
+		expect(mistyped?.status()).toBe(400);
+		const field = page.getByLabel('Or check by the decision reference printed on the document');
+		await expect(field).toHaveValue('c7e618ff-565a');
+		await expect(page.getByRole('alert')).toContainText(
+			'A reference is the 36 letters, digits and dashes printed as “Decision reference” on the document'
+		);
+		await field.fill('00000000-0000-4000-8000-000000000000');
+		await page.getByRole('button', { name: 'Check the reference' }).click();
+		await expect(page).toHaveURL(/\/verify\/00000000-0000-4000-8000-000000000000$/);
+		await expect(page.getByRole('heading', { name: 'No such signing on record' })).toBeVisible();
+
 		await page.goto('/verify');
-		await page.locator('form').evaluate((f) => f.setAttribute('novalidate', ''));
+		await page
+			.locator('form[enctype="multipart/form-data"]')
+			.evaluate((f) => f.setAttribute('novalidate', ''));
 		await page.getByRole('button', { name: 'Check the document' }).click();
 		await expect(page.getByText('Choose the PDF file to check.')).toBeVisible();
 		await upload(page, 'certificate.pdf', cert);

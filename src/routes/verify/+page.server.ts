@@ -1,6 +1,21 @@
+import { redirect } from '@sveltejs/kit';
+import * as v from 'valibot';
 import { uploadForm, verifyUpload } from '$lib/server/evidence/upload';
+import { answerPageWith } from '$lib/server/http/status';
+import { ReferenceSchema } from './lookup';
 import type { Actions, PageServerLoad } from './$types';
 
-export const load: PageServerLoad = () => ({ upload: uploadForm() });
+export const load: PageServerLoad = ({ url, request }) => {
+	// "Check by reference" (a form sent by GET, with or without script): its page, or why not.
+	const asked = url.searchParams.get('reference');
+	if (asked === null) return { upload: uploadForm(), lookup: null };
+	const parsed = v.safeParse(ReferenceSchema, asked);
+	if (parsed.success) redirect(303, `/verify/${parsed.output}`);
+	answerPageWith(request, 400);
+	return {
+		upload: uploadForm(),
+		lookup: { typed: asked.slice(0, 100), error: parsed.issues[0].message }
+	};
+};
 
 export const actions: Actions = { default: verifyUpload };
