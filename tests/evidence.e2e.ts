@@ -152,7 +152,7 @@ test('the typed signature must match the name; the signer gets a sealed signed c
 	await page.goto('/verify');
 	await page
 		.getByLabel('Or check by the decision reference printed on the document')
-		.fill(`  ${reference.toUpperCase()} `);
+		.fill(`  ${reference!.toUpperCase()} `);
 	await page.getByRole('button', { name: 'Check the reference' }).click();
 	await expect(page).toHaveURL(new RegExp(`/verify/${reference}$`));
 	await expect(

@@ -19,6 +19,7 @@ import {
 	passIdentity,
 	ready,
 	resetSandbox,
+	setTimeLimit,
 	startQuestions,
 	TEXT
 } from './support/flow';
@@ -296,6 +297,32 @@ test('"Return to rep" mid-way keeps the merchant’s progress for a later hand-o
 	await expect(desk.getByText('In progress in person: identity questions').first()).toBeVisible();
 	await tablet.getByRole('button', { name: 'Return to rep' }).click();
 	await expectLocked(tablet);
+});
+
+test('questions whose time runs out while the tablet is back with the rep: the lock screen and the rep page say the try counted', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'In person lapsed');
+	await setTimeLimit(request, 6);
+	const tablet = await repPage(browser, REPS.sam);
+	await handOver(tablet, app.id);
+	await agreeToTerms(tablet);
+	await startQuestions(tablet);
+	await tablet.getByRole('button', { name: 'Return to rep' }).click();
+	await expectLocked(tablet);
+	const notice = tablet.locator('#questions-open');
+	await expect(notice).toContainText('still open');
+	// With script, the page says so once their time is up, without a reload.
+	await expect(notice).toHaveText(
+		'The identity questions’ time ran out while the tablet was locked, so that try counts without a pass.',
+		{ timeout: 15_000 }
+	);
+	await unlock(tablet, REPS.sam.password());
+	await expect(tablet.getByText(/Taken back from the merchant at the identity step/)).toContainText(
+		'A try at the identity questions ended without a pass: 1 of 2 are left.'
+	);
+	await tablet.context().close();
 });
 
 test('a decline on the tablet before identity: no link to end, no copies promised, no certificate', async ({

@@ -79,6 +79,10 @@ function otherSigner(s: ConsoleState): string {
  * try that ends without a pass counts, which "paused" alone does not say.
  */
 function questionsRunning(s: ConsoleState, zone: string): string {
+	if (s.triesLeft) {
+		const { left, max } = s.triesLeft;
+		return ` A try at the identity questions ended without a pass: ${left} of ${max} ${max === 1 ? 'is' : 'are'} left.`;
+	}
 	if (!s.questionsUntil) return '';
 	const until = formatTime(s.questionsUntil, zone, 'short', { seconds: true });
 	return ` Its identity questions are still open and their time runs on: unless the merchant answers them by ${until}, that try counts without a pass.`;

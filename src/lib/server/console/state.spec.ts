@@ -531,6 +531,14 @@ describe('the console state of an application', () => {
 				/Its identity questions are still open and their time runs on: unless the merchant answers them by Mar \d+, 2026, \d+:\d\d:\d\d [AP]M [A-Z]+, that try counts without a pass\.$/
 			);
 		}
+		// Their time up (or answered wrong), the rep is told the try counted, and what is left.
+		for (const lost of [attempt(3, 'pending'), attempt(3, 'late'), attempt(2, 'failed')]) {
+			const after = derive(asked(returned, [lost]));
+			expect(after.triesLeft).toEqual({ left: 1, max: 2 });
+			expect(stateDetail(after, ZONE)).toMatch(
+				/Hand the tablet over again to go on\. A try at the identity questions ended without a pass: 1 of 2 are left\.$/
+			);
+		}
 		// Not when they are answered, their time is up, or they are another session's.
 		for (const a of [
 			attempt(1, 'failed'),
@@ -540,7 +548,7 @@ describe('the console state of an application', () => {
 		]) {
 			const paused = derive(asked(returned, [a]));
 			expect(paused.questionsUntil ?? null).toBeNull();
-			expect(stateDetail(paused, ZONE)).not.toContain('questions');
+			expect(stateDetail(paused, ZONE)).not.toContain('still open');
 		}
 		// Never handed over (or its hand-over is gone): not in anyone's hands.
 		expect(derive(inPerson(null))).toMatchObject({ kind: 'opened', tabletIdle: false });

@@ -196,6 +196,11 @@ export interface ConsoleState {
 	 */
 	questionsUntil?: Date | null;
 	/**
+	 * Paused in person at the identity step after a try ended without a pass (its time ran out
+	 * while the rep had the tablet, say): the tries left in the window, of how many.
+	 */
+	triesLeft?: { left: number; max: number } | null;
+	/**
 	 * In progress on the merchant's own device, but not seen for QUIET_MINUTES: their session is
 	 * still open (they can go on where they stopped), but they may well have left.
 	 */
@@ -393,7 +398,24 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 				a.deadlineAt.getTime() > now.getTime()
 		);
 		const questionsUntil = questions?.deadlineAt ?? null;
-		return { ...base, kind: 'opened', step, at, inPerson: true, tabletIdle, questionsUntil };
+		const max = rules.identityMaxAttempts;
+		const { used } = tryStanding(
+			f.attempts.filter((a) => lostTry(a, now)).map((a) => lostAt(a).getTime()),
+			now.getTime(),
+			{ max, windowMs: rules.identityWindowHours * 3_600_000 }
+		);
+		const triesLeft =
+			step === 'identity' && !questionsUntil && used > 0 ? { left: max - used, max } : null;
+		return {
+			...base,
+			kind: 'opened',
+			step,
+			at,
+			inPerson: true,
+			tabletIdle,
+			questionsUntil,
+			triesLeft
+		};
 	}
 	if (link) {
 		if (link.expired) return { ...base, kind: 'link_expired', at: link.expiresAt };

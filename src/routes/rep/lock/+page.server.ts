@@ -31,7 +31,10 @@ export const load: PageServerLoad = async ({ locals }) => {
 		reason: h.lockReason,
 		repEmail: rep?.email ?? null,
 		questionsUntil: questionsUntil
-			? formatTime(questionsUntil, ctx.config.OFFICE_TIME_ZONE, 'long', { seconds: true })
+			? {
+					iso: questionsUntil.toISOString(),
+					text: formatTime(questionsUntil, ctx.config.OFFICE_TIME_ZONE, 'long', { seconds: true })
+				}
 			: null
 	};
 };
