@@ -75,10 +75,10 @@ function otherSigner(s: ConsoleState): string {
 }
 
 /**
- * A tablet taken back (or left idle) with identity questions on it: their time runs on, and a
- * try that ends without a pass counts, which "paused" alone does not say.
+ * A tablet taken back (or left idle) at the identity step: questions on it run on, and a try that
+ * ends without a pass counts, which "paused" alone does not say; once one has, what is left.
  */
-function questionsRunning(s: ConsoleState, zone: string): string {
+function identityOnTablet(s: ConsoleState, zone: string): string {
 	if (s.triesLeft) {
 		const { left, max } = s.triesLeft;
 		return ` A try at the identity questions ended without a pass: ${left} of ${max} ${max === 1 ? 'is' : 'are'} left.`;
@@ -111,10 +111,10 @@ export function stateDetail(
 						: `A link to copy and hand over; valid until ${t(s.until)}.`;
 		case 'opened':
 			if (s.inPerson && s.tabletIdle) {
-				return `The tablet was left idle at ${STEP_PLACES[s.step ?? 'terms']} and locked itself; last seen ${t(s.at)}. Hand it over again to go on.${questionsRunning(s, zone)}`;
+				return `The tablet was left idle at ${STEP_PLACES[s.step ?? 'terms']} and locked itself; last seen ${t(s.at)}. Hand it over again to go on.${identityOnTablet(s, zone)}`;
 			}
 			if (s.inPerson) {
-				return `Taken back from the merchant at ${STEP_PLACES[s.step ?? 'terms']}; last seen ${t(s.at)}. Hand the tablet over again to go on.${questionsRunning(s, zone)}`;
+				return `Taken back from the merchant at ${STEP_PLACES[s.step ?? 'terms']}; last seen ${t(s.at)}. Hand the tablet over again to go on.${identityOnTablet(s, zone)}`;
 			}
 			return `Started, then stopped at ${STEP_PLACES[s.step ?? 'terms']}; last seen ${t(s.at)}.`;
 		case 'in_progress':

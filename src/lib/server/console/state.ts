@@ -219,16 +219,21 @@ const latest = <T>(items: T[], at: (t: T) => Date | null) =>
 		return time && (!best || time.getTime() > (at(best)?.getTime() ?? 0)) ? t : best;
 	}, undefined);
 
+/** The application's tries, as the portal judges them (identity/attempts.ts): used and lock. */
+function standing(f: ApplicationFacts, rules: StateRules, now: Date) {
+	// A try abandoned with its questions on the screen counts once its time is up, before
+	// anyone closes it.
+	const lost = f.attempts.filter((a) => lostTry(a, now)).map((a) => lostAt(a).getTime());
+	return tryStanding(lost, now.getTime(), {
+		max: rules.identityMaxAttempts,
+		windowMs: rules.identityWindowHours * 3_600_000
+	});
+}
+
 /** When the identity lock lifts, if the application is locked now. */
 export function identityLock(f: ApplicationFacts, rules: StateRules, now: Date): Date | null {
 	const windowMs = rules.identityWindowHours * 3_600_000;
-	// As the portal judges (identity/attempts.ts): a try abandoned with its questions on the
-	// screen counts once its time is up, before anyone closes it.
-	const lost = f.attempts.filter((a) => lostTry(a, now)).map((a) => lostAt(a).getTime());
-	const byCount = tryStanding(lost, now.getTime(), {
-		max: rules.identityMaxAttempts,
-		windowMs
-	}).lockedUntil;
+	const byCount = standing(f, rules, now).lockedUntil;
 	const byService = f.events
 		.filter(
 			(e) =>
@@ -399,11 +404,7 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 		);
 		const questionsUntil = questions?.deadlineAt ?? null;
 		const max = rules.identityMaxAttempts;
-		const { used } = tryStanding(
-			f.attempts.filter((a) => lostTry(a, now)).map((a) => lostAt(a).getTime()),
-			now.getTime(),
-			{ max, windowMs: rules.identityWindowHours * 3_600_000 }
-		);
+		const { used } = standing(f, rules, now);
 		const triesLeft =
 			step === 'identity' && !questionsUntil && used > 0 ? { left: max - used, max } : null;
 		return {
