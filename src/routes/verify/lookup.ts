@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { isUuid } from '$lib/server/db/uuid';
 
 /**
  * A decision reference as the documents print it ("Decision reference c7e618ff-…"): typed from
@@ -9,8 +10,8 @@ export const ReferenceSchema = v.pipe(
 	v.trim(),
 	v.toLowerCase(),
 	v.nonEmpty('Type the reference printed on the document.'),
-	v.regex(
-		/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+	v.check(
+		isUuid,
 		'A reference is the 36 letters, digits and dashes printed as “Decision reference” on the document, such as c7e618ff-565a-4f3b-b3f8-8f367a591a4b.'
 	)
 );
