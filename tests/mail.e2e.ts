@@ -4,9 +4,8 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { startSmtpServer, type SmtpTestServer } from '../src/lib/server/mail/test-smtp';
 import { E2E } from './support/env';
-import { startSecondServer, type SecondServer } from './support/second-server';
+import { smtpPortal } from './support/second-server';
 import { TEXT, createLink, newApplication, resetSandbox } from './support/flow';
 import { REPS, consoleEntry, signIn } from './support/reps';
 
@@ -107,26 +106,12 @@ test('a reminder is sent by a clock moved forward, once, and names the business'
 });
 
 test.describe('with an SMTP server', () => {
-	let smtp: SmtpTestServer;
-	let server: SecondServer | undefined;
-	let origin: string;
-
-	test.beforeAll(async () => {
-		test.setTimeout(120_000);
-		smtp = await startSmtpServer();
-		server = await startSecondServer('smtp-server', { E2E_SMTP_URL: smtp.url });
-		origin = server.origin;
-	});
-
-	test.afterAll(async () => {
-		await server?.stop();
-		await smtp?.close();
-	});
+	const portal = smtpPortal('smtp-server');
 
 	/** A link emailed by the operator's API on this server: queued in the outbox. */
 	async function emailLink(request: APIRequestContext, applicationId: number, email: string) {
 		const res = await request.post(
-			`${origin}/api/v1/offices/1207/applications/${applicationId}/signing-links`,
+			`${portal.origin}/api/v1/offices/1207/applications/${applicationId}/signing-links`,
 			{ headers: { authorization: `Bearer ${E2E.operatorKey}` }, data: { email } }
 		);
 		expect(res.status()).toBe(201);
@@ -137,7 +122,7 @@ test.describe('with an SMTP server', () => {
 
 	/** The console's entry of an application on this server, as Riley (office 1207) sees it. */
 	async function consoleSays(browser: Browser, applicationId: number) {
-		const context = await browser.newContext({ viewport: TABLET, baseURL: origin });
+		const context = await browser.newContext({ viewport: TABLET, baseURL: portal.origin });
 		const rep = await context.newPage();
 		await signIn(rep, REPS.riley);
 		await rep.goto(`/rep?q=${applicationId}`);
@@ -150,11 +135,11 @@ test.describe('with an SMTP server', () => {
 		request
 	}) => {
 		// No dev mailbox once SMTP is configured.
-		expect((await request.get(`${origin}/dev/mailbox`)).status()).toBe(404);
+		expect((await request.get(`${portal.origin}/dev/mailbox`)).status()).toBe(404);
 		// The server refuses at first: the outbox keeps the message and tries again.
-		smtp.set('busy');
+		portal.smtp.set('busy');
 		const created = await emailLink(request, 50001, 'dana@blueheronbakery.example');
-		await expect.poll(() => smtp.rejected.count, { timeout: 20_000 }).toBeGreaterThan(0);
+		await expect.poll(() => portal.smtp.rejected.count, { timeout: 20_000 }).toBeGreaterThan(0);
 		// The rep is not told it was emailed while it waits to be tried again.
 		const { rep, entry, close } = await consoleSays(browser, 50001);
 		await expect(entry.locator('.badge')).toHaveText('Link email delayed');
@@ -166,8 +151,8 @@ test.describe('with an SMTP server', () => {
 		await expect(rep.locator('.timeline')).toContainText('Signing link created');
 		await expect(rep.locator('.timeline')).not.toContainText('Signing link emailed');
 		await rep.goto('/rep?q=50001');
-		smtp.set('accept');
-		await expect.poll(() => smtp.captured.length, { timeout: 30_000 }).toBe(1);
+		portal.smtp.set('accept');
+		await expect.poll(() => portal.smtp.captured.length, { timeout: 30_000 }).toBe(1);
 		await expect(async () => {
 			await rep.reload();
 			await expect(entry.locator('.badge')).toHaveText('Link sent', { timeout: 1_000 });
@@ -181,7 +166,7 @@ test.describe('with an SMTP server', () => {
 		);
 		await close();
 
-		const mail = smtp.captured[0]!;
+		const mail = portal.smtp.captured[0]!;
 		expect(mail.envelopeTo).toEqual(['dana@blueheronbakery.example']);
 		expect(mail.parsed.subject).toMatch(/^Please review and sign: \S/);
 		const url = mail.parsed.text?.match(/https?:\/\/\S+\/s\/[A-Za-z0-9_-]{43}/)?.[0];
@@ -199,7 +184,7 @@ test.describe('with an SMTP server', () => {
 		browser,
 		request
 	}) => {
-		smtp.set('refuse');
+		portal.smtp.set('refuse');
 		await emailLink(request, 50002, 'nobody@tworivers.example');
 		const { rep, entry, close } = await consoleSays(browser, 50002);
 		await expect(async () => {
@@ -220,20 +205,20 @@ test.describe('with an SMTP server', () => {
 		await rep.screenshot({ path: resolve(SHOTS, 'application-link-email-failed-tablet.png') });
 		await expect(rep.getByRole('button', { name: 'Make a link to copy' })).toBeVisible();
 		await close();
-		smtp.set('accept');
+		portal.smtp.set('accept');
 	});
 
 	test('a waiting email whose link was replaced is said not to go out, before the outbox comes to it', async ({
 		browser,
 		request
 	}) => {
-		smtp.set('busy');
-		const refused = smtp.rejected.count;
+		portal.smtp.set('busy');
+		const refused = portal.smtp.rejected.count;
 		await emailLink(request, 50003, 'first@seasonal.example');
 		// Refused five times (the tests' first retry comes after a second, then 2, 4, 8): the next
 		// try is 16 s away, and the email waits in the outbox until then.
 		await expect
-			.poll(() => smtp.rejected.count, { timeout: 40_000 })
+			.poll(() => portal.smtp.rejected.count, { timeout: 40_000 })
 			.toBeGreaterThanOrEqual(refused + 5);
 		await emailLink(request, 50003, 'second@seasonal.example');
 		const { rep, close } = await consoleSays(browser, 50003);
@@ -249,6 +234,6 @@ test.describe('with an SMTP server', () => {
 			'Will not be sent'
 		);
 		await close();
-		smtp.set('accept');
+		portal.smtp.set('accept');
 	});
 });

@@ -3,8 +3,12 @@
 // data folder of its own under .e2e/.
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { expect } from '@playwright/test';
-import { freePort } from '../../src/lib/server/mail/test-smtp';
+import { expect, test } from '@playwright/test';
+import {
+	freePort,
+	startSmtpServer,
+	type SmtpTestServer
+} from '../../src/lib/server/mail/test-smtp';
 import { E2E } from './env';
 
 export interface SecondServer {
@@ -43,4 +47,25 @@ export async function startSecondServer(
 			await exited;
 		}
 	};
+}
+
+/**
+ * For a `test.describe`: a second portal that sends its mail through an SMTP server of the test's
+ * own, both started before the describe's tests and stopped after them. Read `smtp` and `origin`
+ * inside the tests (they are set once the servers are up).
+ */
+export function smtpPortal(name: string, env: Record<string, string> = {}) {
+	const portal = {} as { smtp: SmtpTestServer; origin: string };
+	let server: SecondServer | undefined;
+	test.beforeAll(async () => {
+		test.setTimeout(120_000);
+		portal.smtp = await startSmtpServer();
+		server = await startSecondServer(name, { E2E_SMTP_URL: portal.smtp.url, ...env });
+		portal.origin = server.origin;
+	});
+	test.afterAll(async () => {
+		await server?.stop();
+		await portal.smtp?.close();
+	});
+	return portal;
 }

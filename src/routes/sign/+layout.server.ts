@@ -1,5 +1,5 @@
 import { app } from '$lib/server/app';
-import { endedBy, merchantRepContact } from '$lib/server/reps/contact';
+import { endedBy, merchantRepContact, orOffice } from '$lib/server/reps/contact';
 import { currentStep, type EndedSession } from '$lib/server/signing/session';
 import type { LayoutServerLoad } from './$types';
 
@@ -21,8 +21,13 @@ export const load: LayoutServerLoad = async ({ locals }) => {
 	};
 };
 
-function repOf(s: { officeId: number; repNo: number | null }) {
-	return merchantRepContact(app(), s.officeId, s.repNo);
+/**
+ * The session's rep, else the office contact. Not on a rep's tablet: the merchant hands it back
+ * to the rep beside them (RepContact's words) rather than write to the office.
+ */
+async function repOf(s: { officeId: number; repNo: number | null; channel: string }) {
+	const rep = await merchantRepContact(app(), s.officeId, s.repNo);
+	return s.channel === 'in_person' ? rep : orOffice(app(), rep);
 }
 
 async function endedRep(ended: EndedSession | undefined) {

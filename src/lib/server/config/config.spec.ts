@@ -51,6 +51,49 @@ describe('configuration', () => {
 		);
 	});
 
+	it('takes an office contact as a name and an email, with a phone if given, or none of it', () => {
+		const c = parseConfig({
+			OFFICE_CONTACT_NAME: ' Office 1207 sales desk ',
+			OFFICE_CONTACT_EMAIL: 'desk@office1207.example',
+			OFFICE_CONTACT_PHONE: '(217) 555-0199'
+		});
+		expect([c.OFFICE_CONTACT_NAME, c.OFFICE_CONTACT_EMAIL, c.OFFICE_CONTACT_PHONE]).toEqual([
+			'Office 1207 sales desk',
+			'desk@office1207.example',
+			'(217) 555-0199'
+		]);
+		expect(parseConfig({ OFFICE_CONTACT_NAME: '', OFFICE_CONTACT_PHONE: ' ' })).toMatchObject({
+			OFFICE_CONTACT_NAME: undefined,
+			OFFICE_CONTACT_PHONE: undefined
+		});
+		expect(() => parseConfig({ OFFICE_CONTACT_NAME: 'Sales desk' })).toThrow(
+			/OFFICE_CONTACT_EMAIL: is not set, but OFFICE_CONTACT_NAME is: the office contact needs a name and an email/
+		);
+		expect(() =>
+			parseConfig({ OFFICE_CONTACT_EMAIL: 'desk@example.com', OFFICE_CONTACT_PHONE: '555 0199' })
+		).toThrow(
+			/OFFICE_CONTACT_NAME: is not set, but OFFICE_CONTACT_EMAIL and OFFICE_CONTACT_PHONE are/
+		);
+		expect(() => parseConfig({ OFFICE_CONTACT_PHONE: '555 0199' })).toThrow(
+			/OFFICE_CONTACT_NAME: is not set, but OFFICE_CONTACT_PHONE is/
+		);
+		// Each value is checked as a rep's is: it goes on the merchant's pages and in emails.
+		let caught: unknown;
+		try {
+			parseConfig({
+				OFFICE_CONTACT_NAME: '<b>Desk</b>',
+				OFFICE_CONTACT_EMAIL: 'not an address',
+				OFFICE_CONTACT_PHONE: 'call us'
+			});
+		} catch (err) {
+			caught = err;
+		}
+		const problems = (caught as ConfigError).problems.join('\n');
+		expect(problems).toMatch(/OFFICE_CONTACT_NAME: may not contain control characters or < >/);
+		expect(problems).toMatch(/OFFICE_CONTACT_EMAIL: must be an email address/);
+		expect(problems).toMatch(/OFFICE_CONTACT_PHONE: must be digits/);
+	});
+
 	it('treats empty values as unset', () => {
 		const c = parseConfig({
 			ONBOARDING_BASE_URL: '',

@@ -1,5 +1,6 @@
 import addressparser from 'nodemailer/lib/addressparser';
 import * as v from 'valibot';
+import { EmailSchema, NameSchema, PhoneSchema } from '$lib/server/reps/schemas';
 import {
 	ADAPTER_SETTINGS,
 	HEADER_NAME,
@@ -125,10 +126,31 @@ export const EnvSchema = v.object({
 		),
 		'America/Chicago'
 	),
+	// Whom a merchant's pages and emails name when the application's rep has no account here.
+	OFFICE_CONTACT_NAME: unlessEmpty(NameSchema),
+	OFFICE_CONTACT_EMAIL: unlessEmpty(EmailSchema),
+	OFFICE_CONTACT_PHONE: unlessEmpty(PhoneSchema),
 	...ADAPTER_SETTINGS
 });
 
 export type Env = v.InferOutput<typeof EnvSchema>;
+
+/** The office contact is a name and an email, with a phone if you like: never part of one. */
+function officeContactProblems(set: (key: string) => boolean): string[] {
+	const name = set('OFFICE_CONTACT_NAME');
+	const email = set('OFFICE_CONTACT_EMAIL');
+	if (name === email && (name || !set('OFFICE_CONTACT_PHONE'))) return [];
+	const missing = !name ? 'OFFICE_CONTACT_NAME' : 'OFFICE_CONTACT_EMAIL';
+	const given = [
+		...(name ? ['OFFICE_CONTACT_NAME'] : []),
+		...(email ? ['OFFICE_CONTACT_EMAIL'] : []),
+		...(set('OFFICE_CONTACT_PHONE') ? ['OFFICE_CONTACT_PHONE'] : [])
+	].join(' and ');
+	const verb = given.includes(' and ') ? 'are' : 'is';
+	return [
+		`${missing}: is not set, but ${given} ${verb}: the office contact needs a name and an email (a phone is optional), or none of them`
+	];
+}
 
 export interface Config extends Env {
 	/** True when no ONBOARDING_BASE_URL is set: the embedded sandbox serves `/sandbox`. */
@@ -155,12 +177,15 @@ export function parseConfig(
 	const input = Object.fromEntries(Object.keys(EnvSchema.entries).map((k) => [k, env[k]]));
 	const result = v.safeParse(EnvSchema, input);
 	// A setting that means nothing without another: said rather than silently ignored.
-	const unpaired =
-		env.SEAL_P12_PASSPHRASE && !env.SEAL_P12_FILE?.trim()
+	const set = (key: string) => !!env[key]?.trim();
+	const unpaired = [
+		...(env.SEAL_P12_PASSPHRASE && !set('SEAL_P12_FILE')
 			? [
 					'SEAL_P12_PASSPHRASE: is set, but SEAL_P12_FILE (the bundle it opens) is not: set both, or neither to let the portal generate its own seal'
 				]
-			: [];
+			: []),
+		...officeContactProblems(set)
+	];
 	if (!result.success || unpaired.length) {
 		throw new ConfigError([...(result.success ? [] : problemLines(result.issues)), ...unpaired]);
 	}

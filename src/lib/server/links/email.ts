@@ -18,7 +18,7 @@ function repBlock(rep: RepContact | null | undefined): Block {
 	}
 	return {
 		kind: 'contact',
-		heading: 'Your sales representative',
+		heading: rep.office ? 'Your sales office' : 'Your sales representative',
 		lines: [
 			rep.name,
 			rep.email,

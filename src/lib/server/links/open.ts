@@ -21,7 +21,7 @@ import {
 	type Limit,
 	type LimitResult
 } from '$lib/server/ratelimit/ratelimit';
-import { endedBy, repContactOf } from '$lib/server/reps/contact';
+import { endedBy, orOffice, repContactOf } from '$lib/server/reps/contact';
 import { findLink, howRevoked, linkState, lookupHash, type SigningLink } from './links';
 import { limitAddress } from '$lib/server/http/address';
 
@@ -124,10 +124,14 @@ async function admitLink(
 		const revoked = state === 'revoked' ? await howRevoked(ctx.db, link!.id) : null;
 		const [status, message] = MESSAGES[state === 'revoked' ? revoked!.how : state];
 		// A link we know names the rep the message points to: whoever ended it (the rep who took
-		// the signing in person, say), else its sender or its application's rep.
-		const rep = link
-			? ((await endedBy(ctx, link.officeId, revoked?.by)) ?? (await repContactOf(ctx, link)))
-			: null;
+		// the signing in person, say), else its sender or its application's rep; else, and for a
+		// link we do not know, the office contact when one is set.
+		const rep = orOffice(
+			ctx,
+			link
+				? ((await endedBy(ctx, link.officeId, revoked?.by)) ?? (await repContactOf(ctx, link)))
+				: null
+		);
 		error(status, { message, rep });
 	}
 	return link!;

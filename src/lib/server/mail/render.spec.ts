@@ -71,6 +71,21 @@ describe('email rendering', () => {
 		const without = linkEmail(base);
 		expect(without.text).not.toContain('Reply to this email');
 		expect(without.text).toContain('contact your sales representative');
+		// No rep account, and the operator set an office contact (OFFICE_CONTACT_*): it is named
+		// as the office's, not as a rep.
+		const office = linkEmail({
+			...base,
+			rep: {
+				name: 'Office 1207 sales desk',
+				email: 'desk@office.example',
+				phone: null,
+				office: true
+			}
+		});
+		expect(office.text).toContain(
+			'Your sales office\n  Office 1207 sales desk\n  desk@office.example\n  Reply to this email to reach them.'
+		);
+		expect(office.text).not.toContain('Your sales representative');
 	});
 
 	it('tells the rep of a signature in words true before and after the delivery', () => {

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '$lib/server/app';
+import type { Config } from '$lib/server/config/config';
 import type { Tx } from '$lib/server/db';
 import { reps } from '$lib/server/db/schema';
 import { findApplication } from '$lib/server/signing/application';
@@ -10,6 +11,23 @@ export interface RepContact {
 	name: string;
 	email: string;
 	phone: string | null;
+	/** The office's own contact (OFFICE_CONTACT_*), named where no rep account is found. */
+	office?: true;
+}
+
+/** The office contact the operator set, or null when none is (the pages then say it generally). */
+export function officeContact(config: Config): RepContact | null {
+	const { OFFICE_CONTACT_NAME: name, OFFICE_CONTACT_EMAIL: email } = config;
+	if (!name || !email) return null;
+	return { name, email, phone: config.OFFICE_CONTACT_PHONE ?? null, office: true };
+}
+
+/**
+ * Whom a merchant's page or email names: the rep found, else the office contact. Applied last,
+ * after every way to find a rep (sender, whoever ended the link, the application's rep).
+ */
+export function orOffice(ctx: AppContext, rep: RepContact | null | undefined): RepContact | null {
+	return rep ?? officeContact(ctx.config);
 }
 
 /** The active account behind an application's `RepNo`, or null (pages then say it generically). */

@@ -5,7 +5,7 @@ import { requestMeta } from '$lib/server/http/meta';
 import type { SigningLink } from '$lib/server/links/links';
 import { openLink, openLinkView } from '$lib/server/links/open';
 import { isDecided, type ApplicationListItem } from '$lib/server/onboarding';
-import { merchantRepContact, senderContact, senderRepNo } from '$lib/server/reps/contact';
+import { merchantRepContact, orOffice, senderContact, senderRepNo } from '$lib/server/reps/contact';
 import { businessName, findApplication } from '$lib/server/signing/application';
 import { declineBeforeIdentity } from '$lib/server/signing/decline';
 import { readDecline, toDone } from '$lib/server/signing/decline-form';
@@ -32,10 +32,13 @@ const REFUSALS: Record<StartRefusal, [number, string]> = {
 	]
 };
 
-/** Who sent the link (the email went in their name), else the application's rep. */
+/** Who sent the link (the email went in their name), else the application's rep, else the office. */
 const repOf = async (link: SigningLink, item: ApplicationListItem | undefined) =>
-	(await senderContact(app(), link)) ??
-	(item ? await merchantRepContact(app(), link.officeId, Number(item.RepNo)) : null);
+	orOffice(
+		app(),
+		(await senderContact(app(), link)) ??
+			(item ? await merchantRepContact(app(), link.officeId, Number(item.RepNo)) : null)
+	);
 
 // Mail scanners open links too: this load reads and never writes (but for the rate-limit count).
 export const load: PageServerLoad = async (event) => {

@@ -55,6 +55,8 @@ export interface ReminderRep {
 	name: string;
 	email: string;
 	phone: string | null;
+	/** The office contact (OFFICE_CONTACT_*), where the application's rep had no account. */
+	office?: true;
 }
 
 /**

@@ -11,7 +11,7 @@ import { isDecided, OnboardingError } from '$lib/server/onboarding';
 import { businessName, findApplication } from '$lib/server/signing/application';
 import { decisionFor } from '$lib/server/decisions/decisions';
 import { declinedSinceLastLink } from '$lib/server/signing/decline';
-import { repContact } from '$lib/server/reps/contact';
+import { orOffice, repContact } from '$lib/server/reps/contact';
 import { BodySchema, ParamsSchema } from './schema';
 import { reasons, unknownFields } from '$lib/server/http/api-reasons';
 
@@ -126,7 +126,8 @@ export const POST: RequestHandler = async (event) => {
 				officeId,
 				applicationId,
 				linkId: link.id,
-				rep: (await repContact(ctx.db, officeId, Number(application.RepNo))) ?? undefined
+				rep:
+					orOffice(ctx, await repContact(ctx.db, officeId, Number(application.RepNo))) ?? undefined
 			})
 		: undefined;
 	return json(
