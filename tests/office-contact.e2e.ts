@@ -115,4 +115,46 @@ test.describe('with an office contact set', () => {
 		);
 		await page.close();
 	});
+
+	test('a merchant who declines is told the office hears of it, and the office’s contact gets the note', async ({
+		browser,
+		request
+	}) => {
+		const id = await application(request, NO_ACCOUNT);
+		const res = await request.post(
+			`${portal.origin}/api/v1/offices/1207/applications/${id}/signing-links`,
+			{ headers: { authorization: `Bearer ${E2E.operatorKey}` }, data: {} }
+		);
+		expect(res.status()).toBe(201);
+		const page = await browser.newPage({ viewport: PHONE });
+		await page.goto(((await res.json()) as { url: string }).url);
+		await ready(page);
+		await page.getByText('I don’t want to sign').click();
+		await expect(
+			page.getByText(
+				'If you decline, the application stops here, this link stops working, and your sales office is told.'
+			)
+		).toBeVisible();
+		await expect(
+			page.getByText('Your sales office will read it. A phone number to call you back is welcome.')
+		).toBeVisible();
+		await page.getByLabel('Reason (optional)').fill('Call me back on Monday, please');
+		await page.getByRole('button', { name: 'Decline the application' }).click();
+		await expect(
+			page.getByText('Your sales office has been told, with your reason if you gave one.')
+		).toBeVisible();
+		await expect(page.getByText('ask your sales office for a new link')).toBeVisible();
+		await page.close();
+
+		const note = async () =>
+			portal.smtp.captured
+				.map((m) => m.parsed)
+				.find((m) => m.subject?.startsWith('Declined: ') && m.text?.includes(`application ${id}`));
+		await expect.poll(note, { timeout: 30_000 }).toBeTruthy();
+		const mail = (await note())!;
+		const to = [mail.to ?? []].flat().flatMap((a) => a.value.map((v) => v.address));
+		expect(to).toEqual([DESK.OFFICE_CONTACT_EMAIL]);
+		expect(mail.text).toContain(`Hello ${DESK.OFFICE_CONTACT_NAME},`);
+		expect(mail.text).toContain('Call me back on Monday, please');
+	});
 });

@@ -1,5 +1,5 @@
 import type { AppContext } from '$lib/server/app';
-import { repContact, repContactOf, type RepContact } from '$lib/server/reps/contact';
+import { officeContact, repContact, repContactOf, type RepContact } from '$lib/server/reps/contact';
 
 export type { RepContact };
 
@@ -18,12 +18,14 @@ export type RepDirectory = (
 /**
  * The directory the portal uses: the rep the merchant's pages named, while their account is
  * active; else the upstream list item's `RepNo` in the application's office → the active rep
- * account with that number (src/lib/server/reps/contact.ts); undefined when there is none (or the
- * service cannot be reached).
+ * account with that number (src/lib/server/reps/contact.ts); else the office contact, when one is
+ * set (OFFICE_CONTACT_*), whom the merchant's pages then named and said would be told; undefined
+ * when there is none.
  */
 export function repDirectory(ctx: AppContext): RepDirectory {
 	return async (officeId, applicationId, repNo) =>
 		(await repContact(ctx.db, officeId, repNo)) ??
 		(await repContactOf(ctx, { officeId, applicationId })) ??
+		officeContact(ctx.config) ??
 		undefined;
 }
