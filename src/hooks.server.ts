@@ -12,6 +12,7 @@ import { databaseProblem, databaseUnavailable } from '$lib/server/db/problems';
 import { compress } from '$lib/server/http/compress';
 import { foreignFormMessage, isForeignFormPost } from '$lib/server/http/csrf';
 import { checkRequest, isApiPath, type InputProblem } from '$lib/server/http/inputs';
+import { authorizeOperator, isOperatorApiPath } from '$lib/server/http/operator-auth';
 import { plainPath } from '$lib/server/http/plain-path';
 import { problemResponse, refusalPage } from '$lib/server/http/problem';
 import { pageStatus } from '$lib/server/http/status';
@@ -173,6 +174,15 @@ const csrf: Handle = ({ event, resolve }) => {
 const inputs: Handle = async ({ event, resolve }) => {
 	const problem = await checkRequest(event.request, event.url);
 	if (!problem) return resolve(event);
+	// The operator API says nothing of what was sent to a caller without its key: the key's 401
+	// (or 429) comes first, as it does in the endpoint for a request that is well formed.
+	if (isOperatorApiPath(event.url.pathname)) {
+		const refused = await authorizeOperator(app(), event);
+		if (refused) {
+			if (!event.request.bodyUsed) await event.request.arrayBuffer().catch(() => undefined);
+			return refused;
+		}
+	}
 	return refuseInput(event.request, event.url, problem);
 };
 

@@ -114,6 +114,28 @@ test.describe('operator API', () => {
 			headers: { authorization: 'Basic ZTJlOmUyZQ==' }
 		});
 		expect(basic.status()).toBe(401);
+		// Without the key, nothing is said of what was sent: a body the portal refuses before the
+		// endpoint reads it (malformed, of another type, with a control character) still gets 401.
+		const refusedBodies: [string, string][] = [
+			['{"email": ', 'application/json'],
+			['email=a@b.example', 'application/x-www-form-urlencoded'],
+			['{"email": "a\u0000@b.example"}', 'application/json']
+		];
+		for (const [body, type] of refusedBodies) {
+			for (const key of [null, 'wrong-key-0123456789abcdefghij']) {
+				const res = await request.post(
+					`/api/v1/offices/1207/applications/${app.id}/signing-links`,
+					{
+						headers: { 'content-type': type, ...(key ? { authorization: `Bearer ${key}` } : {}) },
+						data: body
+					}
+				);
+				expect(res.status(), `${type} ${body}, key ${String(key)}`).toBe(401);
+				expect(await res.json()).toEqual({ message: 'A valid operator API key is required.' });
+			}
+		}
+		// With it, the same bodies are refused for what they are.
+		expect((await postLink(request, app.id, { body: '{"email": ' })).status()).toBe(400);
 		// Had any of them created a link, the first would now be revoked.
 		const r = await page.goto(first.path);
 		expect(r?.status()).toBe(200);
