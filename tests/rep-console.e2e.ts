@@ -121,7 +121,7 @@ test('while the merchant works: each step, then a lock', async ({ browser, reque
 	const rep = await repPage(browser, REPS.sam);
 	const steps: [string, 'terms' | 'identity' | 'sign'][] = [
 		['In progress: reading the agreement', 'terms'],
-		['In progress: identity questions', 'identity'],
+		['In progress: identity step', 'identity'],
 		['In progress: signing', 'sign']
 	];
 	for (const [label, step] of steps) {
@@ -129,6 +129,12 @@ test('while the merchant works: each step, then a lock', async ({ browser, reque
 		await walkTo(await merchant(browser), request, app, step);
 		await expectState(rep, app, label, 'The merchant is on it now');
 	}
+	// At the identity step the questions are named once they are on the merchant's screen.
+	const asked = await newApplication(request, 'Console asked');
+	const answering = await merchant(browser);
+	await walkTo(answering, request, asked, 'identity');
+	await startQuestions(answering);
+	await expectState(rep, asked, 'In progress: identity questions', 'The merchant is on it now');
 
 	const locked = await newApplication(request, 'Console locked');
 	const m = await merchant(browser);

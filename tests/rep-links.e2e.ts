@@ -107,7 +107,7 @@ test('send a link in the rep’s name; the merchant opens it from the mail and s
 
 	await rep.goto(`/rep?q=${encodeURIComponent(app.business)}`);
 	await expect(rep.locator(`li[data-application="${app.id}"] .badge`)).toHaveText(
-		'In progress: identity questions'
+		'In progress: identity step'
 	);
 });
 

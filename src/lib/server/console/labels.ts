@@ -30,9 +30,16 @@ export const FILTER_LABELS: Record<StateKind, string> = {
 
 const STEP_NAMES: Record<Step, string> = {
 	terms: 'reading the agreement',
-	identity: 'identity questions',
+	identity: 'identity step',
 	sign: 'signing'
 };
+
+/**
+ * Where a merchant is now, in a few words: "identity questions" only while questions are on their
+ * screen; before (or with the credit bureau not answering, when none were shown) the step.
+ */
+const stepName = (s: ConsoleState) =>
+	s.step === 'identity' && s.questionsUntil ? 'identity questions' : STEP_NAMES[s.step ?? 'terms'];
 
 /**
  * Where a merchant stopped, as a place: "at the identity step" holds whether or not its questions
@@ -47,7 +54,7 @@ const STEP_PLACES: Record<Step, string> = {
 /** The state in a few words: "In progress: identity questions". */
 export function stateLabel(s: ConsoleState): string {
 	const where = s.inPerson ? ' in person' : '';
-	if (s.kind === 'in_progress' && s.step) return `In progress${where}: ${STEP_NAMES[s.step]}`;
+	if (s.kind === 'in_progress' && s.step) return `In progress${where}: ${stepName(s)}`;
 	if (s.kind === 'opened' && s.inPerson) return 'Paused in person';
 	if (s.kind === 'link_sent') {
 		// Made to copy, by the operator API or as a demo: nobody sent it (the detail says how).
@@ -120,7 +127,7 @@ export function stateDetail(
 		case 'in_progress':
 			if (s.inPerson) return `The merchant has your tablet now (last seen ${t(s.at)}).`;
 			if (s.quiet) {
-				return `Last seen ${t(s.at)} (${STEP_NAMES[s.step ?? 'terms']}): the merchant may have stepped away, and can go on from there while the session stays open.`;
+				return `Last seen ${t(s.at)} (${stepName(s)}): the merchant may have stepped away, and can go on from there while the session stays open.`;
 			}
 			return `The merchant is on it now (last seen ${t(s.at)}).`;
 		case 'identity_passed':

@@ -360,6 +360,31 @@ describe('the console state of an application', () => {
 		expect(stateLabel(seen(12))).toBe('In progress: reading the agreement');
 	});
 
+	it('says "identity questions" only while questions are on the merchant’s screen', () => {
+		const at = (attempts: AttemptFact[]) =>
+			derive(
+				facts({
+					links: [link('A')],
+					sessions: [session('s', { consentAt: ago(3) })],
+					attempts
+				})
+			);
+		// At the step, questions not yet asked for, or the bureau never answered: none were shown.
+		for (const none of [
+			[],
+			[attempt(1, 'pending', { deadlineAt: later(1), shown: false })],
+			[attempt(1, 'pending', { deadlineAt: later(1), sessionId: 'another' })]
+		]) {
+			expect(stateLabel(at(none))).toBe('In progress: identity step');
+		}
+		const asked = at([attempt(1, 'pending', { deadlineAt: later(1) })]);
+		expect(asked.questionsUntil).toEqual(later(1));
+		expect(stateLabel(asked)).toBe('In progress: identity questions');
+		expect(stateDetail(asked, ZONE)).toMatch(/^The merchant is on it now/);
+		// A try whose time is up, with a try left: back at the step.
+		expect(stateLabel(at([attempt(3, 'pending')]))).toBe('In progress: identity step');
+	});
+
 	it('says why a decision was not delivered in the rep’s words, not the error’s', () => {
 		const failed = (lastError: string, status: 'rejected' | 'pending') =>
 			stateDetail(

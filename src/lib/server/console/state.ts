@@ -191,8 +191,9 @@ export interface ConsoleState {
 	/** Paused in person because the tablet was left idle (not taken back by the rep). */
 	tabletIdle: boolean;
 	/**
-	 * Paused in person with identity questions on the tablet: their time runs on while the rep
-	 * has it, and the try counts if they are not answered by then.
+	 * Identity questions on the merchant's screen, until when: in progress, whether they were
+	 * shown at all ("identity questions", not only the step); paused in person, that their time
+	 * runs on while the rep has the tablet, and the try counts if they are not answered by then.
 	 */
 	questionsUntil?: Date | null;
 	/**
@@ -229,6 +230,16 @@ function standing(f: ApplicationFacts, rules: StateRules, now: Date) {
 		windowMs: rules.identityWindowHours * 3_600_000
 	});
 }
+
+/** The deadline of identity questions shown in a session and still open, if there are some. */
+const openQuestions = (f: ApplicationFacts, sessionId: string, now: Date) =>
+	f.attempts.find(
+		(a) =>
+			a.sessionId === sessionId &&
+			a.outcome === 'pending' &&
+			a.shown &&
+			a.deadlineAt.getTime() > now.getTime()
+	)?.deadlineAt ?? null;
 
 /** When the identity lock lifts, if the application is locked now. */
 export function identityLock(f: ApplicationFacts, rules: StateRules, now: Date): Date | null {
@@ -378,7 +389,16 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 		}
 		// An in-person session is live only while the tablet is in hands (above): never quiet.
 		const quiet = !inPerson && now.getTime() - live.lastSeenAt.getTime() > QUIET_MINUTES * 60_000;
-		return { ...base, kind: 'in_progress', step, at: live.lastSeenAt, inPerson, quiet };
+		const questionsUntil = step === 'identity' ? openQuestions(f, live.id, now) : null;
+		return {
+			...base,
+			kind: 'in_progress',
+			step,
+			at: live.lastSeenAt,
+			inPerson,
+			quiet,
+			questionsUntil
+		};
 	}
 	if (identityPassed)
 		return { ...base, kind: 'identity_passed', step: 'sign', at: identityPassed.at };
@@ -395,14 +415,7 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 		// Left idle: the merchant's last touch is the tablet's, not a later request of the locked
 		// tablet that found the session.
 		const at = tabletIdle ? paused.tablet!.lastSeenAt : paused.lastSeenAt;
-		const questions = f.attempts.find(
-			(a) =>
-				a.sessionId === paused.id &&
-				a.outcome === 'pending' &&
-				a.shown &&
-				a.deadlineAt.getTime() > now.getTime()
-		);
-		const questionsUntil = questions?.deadlineAt ?? null;
+		const questionsUntil = openQuestions(f, paused.id, now);
 		const max = rules.identityMaxAttempts;
 		const { used } = standing(f, rules, now);
 		const triesLeft =
