@@ -188,6 +188,16 @@ async function service(base) {
 	}
 }
 
+/** Whom merchants are pointed to where a rep has no account (OFFICE_CONTACT_*, checked at start). */
+function officeContactLine() {
+	const [name, email] = ['OFFICE_CONTACT_NAME', 'OFFICE_CONTACT_EMAIL'].map((k) =>
+		process.env[k]?.trim()
+	);
+	return name && email
+		? `Office contact:    ${name}, ${email}  (named to merchants whose rep has no account here)`
+		: 'Office contact:    none (merchants whose rep has no account here are told of their rep in general words)';
+}
+
 const status = await health();
 const key = operatorKey();
 const REPS_LINE = `Rep console:       ${origin}/rep  (reps are added with \`npm run reps -- add\`, see the README)`;
@@ -210,6 +220,7 @@ if (status?.sandbox) {
 	if (key && !process.env.OPERATOR_API_KEY) {
 		lines.push(`Operator API key:  in ${dataFile('operator-api-key')}`);
 	}
+	lines.push(officeContactLine());
 } else if (status) {
 	lines.push(`Onboarding Service: ${await service(process.env.ONBOARDING_BASE_URL ?? '')}`);
 	if (status.mail === 'off')
@@ -220,5 +231,6 @@ if (status?.sandbox) {
 		lines.push(`Operator API:      ${origin}/api/v1 (key: OPERATOR_API_KEY)`);
 	} else lines.push(`Operator API:      ${origin}/api/v1 (key in ${dataFile('operator-api-key')})`);
 	lines.push(REPS_LINE);
+	lines.push(officeContactLine());
 }
 if (!stopping) console.log(`\n${lines.join('\n')}\n`);

@@ -87,6 +87,10 @@ test('embedded defaults listen on loopback only, unless HOST says otherwise', as
 	const embedded = await start({});
 	try {
 		expect(embedded.listening).toBe('127.0.0.1');
+		// The summary says whom a merchant whose rep has no account is pointed to.
+		expect(embedded.output()).toContain(
+			'Office contact:    none (merchants whose rep has no account here are told of their rep in general words)'
+		);
 		expect(await reachable('127.0.0.1', embedded.port)).toBe(true);
 		if (lanAddress) expect(await reachable(lanAddress, embedded.port)).toBe(false);
 	} finally {
@@ -97,9 +101,16 @@ test('embedded defaults listen on loopback only, unless HOST says otherwise', as
 			/\[stop\] SIGTERM: no new connections; .*\n(.*\n)*\[stop\] stopped: every request answered, the database closed\./
 		);
 	}
-	const opened = await start({ HOST: '0.0.0.0' });
+	const opened = await start({
+		HOST: '0.0.0.0',
+		OFFICE_CONTACT_NAME: 'Office 1207 sales desk',
+		OFFICE_CONTACT_EMAIL: 'desk@office1207.example'
+	});
 	try {
 		expect(opened.listening).toBe('0.0.0.0');
+		expect(opened.output()).toContain(
+			'Office contact:    Office 1207 sales desk, desk@office1207.example  (named to merchants whose rep has no account here)'
+		);
 		if (lanAddress) expect(await reachable(lanAddress, opened.port)).toBe(true);
 	} finally {
 		await opened.stop();

@@ -140,15 +140,11 @@ function officeContactProblems(set: (key: string) => boolean): string[] {
 	const name = set('OFFICE_CONTACT_NAME');
 	const email = set('OFFICE_CONTACT_EMAIL');
 	if (name === email && (name || !set('OFFICE_CONTACT_PHONE'))) return [];
-	const missing = !name ? 'OFFICE_CONTACT_NAME' : 'OFFICE_CONTACT_EMAIL';
-	const given = [
-		...(name ? ['OFFICE_CONTACT_NAME'] : []),
-		...(email ? ['OFFICE_CONTACT_EMAIL'] : []),
-		...(set('OFFICE_CONTACT_PHONE') ? ['OFFICE_CONTACT_PHONE'] : [])
-	].join(' and ');
-	const verb = given.includes(' and ') ? 'are' : 'is';
+	const keys = ['OFFICE_CONTACT_NAME', 'OFFICE_CONTACT_EMAIL', 'OFFICE_CONTACT_PHONE'];
+	const listed = (ks: string[]) => `${ks.join(' and ')} ${ks.length > 1 ? 'are' : 'is'}`;
+	const missing = keys.slice(0, 2).filter((k) => !set(k));
 	return [
-		`${missing}: is not set, but ${given} ${verb}: the office contact needs a name and an email (a phone is optional), or none of them`
+		`${missing.join(' and ')}: ${missing.length > 1 ? 'are' : 'is'} not set, but ${listed(keys.filter(set))}: the office contact needs a name and an email (a phone is optional), or none of them`
 	];
 }
 

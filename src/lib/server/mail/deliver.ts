@@ -190,7 +190,8 @@ export async function deliverMail(
 		body = renderNote(m.data, m.officeId!, m.applicationId!, {
 			repName: rep.name,
 			timeZone: ctx.config.OFFICE_TIME_ZONE,
-			consoleUrl: consoleUrl(ctx, m)
+			// The office contact (no rep account) need not be a console user.
+			consoleUrl: rep.office ? null : consoleUrl(ctx, m)
 		});
 	} else if (m.bodyEnc && to) {
 		body = JSON.parse(decrypt(ctx.encryptionKey, m.bodyEnc)) as Rendered;
