@@ -179,18 +179,24 @@ const inputs: Handle = async ({ event, resolve }) => {
 	if (isOperatorApiPath(event.url.pathname)) {
 		const refused = await authorizeOperator(app(), event);
 		if (refused) {
-			if (!event.request.bodyUsed) await event.request.arrayBuffer().catch(() => undefined);
+			await drainBody(event.request);
 			return refused;
 		}
 	}
 	return refuseInput(event.request, event.url, problem);
 };
 
+/**
+ * Reads what is left of a refused request's body (adapter-node bounds it), so that the connection
+ * stays usable for the client's next request instead of being reset.
+ */
+async function drainBody(request: Request): Promise<void> {
+	if (!request.bodyUsed) await request.arrayBuffer().catch(() => undefined);
+}
+
 /** A refusal of what was sent, once the rest of its body is read (see problemResponse). */
 async function refuseInput(request: Request, url: URL, problem: InputProblem): Promise<Response> {
-	// Read what is left of the body (adapter-node bounds it), so that the connection stays usable
-	// for the client's next request instead of being reset.
-	if (!request.bodyUsed) await request.arrayBuffer().catch(() => undefined);
+	await drainBody(request);
 	return problemResponse(request, url, problem);
 }
 

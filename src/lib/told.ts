@@ -9,6 +9,3 @@ import type { RepContact } from '$lib/server/reps/contact';
 export function toldOf(rep: RepContact | null | undefined): string | null {
 	return rep ? (rep.office ? 'your sales office' : 'your sales representative') : null;
 }
-
-/** The same words at the start of a sentence. */
-export const capital = (words: string) => words[0]!.toUpperCase() + words.slice(1);

@@ -1,4 +1,5 @@
 import type { Channel } from '$lib/server/db/schema';
+import { capital } from '$lib/text';
 
 /** Event types in the words a reader of the certificate (a merchant, a lawyer) would use. */
 const TYPE_LABELS: Record<string, string> = {
@@ -33,7 +34,7 @@ export function typeLabel(type: string): string {
 	if (known) return known;
 	const [head = '', ...rest] = type.split('.').map((part) => part.replace(/[_-]+/g, ' ').trim());
 	const words = rest.length > 0 ? `${head}: ${rest.join(' ')}` : head;
-	return words.charAt(0).toUpperCase() + words.slice(1);
+	return capital(words);
 }
 
 /**

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from './config';
 
+/** The problems parseConfig throws for `env`, one per line; fails the test if it throws none. */
+function problemsOf(env: Record<string, string>): string {
+	try {
+		parseConfig(env);
+	} catch (err) {
+		expect(err).toBeInstanceOf(ConfigError);
+		return (err as ConfigError).problems.join('\n');
+	}
+	throw new Error('parseConfig took every value');
+}
+
 describe('configuration', () => {
 	it('runs on embedded defaults with nothing set', () => {
 		const c = parseConfig({});
@@ -20,21 +31,14 @@ describe('configuration', () => {
 	});
 
 	it('lists every bad value with its setting name', () => {
-		let caught: unknown;
-		try {
-			parseConfig({
-				ONBOARDING_BASE_URL: 'not a url',
-				ONBOARDING_TIMEOUT_MS: 'soon',
-				PORT: '70000',
-				PORTAL_ENCRYPTION_KEY: 'short',
-				DATABASE_URL: 'mysql://x',
-				SEAL_P12_PASSPHRASE: 'no bundle to open'
-			});
-		} catch (err) {
-			caught = err;
-		}
-		expect(caught).toBeInstanceOf(ConfigError);
-		const problems = (caught as ConfigError).problems.join('\n');
+		const problems = problemsOf({
+			ONBOARDING_BASE_URL: 'not a url',
+			ONBOARDING_TIMEOUT_MS: 'soon',
+			PORT: '70000',
+			PORTAL_ENCRYPTION_KEY: 'short',
+			DATABASE_URL: 'mysql://x',
+			SEAL_P12_PASSPHRASE: 'no bundle to open'
+		});
 		for (const name of [
 			'ONBOARDING_BASE_URL',
 			'ONBOARDING_TIMEOUT_MS',
@@ -79,17 +83,11 @@ describe('configuration', () => {
 			/OFFICE_CONTACT_NAME and OFFICE_CONTACT_EMAIL: are not set, but OFFICE_CONTACT_PHONE is/
 		);
 		// Each value is checked as a rep's is: it goes on the merchant's pages and in emails.
-		let caught: unknown;
-		try {
-			parseConfig({
-				OFFICE_CONTACT_NAME: '<b>Desk</b>',
-				OFFICE_CONTACT_EMAIL: 'not an address',
-				OFFICE_CONTACT_PHONE: 'call us'
-			});
-		} catch (err) {
-			caught = err;
-		}
-		const problems = (caught as ConfigError).problems.join('\n');
+		const problems = problemsOf({
+			OFFICE_CONTACT_NAME: '<b>Desk</b>',
+			OFFICE_CONTACT_EMAIL: 'not an address',
+			OFFICE_CONTACT_PHONE: 'call us'
+		});
 		expect(problems).toMatch(/OFFICE_CONTACT_NAME: may not contain control characters or < >/);
 		expect(problems).toMatch(/OFFICE_CONTACT_EMAIL: must be an email address/);
 		expect(problems).toMatch(/OFFICE_CONTACT_PHONE: must be digits/);
@@ -121,17 +119,11 @@ describe('configuration', () => {
 			SMTP_URL: undefined,
 			OFFICE_TIME_ZONE: 'Europe/Dublin'
 		});
-		let caught: unknown;
-		try {
-			parseConfig({
-				SMTP_URL: 'https://smtp.example.com',
-				OFFICE_TIME_ZONE: 'Central',
-				REMINDER_MAX: 'three'
-			});
-		} catch (err) {
-			caught = err;
-		}
-		const problems = (caught as ConfigError).problems.join('\n');
+		const problems = problemsOf({
+			SMTP_URL: 'https://smtp.example.com',
+			OFFICE_TIME_ZONE: 'Central',
+			REMINDER_MAX: 'three'
+		});
 		for (const name of ['SMTP_URL', 'OFFICE_TIME_ZONE', 'REMINDER_MAX']) {
 			expect(problems).toContain(name);
 		}

@@ -137,14 +137,13 @@ export type Env = v.InferOutput<typeof EnvSchema>;
 
 /** The office contact is a name and an email, with a phone if you like: never part of one. */
 function officeContactProblems(set: (key: string) => boolean): string[] {
-	const name = set('OFFICE_CONTACT_NAME');
-	const email = set('OFFICE_CONTACT_EMAIL');
-	if (name === email && (name || !set('OFFICE_CONTACT_PHONE'))) return [];
 	const keys = ['OFFICE_CONTACT_NAME', 'OFFICE_CONTACT_EMAIL', 'OFFICE_CONTACT_PHONE'];
-	const listed = (ks: string[]) => `${ks.join(' and ')} ${ks.length > 1 ? 'are' : 'is'}`;
+	const given = keys.filter(set);
 	const missing = keys.slice(0, 2).filter((k) => !set(k));
+	if (given.length === 0 || missing.length === 0) return [];
+	const are = (ks: string[]) => (ks.length > 1 ? 'are' : 'is');
 	return [
-		`${missing.join(' and ')}: ${missing.length > 1 ? 'are' : 'is'} not set, but ${listed(keys.filter(set))}: the office contact needs a name and an email (a phone is optional), or none of them`
+		`${missing.join(' and ')}: ${are(missing)} not set, but ${given.join(' and ')} ${are(given)}: the office contact needs a name and an email (a phone is optional), or none of them`
 	];
 }
 

@@ -1,5 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AuditEvent } from '$lib/server/audit/audit';
+import { capital } from '$lib/text';
 import { carriedFrom, durationWords, typeLabel } from '$lib/server/audit/labels';
 import type { Db } from '$lib/server/db';
 import { reps } from '$lib/server/db/schema';
@@ -58,7 +59,7 @@ function detail(e: AuditEvent, zone: string): string | null {
 					: d.reason === 'in_person'
 						? 'ended when the rep handed their device over for signing in person'
 						: 'revoked by the rep';
-			return had ? `${had}${why}` : `${why[0]!.toUpperCase()}${why.slice(1)}`;
+			return had ? `${had}${why}` : capital(why);
 		}
 		case 'session.started':
 		case 'session.handed_over':

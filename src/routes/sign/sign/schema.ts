@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { plainEmail } from '$lib/email';
+import { capital } from '$lib/text';
 import { reasonsByField } from '$lib/server/http/inputs';
 import { nameCharacters, withoutInvisible } from '$lib/server/printable';
 import { isPossibleSsn, noSsn, ssnDigits, typedBack } from '$lib/server/signing/ssn';
@@ -32,7 +33,7 @@ const name = (what: string) =>
 	);
 
 const email = (what: string) => {
-	const What = `${what[0]!.toUpperCase()}${what.slice(1)}`;
+	const What = capital(what);
 	return v.pipe(
 		v.optional(v.string(`Enter ${what}.`), ''),
 		v.trim(),

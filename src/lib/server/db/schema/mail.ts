@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { RepContact } from '../../reps/contact';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -51,13 +52,8 @@ export const mailOutbox = pgTable(
 	]
 );
 
-export interface ReminderRep {
-	name: string;
-	email: string;
-	phone: string | null;
-	/** The office contact (OFFICE_CONTACT_*), where the application's rep had no account. */
-	office?: true;
-}
+/** The rep (or office contact) a reminder names, kept as the link email named them. */
+export type ReminderRep = RepContact;
 
 /**
  * The reminder plan of an emailed link. The link's URL (a usable token) is kept encrypted only
