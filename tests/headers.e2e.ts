@@ -73,6 +73,11 @@ test('the done page PDFs are PDFs, no-store, and only for the finished session',
 		page.getByRole('link', { name: 'Download the certificate of completion (PDF)' }).click()
 	]);
 	expect(download.suggestedFilename()).toBe(`certificate-of-completion-${app.id}.pdf`);
+	// A PDF viewed directly names no icon: the browser's /favicon.ico finds the pages' own.
+	const icon = await page.request.get('/favicon.ico');
+	expect(icon.status()).toBe(200);
+	expect(icon.headers()['content-type']).toContain('image/svg+xml');
+	expect(await icon.text()).toContain('<svg');
 
 	// Another browser, without the session, gets none of them.
 	const other = await browser.newContext();

@@ -1,14 +1,18 @@
 import * as v from 'valibot';
 
+/** What a caller is told of a moment it wrote wrong: the operator API's and /dev/reminders'. */
+export const ISO_INSTANT_MESSAGE =
+	'must be an ISO 8601 date-time with its time zone, such as 2026-12-01T17:00:00Z';
+
 /**
  * A moment written in ISO 8601 (what valibot's `isoTimestamp` takes), read as a Date. That pattern
  * takes forms JavaScript's Date cannot read — an offset in hours alone (`+05`), a space before
  * the offset — and days a month does not have (`2026-11-31`), which Date moves on into the next
  * month. The first became an Invalid Date that failed only where it was stored (a 500 to the
  * operator API and /dev/reminders), the second a date other than the one written. Both are
- * refused, with `message`.
+ * refused, with `message` (by default ISO_INSTANT_MESSAGE).
  */
-export const isoInstant = (message: string) =>
+export const isoInstant = (message: string = ISO_INSTANT_MESSAGE) =>
 	v.pipe(
 		v.string(message),
 		v.isoTimestamp(message),

@@ -36,9 +36,7 @@ export const BodySchema = v.object(
 		 */
 		replace: v.optional(v.boolean('must be true or false')),
 		/** An earlier end than the configured lifetime, e.g. when an offer runs out; never a later one. */
-		expiresAt: v.optional(
-			isoInstant('must be an ISO 8601 date-time with its time zone, such as 2026-12-01T17:00:00Z')
-		)
+		expiresAt: v.optional(isoInstant())
 	},
 	'must be a JSON object'
 );
