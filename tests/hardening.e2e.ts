@@ -265,3 +265,48 @@ test('an SSN typed where the record keeps text is refused at its field, never a 
 	expect(said).not.toMatch(/587-?31-?4926/);
 	await page.context().close();
 });
+
+test('a reason sent in another charset than UTF-8, or a form sent as JSON, is refused in words, nothing recorded', async ({
+	page,
+	request
+}) => {
+	const app = await newApplication(request, 'Charset');
+	await walkTo(page, request, app, 'sign');
+	const headers = { origin: E2E.origin, accept: 'text/html,application/xhtml+xml' };
+	// "Frais élevés" in Latin-1, as an old client might send it: read as UTF-8 it is U+FFFD.
+	const latin1 = Buffer.concat([
+		Buffer.from(
+			'confirm=yes&firstName=Dana&lastName=Whitfield&email=d%40x.example&notificationEmail=d%40x.example&ssn=123-45-6789&reason=Frais '
+		),
+		Buffer.from([0xe9]),
+		Buffer.from('lev'),
+		Buffer.from([0xe9]),
+		Buffer.from('s')
+	]);
+	const res = await page.request.post('/sign/sign?/decline', {
+		data: latin1,
+		headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+		maxRedirects: 0
+	});
+	expect(res.status()).toBe(400);
+	const said = await res.text();
+	expect(said).toContain('can’t be read');
+	expect(said).toContain('<li>Reason: Part of this arrived in a form that can’t be read');
+	expect(said).not.toContain('\uFFFD');
+	expect(said).not.toContain('6789');
+
+	// A page's form posted as JSON: 415, whether the JSON parses or not.
+	for (const body of ['{"confirm":"yes"}', '{"confirm":']) {
+		const json = await page.request.post('/sign/sign?/decline', {
+			data: body,
+			headers: { ...headers, 'content-type': 'application/json' },
+			maxRedirects: 0
+		});
+		expect(json.status(), body).toBe(415);
+		expect(await json.text(), body).toContain('Forms are accepted only as');
+	}
+	expect(await receivedDecision(request, app.id)).toBeNull();
+	// The merchant's page is as it was: the sign form, ready.
+	await page.reload();
+	await expect(page.getByRole('button', { name: 'Accept and sign' })).toBeVisible();
+});

@@ -55,6 +55,53 @@ describe('form bodies', () => {
 		}
 	);
 
+	it('refuses JSON posted to a page with the same 415, whether it parses or not', async () => {
+		for (const body of ['{"reason":"x"}', '{', '{"__proto__":{}}']) {
+			for (const type of ['application/json', 'application/problem+json; charset=utf-8']) {
+				const problem = await check('/sign/terms?/consent', { type, body });
+				expect(problem, `${type} ${body}`).toMatchObject({
+					status: 415,
+					message: expect.stringContaining('Forms are accepted only as')
+				});
+				expect(Object.keys(problem!.errors)).toEqual(['content-type']);
+			}
+		}
+	});
+
+	it('refuses text that was not UTF-8 (read as U+FFFD), naming the field, in a form of either kind', async () => {
+		// Latin-1 bytes for "Frais élevés", sent as they are.
+		const latin1 = new Uint8Array([
+			...Buffer.from('reason=Frais '),
+			0xe9,
+			...Buffer.from('lev'),
+			0xe9,
+			0x73
+		]);
+		const problem = await check('/s/t?/decline', {
+			type: 'application/x-www-form-urlencoded',
+			body: latin1
+		});
+		expect(problem).toMatchObject({
+			status: 400,
+			message: expect.stringContaining('can’t be read')
+		});
+		expect(problem!.errors).toEqual({ reason: expect.stringContaining('not sent as UTF-8') });
+		const multipart = new TextEncoder().encode(
+			'--b\r\nContent-Disposition: form-data; name="firstName"\r\n\r\nDa'
+		);
+		const body = new Uint8Array([
+			...multipart,
+			0xff,
+			0xfe,
+			...new TextEncoder().encode('na\r\n--b--\r\n')
+		]);
+		expect(
+			await check('/sign/sign?/accept', { type: 'multipart/form-data; boundary=b', body })
+		).toMatchObject({ status: 400, errors: { firstName: expect.stringContaining('UTF-8') } });
+		// The same text sent as UTF-8 is taken.
+		expect(await check('/s/t?/decline', urlencoded([['reason', 'Frais élevés']]))).toBeNull();
+	});
+
 	it('refuses a control character in any field, naming the field', async () => {
 		await fc.assert(
 			fc.asyncProperty(
@@ -97,7 +144,8 @@ describe('form bodies', () => {
 					{ maxLength: 8 }
 				),
 				async (fields) => {
-					fc.pre(fields.every(([n, v]) => !hasControlCharacter(n) && !hasControlCharacter(v)));
+					const readable = (t: string) => !hasControlCharacter(t) && !t.includes('\uFFFD');
+					fc.pre(fields.every(([n, v]) => readable(n) && readable(v)));
 					const withBreaks = fields.map(([n, v]) => [n, `${v}\r\n\t${v}`] as [string, string]);
 					expect(await check('/sign/sign?/decline', urlencoded(withBreaks))).toBeNull();
 				}
@@ -159,8 +207,15 @@ describe('JSON bodies', () => {
 		}
 	});
 
-	it('refuses control characters in strings and keys, and unparseable text', () => {
-		for (const text of ['{"email":"a\\u0000b"}', '{"a\\u0007":1}', '{', '[1,', 'nul']) {
+	it('refuses control characters in strings and keys, text that was not UTF-8, and unparseable text', () => {
+		for (const text of [
+			'{"email":"a\\u0000b"}',
+			'{"a\\u0007":1}',
+			'{"n":"a\uFFFDb"}',
+			'{',
+			'[1,',
+			'nul'
+		]) {
 			expect(parseJsonBody(text).ok).toBe(false);
 		}
 	});
@@ -240,10 +295,13 @@ describe('problem responses', () => {
 	});
 
 	it('answers use:enhance even when the refused field is called __proto__ (devalue refuses that key)', async () => {
-		const refused = await check('/sign/identity?/answer', {
-			type: 'application/json',
-			body: '{"q-1":"1","__proto__":""}'
-		});
+		const refused = await check(
+			'/sign/identity?/answer',
+			urlencoded([
+				['q-1', '1'],
+				['__proto__', 'a\u0000b']
+			])
+		);
 		expect(refused?.status).toBe(400);
 		const res = problemResponse(
 			...request('/sign/identity?/answer', { accept: 'application/json' }),
@@ -254,8 +312,8 @@ describe('problem responses', () => {
 		expect(result.type).toBe('failure');
 		expect(devalue.parse(result.data)).toEqual({
 			action: 'answer',
-			message: 'The body is invalid.',
-			errors: { '[__proto__]': 'is not an accepted field name' }
+			message: refused!.message,
+			errors: { '[__proto__]': expect.stringContaining('invisible control character') }
 		});
 	});
 
@@ -297,6 +355,13 @@ describe('problem responses', () => {
 		);
 		expect(page).toContain('choose a smaller file.');
 		expect(page).not.toContain('what you typed is still there');
+		// A form without a file is not told to choose one.
+		const formTooLarge = await problemResponse(
+			...request('/sign/terms?/decline', { accept: 'text/html' }),
+			{ status: 413, message: 'Too large.', errors: {} }
+		).text();
+		expect(formTooLarge).not.toContain('file');
+		expect(formTooLarge).toContain('what you typed is still there');
 	});
 
 	it('says where a decline’s reason is before the sign step: in the disclosure Back shows closed', async () => {

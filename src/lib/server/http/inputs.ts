@@ -4,10 +4,12 @@
  * doing anything:
  * - a form action's name is one SvelteKit can look up safely (not `default`, not a member of
  *   `Object.prototype`, which SvelteKit 2 would call);
- * - a form body is one `request.formData()` can read, sent as a browser sends forms;
+ * - a form body is one `request.formData()` can read, sent as a browser sends forms (a page's
+ *   forms take nothing else: JSON is for the operator's endpoints);
  * - a JSON body parses and has no `__proto__`/`constructor`/`prototype` keys;
  * - no text anywhere in it holds a control character (they break the database's text, hide
- *   content from the people reading it, and have no place in a name, an email or a reason).
+ *   content from the people reading it, and have no place in a name, an email or a reason);
+ * - no text holds bytes that were not UTF-8 (see UNREADABLE).
  */
 
 export interface InputProblem {
@@ -32,6 +34,13 @@ const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u20
 
 export const hasControlCharacter = (s: string) => CONTROL.test(s);
 
+// U+FFFD, what the body's bytes that were not UTF-8 were read as (Latin-1 from an old client, a
+// form posted with another charset): the text as it was typed is gone, so it is refused rather
+// than recorded garbled, as "Their reason: ���" in a rep's note. No one types the character itself.
+const UNREADABLE = '\uFFFD';
+
+export const hasUnreadable = (s: string) => s.includes(UNREADABLE);
+
 /** The text less its control characters: what may be shown back after refusing them. */
 export const withoutControlCharacters = (s: string) =>
 	s.replace(new RegExp(CONTROL.source, 'g'), '');
@@ -44,6 +53,8 @@ export const reasonsByField = <T = string>() => Object.create(null) as Record<st
 
 const CONTROL_REASON =
 	'This contains an invisible control character (such as NUL, a backspace or a text-direction override). Type it again without one.';
+const UNREADABLE_REASON =
+	'Part of this arrived in a form that can’t be read (it was not sent as UTF-8 text). Type it again.';
 
 export function mediaType(request: Request): string {
 	return request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
@@ -89,18 +100,34 @@ async function checkForm(request: Request): Promise<InputProblem | null> {
 		};
 	}
 	const errors = reasonsByField();
+	let control = false;
 	for (const [name, value] of form) {
-		if (hasControlCharacter(name)) errors.form = 'A field name contains a control character.';
-		else if (typeof value === 'string' && hasControlCharacter(value)) errors[name] = CONTROL_REASON;
+		if (hasControlCharacter(name) || hasUnreadable(name)) {
+			errors.form = 'A field name contains a character that can’t be accepted.';
+			control ||= hasControlCharacter(name);
+		} else if (typeof value === 'string' && hasControlCharacter(value)) {
+			errors[name] = CONTROL_REASON;
+			control = true;
+		} else if (typeof value === 'string' && hasUnreadable(value)) {
+			errors[name] = UNREADABLE_REASON;
+		}
 	}
 	if (Object.keys(errors).length === 0) return null;
 	return {
 		status: 400,
-		message:
-			'Some of what was sent contains invisible control characters, which can’t be accepted. Type those fields again and send the form again.',
+		message: control
+			? 'Some of what was sent contains invisible control characters, which can’t be accepted. Type those fields again and send the form again.'
+			: 'Some of what was sent arrived in a form that can’t be read. Type those fields again and send the form again.',
 		errors
 	};
 }
+
+/** A page's form posted as anything but a form (JSON, text): SvelteKit reads forms only. */
+const NOT_A_FORM = (type: string): InputProblem => ({
+	status: 415,
+	message: 'Forms are accepted only as application/x-www-form-urlencoded or multipart/form-data.',
+	errors: { 'content-type': `${type} is not accepted here` }
+});
 
 export type JsonBody = { ok: true; value: unknown } | { ok: false; problem: InputProblem };
 
@@ -129,6 +156,8 @@ export function parseJsonBody(text: string): JsonBody {
 		const [item, path] = stack.pop()!;
 		if (typeof item === 'string') {
 			if (hasControlCharacter(item)) errors[path || 'body'] = 'must not contain control characters';
+			else if (hasUnreadable(item))
+				errors[path || 'body'] = 'must be UTF-8 text: part of it can’t be read';
 		} else if (item !== null && typeof item === 'object') {
 			for (const [key, child] of Object.entries(item)) {
 				const at = path ? `${path}.${key}` : key;
@@ -194,17 +223,8 @@ export async function checkRequest(request: Request, url: URL): Promise<InputPro
 	}
 	if (isApiPath(url.pathname)) return checkApiBody(request, type);
 	if (FORM_TYPES.has(type)) return checkForm(request);
-	if (isJson(type)) {
-		const body = parseJsonBody(await request.clone().text());
-		return body.ok ? null : body.problem;
-	}
-	if (UNREADABLE_FORM_TYPES.has(type)) {
-		return {
-			status: 415,
-			message:
-				'Forms are accepted only as application/x-www-form-urlencoded or multipart/form-data.',
-			errors: { 'content-type': `${type} is not accepted here` }
-		};
-	}
+	// Refused as what it is, whether it parses or not: a 400 about JSON would answer a question
+	// the page's form never asked.
+	if (isJson(type) || UNREADABLE_FORM_TYPES.has(type)) return NOT_A_FORM(type);
 	return null;
 }

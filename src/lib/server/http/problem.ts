@@ -90,7 +90,10 @@ ${again}</main></body>
 /** What to do after a refused form, by why it was refused and where it was. */
 function nextStep(problem: InputProblem, url: URL): string {
 	if (problem.status === 413) {
-		return 'Use your browser’s Back button and choose a smaller file.';
+		// /verify's is the one form with a file; the others hold a few short fields.
+		return url.pathname.startsWith('/verify')
+			? 'Use your browser’s Back button and choose a smaller file.'
+			: 'Use your browser’s Back button: what you typed is still there. Shorten what you pasted into it, and send it again.';
 	}
 	// Before the sign step a decline's reason is in a disclosure, which Back shows closed.
 	if (Object.hasOwn(problem.errors, 'reason') && url.pathname !== '/sign/sign') {
