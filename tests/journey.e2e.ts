@@ -265,13 +265,19 @@ for (const size of SIZES) {
 				await page.getByRole('link', { name: 'Back to signing' }).first().click();
 				await expectKept();
 
-				// The decline question keeps what was typed, and going back from it too.
+				// The decline question keeps what was typed, and going back from it too. A number
+				// typed again is not carried to the question's form, which says so, script or not.
+				await page.getByLabel('Social Security Number').fill(freshSsn());
 				await page.getByRole('button', { name: 'Decline', exact: true }).click();
 				await expect(
 					page.getByRole('heading', { level: 1, name: TEXT.declineTitle })
 				).toBeVisible();
 				await expect(page.getByLabel('First name')).toHaveValue(typed.first);
 				await expect(page.getByLabel('Email', { exact: true })).toHaveValue(typed.email);
+				await expect(page.getByLabel('Social Security Number')).toHaveValue('');
+				await expect(
+					page.getByText('the number you typed was not sent back to this page: type it again')
+				).toBeVisible();
 				await shot(page, `${tag}-8-decline-question`);
 				await page.getByRole('link', { name: 'Go back' }).click();
 				await expectKept();
