@@ -283,9 +283,11 @@ function normalizeDecision(raw: unknown): ReceivedDecision {
 /** What the sandbox received for an application, or null when it has nothing. */
 export async function receivedDecision(
 	request: APIRequestContext,
-	applicationId: number
+	applicationId: number,
+	/** Another portal's sandbox (support/second-server.ts). */
+	sandbox = SANDBOX
 ): Promise<ReceivedDecision | null> {
-	const res = await request.get(`${CONTROL}/decisions/${applicationId}`);
+	const res = await request.get(`${sandbox}/_sandbox/decisions/${applicationId}`);
 	if (res.status() === 404) return null;
 	await ok(res, `decision of ${applicationId}`);
 	const raw = (await res.json()) as unknown;

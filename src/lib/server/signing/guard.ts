@@ -44,7 +44,7 @@ export function endedMessage(ended: EndedSession | undefined): string {
 			return 'Your sales representative withdrew the link this session was opened with, so it has ended. Ask them for a new link if you still want to sign.';
 		case 'idle': {
 			const minutes = app().config.SESSION_IDLE_MINUTES;
-			return `Your signing session ended after ${plural(minutes, 'minute')} without activity, to keep your information safe. Open the link from your email again to go on.`;
+			return `Your signing session ended after ${plural(minutes, 'minute')} without activity, to keep your information safe. Open the link from your email again to go on.${keptNote(ended)}`;
 		}
 		case 'replaced':
 			// Sent by a page that still held the cookie from before identity passed: a second
@@ -53,8 +53,13 @@ export function endedMessage(ended: EndedSession | undefined): string {
 				? 'Your answers were accepted. For your safety, signing then went on only where they were sent from, and this page can’t be used. Hand the tablet back to your sales representative to open it again; you won’t be asked the questions again.'
 				: 'Your answers were accepted. For your safety, signing then went on only where they were sent from, and this page (from a second press of the button) can’t be used. Open the link from your email again to go on; you won’t be asked the questions again.';
 		case 'expired':
-			return `A signing session lasts at most ${plural(MAX_SESSION_MS / 3_600_000, 'hour')}, and this one has ended. Open the link from your email again to go on.`;
+			return `A signing session lasts at most ${plural(MAX_SESSION_MS / 3_600_000, 'hour')}, and this one has ended. Open the link from your email again to go on.${keptNote(ended)}`;
 		default:
 			return 'Your signing session has ended or was never started. Open the link from your email again, or ask your sales representative for a new one.';
 	}
 }
+
+const keptNote = (ended: EndedSession) =>
+	ended.kept
+		? ' Your names, emails and signature are kept for it; you will tick the documents and type your Social Security Number again.'
+		: '';

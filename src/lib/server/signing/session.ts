@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
 import type { Db, Tx } from '$lib/server/db';
 import { preparedPer } from '$lib/server/db/prepared';
-import { signingLinks, signingSessions, type Channel } from '$lib/server/db/schema';
+import { signingLinks, signingSessions, type Channel, type SignDraft } from '$lib/server/db/schema';
 import { activeLinksOf, howRevoked, type Revoked } from '$lib/server/links/links';
 
 export type SigningSession = typeof signingSessions.$inferSelect;
@@ -26,6 +26,8 @@ export interface NewSession {
 	ownerEmail: string;
 	ip: string | null;
 	userAgent: string | null;
+	/** The sign step's fields to start from (see draftLeftOn). */
+	draft?: SignDraft | null;
 }
 
 /** A secret for the cookie and the hash the database keeps instead of it. */
@@ -92,6 +94,8 @@ export type SessionEnd = 'closed' | 'link_revoked' | 'idle' | 'expired' | 'repla
 /** A session that has ended: what its signing pages need to say why, and whom to ask. */
 export interface EndedSession {
 	end: SessionEnd;
+	/** The session's row: what its sign step's form held when it ended is kept there (draft.ts). */
+	sessionId: string;
 	officeId: number;
 	applicationId: number;
 	repNo: number | null;
@@ -99,6 +103,8 @@ export interface EndedSession {
 	channel: Channel;
 	/** For a revoked link: how it came to end, and who ended it (see howRevoked). */
 	revoked?: Revoked;
+	/** A post from its sign step was kept for the next session on its link (keepEndedDraft). */
+	kept?: boolean;
 }
 
 /**
@@ -134,7 +140,7 @@ export async function findSession(
 async function endedOf(db: Db, s: SigningSession, end: SessionEnd): Promise<EndedSession> {
 	const { officeId, applicationId, repNo, linkId, channel } = s;
 	const revoked = end === 'link_revoked' && linkId ? await howRevoked(db, linkId) : undefined;
-	return { end, officeId, applicationId, repNo, linkId, channel, revoked };
+	return { end, sessionId: s.id, officeId, applicationId, repNo, linkId, channel, revoked };
 }
 
 /** The session behind a cookie, if it is still open (see findSession). */

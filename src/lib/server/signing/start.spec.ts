@@ -13,6 +13,7 @@ import { createLink } from '$lib/server/links/links';
 import { openLinkView } from '$lib/server/links/open';
 import { createOnboardingClient } from '$lib/server/onboarding';
 import { startTestApp } from '$lib/server/testing/app';
+import { draftOf, saveDraft } from './draft';
 import { startSigningSession } from './start';
 import type { SigningSession } from './session';
 
@@ -138,6 +139,33 @@ describe('starting a signing session (the one way in)', () => {
 		expect((await view(second.token)).lockedUntil).toEqual(lift);
 		// And not once the lock has lifted.
 		expect((await view(second.token, new Date(lift.getTime() + 1_000))).lockedUntil).toBeNull();
+	});
+
+	it('a new session on the same link starts from what the sign step kept, less the ticks; another link does not', async () => {
+		const a = await link(50001, 'dana@blueheronbakery.example');
+		const first = await session(50001, a.id);
+		await passIdentity(first);
+		const typed = {
+			firstName: 'Danielle',
+			lastName: 'Whitfield',
+			email: 'danielle@blueheronbakery.example',
+			notificationEmail: 'notices@blueheronbakery.example',
+			signature: 'Danielle Whitfield'
+		};
+		await saveDraft(t.ctx.db, first, { ...typed, checked: ['TermsAndConditions'], ssnTyped: true });
+		// Its session ended (idle): the merchant opens the same link again.
+		const again = await session(50001, a.id);
+		expect(again.draft).toEqual({ ...typed, checked: [] });
+		expect(draftOf(again)).toMatchObject({
+			firstName: 'Danielle',
+			signature: 'Danielle Whitfield'
+		});
+		// A link to the same address carries the pass, but not what was typed on another link.
+		const b = await link(50001, 'dana@blueheronbakery.example');
+		expect((await session(50001, b.id)).draft).toBeNull();
+		// Before identity has passed there is nothing to carry (and nothing is looked up).
+		const c = await link(50003, 'x@example.com');
+		expect((await session(50003, c.id)).draft).toBeNull();
 	});
 
 	describe('the known dead end: identity passed on link A, the merchant lost it', () => {

@@ -1,11 +1,12 @@
 import type { AppContext } from '$lib/server/app';
 import { appendAudit } from '$lib/server/audit/audit';
 import type { Tx } from '$lib/server/db';
-import type { Channel } from '$lib/server/db/schema';
+import type { Channel, SignDraft } from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
 import { earlierPass } from '$lib/server/identity/attempts';
 import { isDecided, type ApplicationListItem } from '$lib/server/onboarding';
 import { businessName, findApplication } from './application';
+import { draftLeftOn } from './draft';
 import { sessionEvent } from './event';
 import { createSession, type SigningSession } from './session';
 
@@ -75,9 +76,17 @@ export async function startSigningSession(
 		input.channel
 	);
 	if (earlier.kind === 'refused') return { ok: false, reason: 'identity_elsewhere', item };
+	// Past identity already, the merchant may have been filling in the sign step on this link
+	// when their session ended: nothing they typed there is lost (the SSN was never kept).
+	const draft =
+		earlier.kind === 'carries' && input.channel === 'link' && input.linkId
+			? await draftLeftOn(ctx.db, input.linkId)
+			: null;
 
 	const found = item;
-	const { secret, session } = await ctx.db.transaction((tx) => openSession(tx, input, found, now));
+	const { secret, session } = await ctx.db.transaction((tx) =>
+		openSession(tx, input, found, now, draft)
+	);
 	return { ok: true, secret, session };
 }
 
@@ -90,7 +99,8 @@ export async function openSession(
 	tx: Tx,
 	input: StartSigning,
 	item: ApplicationListItem | null,
-	now = new Date()
+	now = new Date(),
+	draft: SignDraft | null = null
 ) {
 	const created = await createSession(
 		tx,
@@ -105,6 +115,7 @@ export async function openSession(
 			ownerFirstName: item?.Ownr1_Legal_Name_First ?? '',
 			ownerLastName: item?.Ownr1_Legal_Name_Last ?? '',
 			ownerEmail: item?.Ownr1_Email ?? '',
+			draft,
 			...input.meta
 		},
 		now

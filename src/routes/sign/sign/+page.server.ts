@@ -13,7 +13,7 @@ import { keptReason } from '$lib/server/signing/decline-form';
 import type { SigningSession } from '$lib/server/signing/session';
 import { signatureMatches } from '$lib/server/signing/signature';
 import { typedBack } from '$lib/server/signing/ssn';
-import { draftOf, saveDraft } from '$lib/server/signing/draft';
+import { draftOf, keepEndedDraft, saveDraft } from '$lib/server/signing/draft';
 import {
 	DeclineReasonSchema,
 	SignatureSchema,
@@ -58,6 +58,25 @@ function draftFrom(form: Record<string, FormDataEntryValue>, session: SigningSes
 		checked: presented.filter((p) => form[`section-${p.key}`] === 'yes').map((p) => p.key),
 		ssnTyped: ssnSent(form) || session.draft?.ssnTyped === true
 	};
+}
+
+/**
+ * The sign step's session for an action. A post from a page whose session has ended (idle, or
+ * the day's limit: Accept pressed after a long read elsewhere) is still turned away, but what it
+ * held (never the SSN, nor the ticks) is kept for the next session on the same link, and the
+ * page that says it ended says so.
+ */
+async function signStep(event: RequestEvent): Promise<SigningSession> {
+	const ended = event.locals.signingEnded;
+	if (!event.locals.signing && ended && (ended.end === 'idle' || ended.end === 'expired')) {
+		const form = Object.fromEntries(await event.request.formData());
+		ended.kept = await keepEndedDraft(app().db, ended.sessionId, {
+			...keptValues(form),
+			signature: typedBack(form, 'signature', 300),
+			checked: []
+		});
+	}
+	return requireStep(event, 'sign');
 }
 
 /**
@@ -125,13 +144,13 @@ const ssnSent = (form: Record<string, FormDataEntryValue>) =>
 
 export const actions: Actions = {
 	review: async (event) => {
-		const session = requireStep(event, 'sign');
+		const session = await signStep(event);
 		const form = Object.fromEntries(await event.request.formData());
 		await saveDraft(app().db, session, draftFrom(form, session));
 		redirect(303, '/sign/review');
 	},
 	accept: async (event) => {
-		const session = requireStep(event, 'sign');
+		const session = await signStep(event);
 		const form = Object.fromEntries(await event.request.formData());
 		const values = keptValues(form);
 		const presented = session.termsShown ?? [];
@@ -195,7 +214,7 @@ export const actions: Actions = {
 		});
 	},
 	decline: async (event) => {
-		const session = requireStep(event, 'sign');
+		const session = await signStep(event);
 		const form = Object.fromEntries(await event.request.formData());
 		// The first press only asks once more; nothing is recorded until it is confirmed. What was
 		// typed is kept, so going back from the question loses nothing.
