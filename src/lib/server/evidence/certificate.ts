@@ -36,9 +36,15 @@ function when(at: Date, tz: string): string {
 
 function channelText(f: EvidenceFacts): string {
 	if (f.channel.kind === 'link') {
-		return f.channel.emailedTo
-			? `Emailed signing link, sent to ${f.channel.emailedTo}`
-			: 'Signing link (not sent by the portal’s mail)';
+		if (f.channel.emailedTo) return `Emailed signing link, sent to ${f.channel.emailedTo}`;
+		// Not emailed by the portal: said with who made it, so that a reviewer does not read a gap.
+		const by = {
+			rep: 'Signing link a rep made to pass on',
+			operator: 'Signing link from the operator API',
+			demo: 'Signing link from the sandbox’s demo',
+			none: 'Signing link'
+		}[f.channel.madeBy ?? 'none'];
+		return `${by} (not emailed by the portal)`;
 	}
 	const p = f.channel.inPerson;
 	const rep = [p.repName ?? 'a rep', p.repNo ? `rep no. ${p.repNo}` : null].filter(Boolean);

@@ -12,7 +12,7 @@ import { recordDecision } from '$lib/server/decisions/decisions';
 import { deliverDecision } from '$lib/server/decisions/delivery';
 import { auditEvents, signingSessions } from '$lib/server/db/schema';
 import { identityState, startAttempt, submitAnswers } from '$lib/server/identity/attempts';
-import { createLink } from '$lib/server/links/links';
+import { BY_OPERATOR_API, BY_SANDBOX_DEMO, createLink } from '$lib/server/links/links';
 import { noSections } from '$lib/server/signing/sections';
 import { createSession, type SigningSession } from '$lib/server/signing/session';
 import { CONSENT_SHA256, showTerms } from '$lib/server/signing/terms';
@@ -171,6 +171,8 @@ describe('certificate of completion and signed copy', () => {
 			declined?: boolean;
 			/** The names and signature the signer typed, if not Dana Whitfield's. */
 			signer?: { firstName: string; lastName: string; signature: string };
+			/** A link the portal did not email, made by this (links.ts's createdBy). */
+			notEmailedBy?: string;
 		} = {}
 	) {
 		const applicationId = await newApplication();
@@ -179,19 +181,21 @@ describe('certificate of completion and signed copy', () => {
 			const { link } = await createLink(t.ctx.db, {
 				officeId: 1207,
 				applicationId,
-				email: 'dana@blueheronbakery.example',
-				createdBy: 'operator',
+				email: opts.notEmailedBy ? null : 'dana@blueheronbakery.example',
+				createdBy: opts.notEmailedBy ?? 'operator',
 				ttlHours: 168,
 				meta: { ip: '198.51.100.2', userAgent: 'operator-system/1.0' }
 			});
 			linkId = link.id;
-			await appendAudit(t.ctx.db, {
-				officeId: 1207,
-				applicationId,
-				type: 'link.sent',
-				channel: 'link',
-				data: { to: 'dana@blueheronbakery.example' }
-			});
+			if (!opts.notEmailedBy) {
+				await appendAudit(t.ctx.db, {
+					officeId: 1207,
+					applicationId,
+					type: 'link.sent',
+					channel: 'link',
+					data: { to: 'dana@blueheronbakery.example' }
+				});
+			}
 		}
 		let s = (
 			await createSession(t.ctx.db, {
@@ -270,6 +274,33 @@ describe('certificate of completion and signed copy', () => {
 			applicationPdf: { sha256: applicationPdf.sha256, pages: applicationPdf.pages }
 		});
 		expect(decision.signature).toBe('Dana Whitfield');
+	});
+
+	it('says who made a link the portal did not email, so that no reviewer reads a gap', async () => {
+		for (const [by, words] of [
+			[BY_OPERATOR_API, 'Signing link from the operator API (not emailed by the portal)'],
+			[
+				'rep:c0ffee00-0000-4000-8000-000000000031',
+				'Signing link a rep made to pass on (not emailed by the portal)'
+			],
+			[BY_SANDBOX_DEMO, 'Signing link from the sandbox’s demo (not emailed by the portal)']
+		] as const) {
+			const { applicationId, session } = await linkSigning({ notEmailedBy: by });
+			const file = write(
+				`not-emailed-${applicationId}.pdf`,
+				await certificatePdf(t.ctx, {
+					officeId: 1207,
+					applicationId,
+					audience: 'merchant',
+					sessionId: session.id,
+					origin: ORIGIN
+				})
+			);
+			// In the order it is drawn: the layout's columns interleave a value that wraps.
+			const p1 = pages(file, 'raw')[0]!.replace(/\s+/g, ' ');
+			expect(p1, by).toContain(words);
+			expect(p1, by).not.toContain('Emailed signing link');
+		}
 	});
 
 	it('prints a readable, sealed certificate of at most three pages for the signer', async () => {

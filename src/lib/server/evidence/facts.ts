@@ -5,6 +5,7 @@ import { listAudit, verifyAuditChain, type AuditEvent } from '$lib/server/audit/
 import { canonicalJson } from '$lib/server/audit/canonical';
 import { decisionFor } from '$lib/server/decisions/decisions';
 import { signingSessions, type PresentedSection } from '$lib/server/db/schema';
+import { BY_OPERATOR_API, BY_SANDBOX_DEMO } from '$lib/server/links/links';
 import { CONSENT_SHA256 } from '$lib/server/signing/terms';
 import { describeDevice } from './words';
 
@@ -40,7 +41,20 @@ export interface InPerson {
 }
 
 export type Channel =
-	{ kind: 'link'; emailedTo: string | null } | { kind: 'in_person'; inPerson: InPerson };
+	| {
+			kind: 'link';
+			emailedTo: string | null;
+			/** Who made a link the portal did not email: a rep (to copy), the operator API, the demo. */
+			madeBy: 'rep' | 'operator' | 'demo' | null;
+	  }
+	| { kind: 'in_person'; inPerson: InPerson };
+
+function linkMaker(createdBy: string | null): 'rep' | 'operator' | 'demo' | null {
+	if (createdBy?.startsWith('rep:')) return 'rep';
+	if (createdBy === BY_OPERATOR_API) return 'operator';
+	if (createdBy === BY_SANDBOX_DEMO) return 'demo';
+	return null;
+}
 
 /** The key step of the identity pass (certificate.ts names one from an earlier session). */
 export const IDENTITY_STEP = 'Identity verified';
@@ -239,7 +253,8 @@ export async function gatherFacts(ctx: AppContext, req: FactsRequest): Promise<E
 		? { kind: 'in_person', inPerson }
 		: {
 				kind: 'link',
-				emailedTo: str(linkSent?.data.to) ?? str(linkCreated?.data.emailedTo)
+				emailedTo: str(linkSent?.data.to) ?? str(linkCreated?.data.emailedTo),
+				madeBy: linkMaker(str(linkCreated?.data.createdBy))
 			};
 	const terms = ownBefore('terms.shown').at(-1);
 	const consent = ownBefore('consent.given').at(-1);
