@@ -114,6 +114,12 @@ test('accepting sends the service exactly what the merchant confirmed', async ({
 	await expect(
 		page.getByRole('link', { name: 'Download the certificate of completion (PDF)' })
 	).toHaveAttribute('href', '/sign/done/certificate.pdf');
+	// How long the copies stay, as the session's idle limit has it.
+	await expect(
+		page.getByText(
+			'your link has been used up, and this page closes for good 30 minutes after you leave it.'
+		)
+	).toBeVisible();
 });
 
 test('accept needs every presented section ticked; errors per field, the SSN never sent back', async ({

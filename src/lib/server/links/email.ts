@@ -36,7 +36,7 @@ function body(f: LinkEmailFacts, opening: Block[], title: string): Rendered {
 			...opening,
 			{
 				kind: 'p',
-				text: 'It takes about three minutes: read the agreement, answer a few identity questions from the credit bureau, and accept or decline.'
+				text: 'It takes about ten minutes: read the agreement, answer a few identity questions from the credit bureau, and accept or decline.'
 			},
 			{ kind: 'button', href: f.url, label: 'Review and sign' },
 			{ kind: 'p', text: `This link works until ${officeTime(f.expiresAt, f.timeZone)}.` },

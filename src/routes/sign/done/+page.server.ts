@@ -7,11 +7,14 @@ import type { PageServerLoad } from './$types';
 export const load: PageServerLoad = async (event) => {
 	const session = requireStep(event, 'done');
 	const db = app().db;
+	// How long the page (and its copies) can still be opened once the merchant leaves it.
+	const idleMinutes = app().config.SESSION_IDLE_MINUTES;
 	if (!session.decisionId) {
 		// Declined before identity: the portal's own record, nothing for the service.
 		const declined = await declineById(db, session.declineId!);
 		return {
 			kind: 'declined-early' as const,
+			idleMinutes,
 			accepted: false,
 			at: (declined?.createdAt ?? new Date()).toISOString(),
 			status: 'recorded' as const,
@@ -22,6 +25,7 @@ export const load: PageServerLoad = async (event) => {
 	const d = await decisionById(db, session.decisionId);
 	return {
 		kind: 'decision' as const,
+		idleMinutes,
 		accepted: d?.isAccepted ?? false,
 		at: (d?.createdAt ?? new Date()).toISOString(),
 		status: d?.status ?? 'pending',
