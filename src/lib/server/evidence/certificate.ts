@@ -82,18 +82,7 @@ function summary(s: Sheet, f: EvidenceFacts, o: CertificateOptions): void {
 	const textWidth = CONTENT_WIDTH - qrSize - 18;
 
 	// Header: what this is, for which application; the QR code that checks it.
-	s.textAt('ELECTRONIC SIGNATURE EVIDENCE', x, textWidth, {
-		size: 7.5,
-		font: 'bold',
-		color: COLOR.muted
-	});
-	s.y -= 12;
-	s.textAt('Certificate of Completion', x, textWidth, {
-		size: 23,
-		font: 'bold',
-		color: COLOR.navy
-	});
-	s.y -= 30;
+	s.title('ELECTRONIC SIGNATURE EVIDENCE', 'Certificate of Completion', 23, textWidth);
 	s.y -= s.textAt(f.businessName, x, textWidth, { size: 12, font: 'bold' });
 	s.y -= s.textAt(`Merchant application ${f.applicationId}, office ${f.officeId}`, x, textWidth, {
 		size: 9.5,

@@ -1,15 +1,15 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { PDFDict, PDFHexString, PDFName, type PDFDocument } from 'pdf-lib';
 import type { AppContext } from '$lib/server/app';
-import { auditEvents } from '$lib/server/db/schema';
+import { auditEvents, sanitizedHtml } from '$lib/server/db/schema';
 import { preparedPer } from '$lib/server/db/prepared';
 import type { SigningSession } from '$lib/server/signing/session';
 import { renderCertificate } from './certificate';
 import { gatherFacts, type Audience, type EvidenceFacts } from './facts';
 import { offerApplicationPdf, offeredPdf } from './presented';
 import { sealPdf } from './seal';
-import { renderSignedCopy } from './signed-copy';
+import { renderSignedCopy, type AgreementSection } from './signed-copy';
 
 export interface DocumentRequest {
 	officeId: number;
@@ -206,10 +206,32 @@ async function makeSignedCopy(ctx: AppContext, req: DocumentRequest): Promise<Ui
 		timeZone: ctx.config.OFFICE_TIME_ZONE,
 		verifyUrl: url,
 		generatedAt: now,
-		source
+		source,
+		agreement: await agreementShown(ctx, facts)
 	});
 	stamp(pdf, facts, 'signed-copy', null);
 	return seal(ctx, pdf, 'Signed copy of a merchant application', url, now);
+}
+
+/**
+ * The sections the signer was shown, with the sanitized HTML each hash names: the sanitizer's
+ * store (sanitize/cache.ts) keeps every HTML it made, which is what the agreement page showed.
+ */
+async function agreementShown(ctx: AppContext, f: EvidenceFacts): Promise<AgreementSection[]> {
+	const shown = f.sections.map((section) => ({
+		...section,
+		sha256: f.documents.find((d) => d.title === section.title)?.sha256 ?? null
+	}));
+	const hashes = [...new Set(shown.map((s) => s.sha256).filter((h): h is string => h !== null))];
+	const rows =
+		hashes.length === 0
+			? []
+			: await ctx.db
+					.select({ sha256: sanitizedHtml.sha256, html: sanitizedHtml.html })
+					.from(sanitizedHtml)
+					.where(inArray(sanitizedHtml.sha256, hashes));
+	const html = new Map(rows.map((r) => [r.sha256, r.html]));
+	return shown.map((s) => ({ ...s, html: (s.sha256 && html.get(s.sha256)) ?? null }));
 }
 
 /**

@@ -439,14 +439,37 @@ describe('certificate of completion and signed copy', () => {
 		expect(ssnShaped(text.join('\n'))).toEqual([]);
 	});
 
-	it('appends a signature page to the application as presented, and seals it', async () => {
-		const { applicationId, decision, applicationPdf } = await linkSigning();
+	it('appends the agreement as shown and a signature page to the application as presented, and seals it', async () => {
+		const { applicationId, decision, applicationPdf, session } = await linkSigning();
 		const bytes = await signedCopyPdf(t.ctx, { officeId: 1207, applicationId, origin: ORIGIN });
 		const file = write('signed.pdf', bytes);
 		expect(run('pdfsig', [file])).toContain('Signature Validation: Signature is Valid.');
 		const text = pages(file);
-		expect(text).toHaveLength(applicationPdf.pages + 1);
 		const last = text.at(-1)!;
+
+		// After the application, the sections the signer read, as text: each under its title,
+		// whether it was accepted and the hash the certificate gives, its words in their order.
+		const agreement = text.slice(applicationPdf.pages, -1);
+		expect(agreement.length).toBeGreaterThanOrEqual(1);
+		const read = agreement.join('\n').replace(/\s+/g, ' ');
+		expect(read).toContain('THE AGREEMENT AS SHOWN');
+		const shown = session.termsShown ?? [];
+		expect(shown.length).toBeGreaterThanOrEqual(3);
+		for (const section of shown) {
+			expect(read, section.title).toContain(`${section.title.toUpperCase()} - ACCEPTED`);
+			expect(read, section.title).toContain(`SHA-256 ${section.sha256}`);
+		}
+		for (const words of [
+			// The guaranty a reviewer most needs to read, a table's row, a link's address.
+			'the undersigned individual (the "Guarantor") personally and unconditionally guarantees the full and prompt payment',
+			'1. This Guaranty is a guaranty of payment, not of collection.',
+			'Qualified discount rate 1.69% Each settled sale',
+			'within twenty-four (24) hours to security@processor.example',
+			'the PCI Security Standards Council (https://www.pcisecuritystandards.org/)'
+		]) {
+			expect(read, words).toContain(words);
+		}
+		expect(agreement[0]).toContain(`The agreement as shown - application ${applicationId}`);
 		const cert = await certificatePdf(t.ctx, {
 			officeId: 1207,
 			applicationId,
@@ -472,13 +495,15 @@ describe('certificate of completion and signed copy', () => {
 		]) {
 			expect(last, expected).toContain(expected);
 		}
-		// The pages before it are the presented PDF's, unchanged in text.
+		// The pages before them are the presented PDF's, unchanged in text.
 		const source = await offerApplicationPdf(t.ctx, {
 			id: decision.sessionId,
 			officeId: 1207,
 			applicationId
 		});
-		expect(text.slice(0, -1).join('\f')).toBe(pages(write('source.pdf', source.bytes)).join('\f'));
+		expect(text.slice(0, applicationPdf.pages).join('\f')).toBe(
+			pages(write('source.pdf', source.bytes)).join('\f')
+		);
 		// The application's own numbers (tax id, routing) are the service's to print; no SSN is.
 		expect(ssnShaped(last)).toEqual([]);
 		expect(text.join('\n')).not.toContain(SSN);

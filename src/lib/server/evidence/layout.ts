@@ -228,6 +228,14 @@ export class Sheet {
 		this.y -= after;
 	}
 
+	/** A page's small capitals line, and its title under it (`size`), from the cursor down. */
+	title(eyebrow: string, title: string, size: number, width = CONTENT_WIDTH): void {
+		this.textAt(eyebrow, MARGIN.x, width, { size: 7.5, font: 'bold', color: COLOR.muted });
+		this.y -= 12;
+		this.textAt(title, MARGIN.x, width, { size, font: 'bold', color: COLOR.navy });
+		this.y -= size + 7;
+	}
+
 	/** A section heading with a rule, kept with `keep` points of what follows. */
 	heading(text: string, keep = 60): void {
 		this.ensure(26 + keep);
@@ -407,12 +415,12 @@ export class Sheet {
 		return { font, s, lines: wrapText(drawn, font, s, width - 4) };
 	}
 
-	/** Footer line and "Page n of m" on every page from `first` on. */
-	footers(text: string, first = 0): void {
+	/** Footer line and "Page n of m" on every page from `first` on (up to `end`, if given). */
+	footers(text: string, first = 0, end?: number): void {
 		const all = this.pdf.getPages();
 		const size = 7;
 		const font = this.fontFor(text, {});
-		all.slice(first).forEach((p, i) => {
+		all.slice(first, end).forEach((p, i) => {
 			const number = `Page ${first + i + 1} of ${all.length}`;
 			const numberWidth = this.fonts.regular.widthOfTextAtSize(number, size);
 			const line =

@@ -1,5 +1,6 @@
 import { PDFDocument } from 'pdf-lib';
 import { ACCEPTANCE_SECTIONS } from '$lib/server/onboarding';
+import { agreementBlocks, blocksText, type Block } from './agreement';
 import type { EvidenceFacts } from './facts';
 import { CONTENT_WIDTH, COLOR, MARGIN, Sheet, needsUnicode } from './layout';
 import { officeTime, utcTime } from './words';
@@ -10,6 +11,74 @@ export interface SignedCopyOptions {
 	generatedAt: Date;
 	/** The application PDF the pages come from: the copy presented at signing, if kept. */
 	source: { bytes: Uint8Array; sha256: string; pages: number; offeredAt: Date };
+	/**
+	 * The acceptance language's sections as shown, in order, with the sanitized HTML the
+	 * certificate hashes (null where the portal no longer holds it).
+	 */
+	agreement: AgreementSection[];
+}
+
+export interface AgreementSection {
+	title: string;
+	accepted: boolean;
+	sha256: string | null;
+	html: string | null;
+}
+
+/**
+ * The agreement's pages: each section the signer was shown, as text, under its title and whether
+ * it was accepted. The certificate names the sections by hash alone; here a reviewer with the
+ * signer's copy reads what was accepted, the personal guaranty included.
+ */
+function agreementPages(s: Sheet, sections: { section: AgreementSection; blocks: Block[] }[]) {
+	const x = MARGIN.x;
+	s.title('THE AGREEMENT AS SHOWN', 'The documents the signer accepted', 18);
+	s.paragraph(
+		'The acceptance language as the agreement page showed it to the signer, section by section, with the words in their order (the page’s styling is not kept, and a link’s address follows its words). Each section’s SHA-256, on the certificate of completion too, is of exactly the text that was shown.',
+		{ size: 8.5, color: COLOR.muted },
+		6
+	);
+	const body = { size: 9 };
+	for (const { section, blocks } of sections) {
+		s.heading(`${section.title} - ${section.accepted ? 'accepted' : 'not accepted'}`, 40);
+		if (section.sha256) {
+			s.paragraph(`SHA-256 ${section.sha256}`, { size: 7, font: 'mono', color: COLOR.muted }, 6);
+		}
+		if (section.html === null) {
+			s.paragraph(
+				'The text of this section is not held by the portal any more; its SHA-256 above identifies it.',
+				{ ...body, color: COLOR.bad }
+			);
+			continue;
+		}
+		for (const b of blocks) {
+			if (b.kind === 'heading') {
+				s.ensure(40);
+				s.y -= 3;
+				s.paragraph(b.text, { size: 9.5, font: 'bold' }, 2);
+			} else if (b.kind === 'text' || b.kind === 'item') {
+				const lead = b.kind === 'item' ? `${'      '.repeat(b.depth)}${b.marker}  ` : '';
+				const lines = b.text.split('\n');
+				lines.forEach((line, i) =>
+					s.paragraph(`${i === 0 ? lead : ''}${line}`, body, i === lines.length - 1 ? 4 : 0)
+				);
+			} else if (b.kind === 'rule') {
+				s.ensure(12);
+				s.rule(x, CONTENT_WIDTH);
+				s.y -= 8;
+			} else if (b.rows.length > 0 || b.head) {
+				const width = CONTENT_WIDTH / Math.max(1, (b.head ?? b.rows[0] ?? ['']).length);
+				const columns = (b.head ?? b.rows[0]!.map(() => '')).map((title) => ({
+					title,
+					width,
+					style: { size: 8.5 }
+				}));
+				s.ensure(40);
+				s.table(columns, b.rows);
+				s.y -= 4;
+			}
+		}
+	}
 }
 
 /** The five acceptance flags as the service receives them. */
@@ -36,15 +105,24 @@ export async function renderSignedCopy(
 	pdf.setTitle(`Signed application ${f.applicationId} - ${f.businessName}`);
 	pdf.setSubject(`Signed copy - decision ${f.reference}`);
 	pdf.setModificationDate(o.generatedAt);
-	const s = await Sheet.on(pdf, { unicode: needsUnicode(f) });
+	const agreement = o.agreement.map((section) => ({
+		section,
+		blocks: section.html === null ? [] : agreementBlocks(section.html)
+	}));
+	const firstAdded = pdf.getPageCount();
+	const s = await Sheet.on(pdf, {
+		unicode: needsUnicode([f, agreement.map((a) => blocksText(a.blocks))])
+	});
+	if (agreement.length > 0) {
+		agreementPages(s, agreement);
+		s.newPage();
+	}
+	const signaturePage = pdf.getPageCount() - 1;
 	const tz = o.timeZone;
 	const x = MARGIN.x;
 	const qrSize = 70;
 
-	s.textAt('SIGNATURE PAGE', x, 300, { size: 7.5, font: 'bold', color: COLOR.muted });
-	s.y -= 12;
-	s.textAt('Electronic signature', x, 380, { size: 21, font: 'bold', color: COLOR.navy });
-	s.y -= 28;
+	s.title('SIGNATURE PAGE', 'Electronic signature', 21, 380);
 	s.y -= s.textAt(
 		`${f.businessName} - merchant application ${f.applicationId}, office ${f.officeId}`,
 		x,
@@ -56,8 +134,8 @@ export async function renderSignedCopy(
 	const matches = o.source.sha256 === f.applicationPdf?.sha256;
 	s.paragraph(
 		matches
-			? `This page is added to the ${o.source.pages} pages of the application exactly as they were presented to the signer (SHA-256 of that PDF: ${o.source.sha256}).`
-			: `The application PDF was not recorded when the signer decided; the ${o.source.pages} pages before this one were fetched from the onboarding service on ${officeTime(o.source.offeredAt, tz)} (SHA-256 ${o.source.sha256}).`,
+			? `This copy holds the ${o.source.pages} pages of the application exactly as they were presented to the signer (SHA-256 of that PDF: ${o.source.sha256}), then the agreement they accepted, as text, and this page.`
+			: `The application PDF was not recorded when the signer decided; the ${o.source.pages} pages at the start of this copy were fetched from the onboarding service on ${officeTime(o.source.offeredAt, tz)} (SHA-256 ${o.source.sha256}). The agreement the signer accepted follows them, as text, then this page.`,
 		{ size: 8.5, color: matches ? COLOR.muted : COLOR.bad },
 		10
 	);
@@ -102,9 +180,13 @@ export async function renderSignedCopy(
 		`The certificate of completion for this decision carries the same certificate hash and the full record of the signing. This file is sealed with the portal's digital signature: a PDF reader shows it as signed, and any change breaks the seal. Check it at ${o.verifyUrl}.`,
 		{ size: 7.5, color: COLOR.muted }
 	);
-	s.footers(
-		`Signature page - application ${f.applicationId} - ref. ${f.reference}`,
-		pdf.getPageCount() - 1
-	);
+	if (agreement.length > 0) {
+		s.footers(
+			`The agreement as shown - application ${f.applicationId} - ref. ${f.reference}`,
+			firstAdded,
+			signaturePage
+		);
+	}
+	s.footers(`Signature page - application ${f.applicationId} - ref. ${f.reference}`, signaturePage);
 	return pdf;
 }
