@@ -117,6 +117,8 @@ describe('an ended session', () => {
 			await linkFor(db, 1, later(2000));
 			expect(await ended(onA.secret, later(3000))).toEqual({
 				end: 'link_revoked',
+				// The session's own row, where a post from its sign step keeps what it held.
+				sessionId: onA.session.id,
 				revoked: { how: 'replaced', by: 'rep:x' },
 				officeId: 1207,
 				applicationId: 1,
@@ -147,7 +149,10 @@ describe('an ended session', () => {
 			// Idle, and past a working day however active; a cookie that names nothing is nothing.
 			const d = await linkFor(db, 4, t0);
 			const onD = await sessionOn(db, d.link, t0);
-			expect(await ended(onD.secret, later(30 * 60_000 + 1))).toMatchObject({ end: 'idle' });
+			expect(await ended(onD.secret, later(30 * 60_000 + 1))).toMatchObject({
+				end: 'idle',
+				sessionId: onD.session.id
+			});
 			expect((await ended(onD.secret, later(30 * 60_000 + 1)))!).not.toHaveProperty(
 				'revoked',
 				expect.anything()
