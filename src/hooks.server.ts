@@ -233,7 +233,17 @@ const sandbox: Handle = async ({ event, resolve }) => {
 	if (tabletSecret) {
 		const rules = { idleSeconds: ctx.config.IN_PERSON_IDLE_SECONDS, touch: false };
 		if (await findHandover(ctx.db, { tabletSecret }, rules)) {
-			return new Response('Not on a tablet handed to a merchant.', { status: 403 });
+			// A person typed it on the tablet: back to where the tablet is (the tablet handle sends
+			// the home page on to the signing step or the lock screen), as every other address does.
+			const method = event.request.method;
+			if (method === 'GET' || method === 'HEAD') redirect(303, '/');
+			await drainBody(event.request);
+			return refusalPage({
+				status: 403,
+				title: 'Not on this tablet',
+				message: 'A tablet handed to a merchant opens only the signing step.',
+				next: 'Hand the tablet back to your sales representative.'
+			});
 		}
 	}
 	return ctx.sandbox.handle(event.request);

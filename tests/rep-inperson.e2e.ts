@@ -649,9 +649,16 @@ test('a hand-over ends the application’s emailed link: nobody goes on with it 
 		await expect(tablet.getByText(/You have 1 of 2\s+tries left/)).toBeVisible();
 		// Nor does the tablet open the demo sandbox's answer key to the questions it is about to show.
 		await startQuestions(tablet);
-		const key = await tablet.request.get(`/sandbox/_sandbox/answers/latest/${app.id}?office=1207`);
-		expect(key.status()).toBe(403);
-		expect(await key.text()).not.toContain('ChoiceID');
+		// Typed into its address bar, it leads back to the step the tablet is on, as any address does.
+		const key = await tablet.request.get(`/sandbox/_sandbox/answers/latest/${app.id}?office=1207`, {
+			maxRedirects: 0
+		});
+		expect(key.status()).toBe(303);
+		expect(key.headers()['location']).toBe('/');
+		await tablet.goto(`/sandbox/_sandbox/answers/latest/${app.id}?office=1207`);
+		await expect(tablet).toHaveURL(/\/sign\/identity$/);
+		await expect(tablet.getByRole('heading', { level: 1, name: 'Confirm it’s you' })).toBeVisible();
+		expect(await tablet.content()).not.toContain('ChoiceID');
 		const elsewhere = await request.get(`/sandbox/_sandbox/answers/latest/${app.id}?office=1207`);
 		expect(elsewhere.status()).toBe(200);
 		// Nor the sandbox's service API: the office's merchants, another merchant's application.
@@ -659,10 +666,19 @@ test('a hand-over ends the application’s emailed link: nobody goes on with it 
 			'/sandbox/api/office/1207/application/',
 			'/sandbox/api/office/1207/pdf/50001'
 		]) {
-			const res = await tablet.request.get(path);
-			expect(res.status(), path).toBe(403);
-			expect(await res.text()).toBe('Not on a tablet handed to a merchant.');
+			const res = await tablet.request.get(path, { maxRedirects: 0 });
+			expect(res.status(), path).toBe(303);
+			expect(res.headers()['location'], path).toBe('/');
 		}
+		// A form posted to it is refused in words, on a page in the portal's colours.
+		const posted = await tablet.request.post('/sandbox/api/office/1207/application/', {
+			headers: { origin: new URL(tablet.url()).origin },
+			form: { x: '1' }
+		});
+		expect(posted.status()).toBe(403);
+		expect(await posted.text()).toContain(
+			'A tablet handed to a merchant opens only the signing step.'
+		);
 		expect((await request.get('/sandbox/api/office/1207/application/')).status()).toBe(200);
 	} finally {
 		await phone.close();
