@@ -299,6 +299,52 @@ test('"Return to rep" mid-way keeps the merchant’s progress for a later hand-o
 	await expectLocked(tablet);
 });
 
+test('handed over again on another device: the first tablet locks, and the merchant goes on on the second', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'In person moved');
+	const first = await repPage(browser, REPS.sam);
+	await handOver(first, app.id);
+	await agreeToTerms(first);
+	await expect(first).toHaveURL(/\/sign\/identity$/);
+	// A colleague's device (or the rep's own second one) sees the merchant on the first, and is
+	// told what a hand-over there does before it does it.
+	const second = await repPage(browser, REPS.riley);
+	await second.goto(appPath(app.id));
+	await expect(second.getByText('In progress in person: identity step').first()).toBeVisible();
+	await expect(
+		second.getByText(/A tablet is in the merchant’s hands now\. Handing over here locks that one/)
+	).toBeVisible();
+	await handOver(second, app.id);
+	await expect(second).toHaveURL(/\/sign\/identity$/);
+	// The first tablet no longer goes on with the signing: it shows the lock screen, whatever it
+	// opens, and says why.
+	await first.reload();
+	await expectLocked(first);
+	await expect(
+		first.getByText('This signing was handed over on another device, and goes on there.')
+	).toBeVisible();
+	await first.goto('/sign/identity');
+	await expectLocked(first);
+	await first.goto(appPath(app.id));
+	await expectLocked(first);
+	// Its own rep's password opens it, to a console that has the merchant on the second tablet.
+	await unlock(first, REPS.sam.password());
+	await expect(first).toHaveURL(new RegExp(`${appPath(app.id)}(\\?done=unlocked)?$`));
+	await expect(first.getByText('In progress in person: identity step').first()).toBeVisible();
+	await expect(
+		first.locator('ol.timeline li').filter({
+			hasText: 'The signing was handed over on another device'
+		})
+	).toHaveCount(1);
+	// The merchant on the second goes on where they were.
+	await startQuestions(second);
+	await expect(second.locator('fieldset').first()).toBeVisible();
+	await second.getByRole('button', { name: 'Return to rep' }).click();
+	await expectLocked(second);
+});
+
 test('questions whose time runs out while the tablet is back with the rep: the lock screen and the rep page say the try counted', async ({
 	browser,
 	request

@@ -196,8 +196,8 @@ function factsQuery(db: Tx, scope: Scope) {
 					)
 				)
 			)}`,
-			// Each in-person session's newest hand-over: one resumed on another tablet leaves the
-			// first tablet's row open, but that tablet's key to the session no longer opens it.
+			// Each in-person session's newest hand-over: one resumed on another tablet locks the
+			// first tablet's row ('moved'), and the newer one is where the merchant is.
 			tablets: sql<(Wire<TabletFact> & { sessionId: string })[]>`${rowsOf(
 				handovers,
 				{

@@ -69,9 +69,11 @@ function detail(e: AuditEvent, zone: string): string | null {
 				? 'The merchant pressed “Return to rep”'
 				: d.reason === 'finished'
 					? 'After the decision'
-					: typeof d.idleSeconds === 'number'
-						? `No touch for ${durationWords(d.idleSeconds)}`
-						: 'The signing session went idle';
+					: d.reason === 'moved'
+						? 'The signing was handed over on another device'
+						: typeof d.idleSeconds === 'number'
+							? `No touch for ${durationWords(d.idleSeconds)}`
+							: 'The signing session went idle';
 		case 'terms.shown':
 			return Array.isArray(d.sections) ? `${d.sections.length} sections shown` : null;
 		case 'identity.started':

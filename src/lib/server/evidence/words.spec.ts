@@ -50,6 +50,9 @@ describe('evidence words', () => {
 		expect(say('device.locked', { reason: 'finished' })).toBe(
 			'The device locked behind the decision’s confirmation, until the rep’s password.'
 		);
+		expect(say('device.locked', { reason: 'moved' })).toBe(
+			'The device locked when the signing was handed over on another device, to go on there; it stayed locked until the rep’s password.'
+		);
 		expect(say('device.unlocked', { repNo: 31, repName: 'Sam Ortiz' })).toBe(
 			'Sam Ortiz (rep 31) unlocked their device with their password.'
 		);

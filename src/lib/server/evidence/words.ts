@@ -74,7 +74,9 @@ export function eventSentence(e: AuditEvent): string {
 				? 'The signer handed the device back to the rep; it locked until the rep’s password.'
 				: d.reason === 'finished'
 					? 'The device locked behind the decision’s confirmation, until the rep’s password.'
-					: `The device locked itself after ${typeof d.idleSeconds === 'number' ? `${durationWords(d.idleSeconds)} without a touch` : 'the signing session went idle'}, until the rep’s password.`;
+					: d.reason === 'moved'
+						? 'The device locked when the signing was handed over on another device, to go on there; it stayed locked until the rep’s password.'
+						: `The device locked itself after ${typeof d.idleSeconds === 'number' ? `${durationWords(d.idleSeconds)} without a touch` : 'the signing session went idle'}, until the rep’s password.`;
 		case 'device.unlocked':
 			return `${repNamed(d.repName, d.repNo)} unlocked their device with their password.`;
 		case 'terms.shown': {

@@ -1,5 +1,5 @@
 import type { Cookies } from '@sveltejs/kit';
-import { and, desc, eq, isNull, or, sql, type Column, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNull, ne, or, sql, type Column, type SQL } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { AppContext } from '$lib/server/app';
 import { appendAudit, type AuditInput } from '$lib/server/audit/audit';
@@ -148,6 +148,23 @@ export async function handOver(
 		},
 		now
 	);
+	// One device at a time: a tablet another rep session handed over for this application (a
+	// colleague's, or the rep's own on another device) locks, and the merchant goes on here. Its
+	// key led to the signing session by the session's id, which the new secret above leaves as
+	// it was; locked, it opens only to its own rep's password, as after "Return to rep".
+	const elsewhere = await ctx.db
+		.select()
+		.from(handovers)
+		.where(
+			and(
+				eq(handovers.officeId, rep.officeId),
+				eq(handovers.applicationId, applicationId),
+				ne(handovers.repSessionId, rep.sessionId),
+				isNull(handovers.lockedAt),
+				isNull(handovers.endedAt)
+			)
+		);
+	for (const h of elsewhere) await lockHandover(ctx.db, h, 'moved', { now });
 	const tabletSecret = newToken();
 	await ctx.db.transaction(async (tx) => {
 		// One tablet, one hand-over: anything this rep session still held open ends here.

@@ -51,7 +51,11 @@ export const repSessions = pgTable(
 	]
 );
 
-export type LockReason = 'finished' | 'returned' | 'idle';
+/**
+ * Why a tablet locked: the decision, the merchant's "Return to rep", idleness, or the signing
+ * handed over on another device (`moved`), which goes on there.
+ */
+export type LockReason = 'finished' | 'returned' | 'idle' | 'moved';
 
 /**
  * A tablet handed to a merchant: while a row is open (`endedAt` null) the rep's session, the
