@@ -91,8 +91,10 @@ function operatorKey() {
 function demoRep() {
 	if (process.env.DATABASE_URL) return null;
 	const file = dataFile('demo-rep-password');
-	if (!existsSync(file)) return null;
-	return { email: 'sam.ortiz@office1207.example', password: readFileSync(file, 'utf8').trim() };
+	const email = 'sam.ortiz@office1207.example';
+	// Gone once the demo rep's password was changed (in the console, or with `npm run reps`).
+	if (!existsSync(file)) return { email, password: null };
+	return { email, password: readFileSync(file, 'utf8').trim() };
 }
 
 /** The demo applications a merchant can finish (50005 and 50006 show the bureau's refusals). */
@@ -212,9 +214,13 @@ if (status?.sandbox) {
 	if (demo.url) lines.push(`Demo signing link: ${demo.url}  (office 1207, application ${demo.id})`);
 	else lines.push(`Demo signing link: none (${demo.why})`);
 	const rep = demoRep();
-	if (rep)
+	if (rep?.password)
 		lines.push(
 			`Rep console:       ${origin}/rep  (demo rep ${rep.email}, password ${rep.password})`
+		);
+	else if (rep)
+		lines.push(
+			`Rep console:       ${origin}/rep  (demo rep ${rep.email}, with the password it was changed to)`
 		);
 	else lines.push(REPS_LINE);
 	if (key && !process.env.OPERATOR_API_KEY) {

@@ -116,5 +116,16 @@ test('every rep page has no serious accessibility problem, on a tablet and a pho
 	expect(notHere?.status()).toBe(404);
 	await look(page, 'rep-14-not-found', problems);
 
+	// The password page, and its refusal (a wrong current password; nothing is changed).
+	await page.goto('/rep/password');
+	await look(page, 'rep-15-password', problems);
+	await ready(page);
+	await page.getByLabel('Current password').fill('not the password, but long');
+	await page.getByLabel('New password', { exact: true }).fill('a new pass phrase, long enough');
+	await page.getByLabel('New password again').fill('a new pass phrase, long enough');
+	await page.getByRole('button', { name: 'Change password' }).click();
+	await expect(page.getByText('That is not your current password.')).toBeVisible();
+	await look(page, 'rep-16-password-refused', problems);
+
 	expect(problems).toEqual([]);
 });

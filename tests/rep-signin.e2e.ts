@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { E2E } from './support/env';
-import { holdScripts, ready, rememberSsn } from './support/flow';
+import { holdScripts, noScriptContext, ready, rememberSsn } from './support/flow';
 import { REPS, TABLET, signIn } from './support/reps';
 
 test.use({ viewport: TABLET });
@@ -40,13 +40,24 @@ test('every rep page sends a visitor to sign-in, and back after it', async ({ pa
 	for (const path of [
 		'/rep',
 		'/rep/applications/50001',
-		'/rep/applications/50001/certificate.pdf'
+		'/rep/applications/50001/certificate.pdf',
+		'/rep/password'
 	]) {
 		const res = await page.goto(path);
 		expect(res?.status(), path).toBe(200);
 		await expect(page).toHaveURL(/\/rep\/login/);
 	}
 	// An action is reachable without its page: it is guarded too.
+	const changed = await page.request.post('/rep/password', {
+		form: {
+			current: 'x',
+			password: 'a long enough pass phrase',
+			again: 'a long enough pass phrase'
+		},
+		headers: { origin: E2E.origin, accept: 'text/html' },
+		maxRedirects: 0
+	});
+	expect(changed.headers()['location']).toBe('/rep/login?undone=1&next=%2Frep%2Fpassword');
 	const post = await page.request.post('/rep/applications/50001?/copy', {
 		form: {},
 		headers: { origin: E2E.origin, accept: 'text/html' },
@@ -226,4 +237,81 @@ test('a wrong address under /rep, or a sign-in posted as JSON, is answered in th
 	expect(said).toContain('Enter your email.');
 	expect(said).toContain('Enter your password.');
 	expect(said).not.toContain('Invalid key');
+});
+
+test('a rep changes their own password: checked, signed out elsewhere, with script and without', async ({
+	browser
+}) => {
+	const rep = REPS.jordan;
+	const NEW = 'a pass phrase of my own, long';
+	const here = await (
+		await browser.newContext({ viewport: { width: 390, height: 844 } })
+	).newPage();
+	const other = await (await noScriptContext(browser)).newPage();
+	await signIn(here, rep);
+	await signIn(other, rep);
+
+	await here.getByRole('link', { name: 'Password' }).click();
+	await expect(here).toHaveURL(/\/rep\/password$/);
+	await expect(here.getByRole('heading', { level: 1, name: 'Change your password' })).toBeVisible();
+	await ready(here);
+	const change = async (page: typeof here, current: string, password: string, again: string) => {
+		await page.getByLabel('Current password').fill(current);
+		await page.getByLabel('New password', { exact: true }).fill(password);
+		await page.getByLabel('New password again').fill(again);
+		await page.getByRole('button', { name: 'Change password' }).click();
+	};
+	// The current password is checked, and nothing is changed without it.
+	await change(here, 'not my password at all', NEW, NEW);
+	await expect(here.getByText('That is not your current password.')).toBeVisible();
+	await expect(here.getByRole('alert')).toHaveText(
+		'Your password was not changed. Please fix the highlighted field below.'
+	);
+	await expect(here.getByLabel('Current password')).toHaveAttribute('aria-invalid', 'true');
+	// No password stays in the fields after an answer, as none comes back without script.
+	for (const label of ['Current password', 'New password again']) {
+		await expect(here.getByLabel(label)).toHaveValue('');
+	}
+	// The two new ones must match; the browser's own checks aside, the server says so too.
+	await change(here, rep.password(), NEW, `${NEW}!`);
+	await expect(
+		here.getByText('This is not the same as the new password above. Type both again.')
+	).toBeVisible();
+	const short = await here.request.post('/rep/password', {
+		form: { current: rep.password(), password: 'short', again: 'short' },
+		headers: { origin: E2E.origin, accept: 'text/html' }
+	});
+	expect(short.status()).toBe(400);
+	expect(await short.text()).toContain('Use at least 15 characters.');
+	const same = await here.request.post('/rep/password', {
+		form: { current: rep.password(), password: rep.password(), again: rep.password() },
+		headers: { origin: E2E.origin, accept: 'text/html' }
+	});
+	expect(await same.text()).toContain('That is your current password: choose a new one.');
+
+	await change(here, rep.password(), NEW, NEW);
+	await expect(here.getByRole('status')).toContainText(
+		'Your password is changed. You are still signed in here; anywhere else you were signed in (another browser, another device) is signed out.'
+	);
+	await here.goto('/rep');
+	await expect(here.getByRole('heading', { level: 1, name: 'Applications' })).toBeVisible();
+	// The other browser was signed out, and says so.
+	await other.goto('/rep');
+	await expect(other).toHaveURL(/\/rep\/login\?ended=1/);
+	await expect(other.getByText(/Your session ended/)).toBeVisible();
+	// The old password no longer signs in; the new one does, here without script, where the
+	// change back to the first one goes through the same form.
+	await tryPassword(other, rep.email, rep.password());
+	await expect(other.getByText(GENERIC)).toBeVisible();
+	await tryPassword(other, rep.email, NEW);
+	await expect(other).toHaveURL(/\/rep$/);
+	await other.goto('/rep/password');
+	await change(other, NEW, rep.password(), rep.password());
+	await expect(other.getByRole('status')).toContainText('Your password is changed.');
+	await expect(other).toHaveURL(/\/rep\/password\?changed=1$/);
+	// And now it was this browser's session that was elsewhere.
+	await here.goto('/rep');
+	await expect(here).toHaveURL(/\/rep\/login\?ended=1/);
+	await here.context().close();
+	await other.context().close();
 });

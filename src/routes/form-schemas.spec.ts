@@ -5,12 +5,14 @@ import { ConsoleQuerySchema } from './rep/schema';
 import { HandOverSchema, SendLinkSchema } from './rep/applications/[applicationId]/schema';
 import { LockSchema, UnlockSchema } from './rep/lock/schema';
 import { SignInSchema } from './rep/login/schema';
+import { PasswordChangeSchema } from './rep/password/schema';
 import { SignerSchema } from './sign/sign/schema';
 import { ConsentSchema } from './sign/terms/schema';
 
 /** Every form's schema, with the fields its page sends. */
 const FORMS = {
 	SignInSchema,
+	PasswordChangeSchema,
 	UnlockSchema,
 	LockSchema,
 	SendLinkSchema,
@@ -38,6 +40,18 @@ describe('a form posted with fields missing (a stale page, a tool) is answered i
 			'That looks like a Social Security Number, not your email. Enter your email.'
 		]);
 		expect(messages(UnlockSchema, {})).toEqual(['Enter your password.']);
+		expect(messages(PasswordChangeSchema, {})).toEqual([
+			'Enter your current password.',
+			'Enter a new password.',
+			'Type the new password again.'
+		]);
+		const pass = 'a long enough pass phrase';
+		expect(messages(PasswordChangeSchema, { current: pass, password: pass, again: pass })).toEqual([
+			'That is your current password: choose a new one.'
+		]);
+		expect(
+			messages(PasswordChangeSchema, { current: 'x', password: pass, again: `${pass} ` })
+		).toEqual(['This is not the same as the new password above. Type both again.']);
 		expect(messages(SendLinkSchema, {})[0]).toBe('Enter the email address to send the link to.');
 	});
 

@@ -1,5 +1,5 @@
 // The reps of the end-to-end run: the demo rep the portal seeds on embedded defaults (its
-// password generated into the data folder), and two added with `npm run reps` before the server
+// password generated into the data folder), and three added with `npm run reps` before the server
 // starts (tests/support/server.js).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -44,6 +44,15 @@ export const REPS = {
 		phone: '(312) 555-0105',
 		officeId: 3300,
 		repNo: 5,
+		password: () => ADDED_PASSWORD
+	},
+	/** Another rep of office 3300: the one whose password the password-change test changes. */
+	jordan: {
+		email: 'jordan.blake@office3300.example',
+		name: 'Jordan Blake',
+		phone: '(312) 555-0106',
+		officeId: 3300,
+		repNo: 6,
 		password: () => ADDED_PASSWORD
 	}
 } satisfies Record<string, TestRep>;

@@ -72,6 +72,13 @@ const REPS = [
 		email: 'alex.moreno@office3300.example',
 		name: 'Alex Moreno',
 		phone: '(312) 555-0105'
+	},
+	{
+		office: '3300',
+		repNo: '6',
+		email: 'jordan.blake@office3300.example',
+		name: 'Jordan Blake',
+		phone: '(312) 555-0106'
 	}
 ];
 for (const { office, repNo, email, name, phone } of REPS) {

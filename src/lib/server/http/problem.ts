@@ -27,6 +27,8 @@ const LABELS: Record<string, string> = {
 	reason: 'Reason',
 	consent: 'I agree',
 	password: 'Password',
+	current: 'Current password',
+	again: 'New password again',
 	idType: 'ID type',
 	idLast4: 'Last four characters of the ID',
 	photoIdChecked: 'Photo ID checked',

@@ -4,7 +4,7 @@ import type { Db } from '$lib/server/db';
 import { reps } from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
 import { createRepSession } from '$lib/server/reps/session';
-import { checkRepPassword } from '$lib/server/reps/signin';
+import { checkRepPassword, signInRules } from '$lib/server/reps/signin';
 import { endHandover, type Handover } from './handover';
 
 export type UnlockResult =
@@ -39,11 +39,7 @@ export async function unlockHandover(
 	if (!rep) return { ok: false, reason: 'invalid' };
 	const checked = await checkRepPassword(
 		ctx.db,
-		{
-			maxFailures: ctx.config.REP_SIGNIN_MAX_FAILURES,
-			maxFailuresPerAddress: ctx.config.REP_SIGNIN_MAX_FAILURES_PER_ADDRESS,
-			lockoutMinutes: ctx.config.REP_SIGNIN_LOCKOUT_MINUTES
-		},
+		signInRules(ctx.config),
 		{ email: rep.email, password: input.password, limitKey: `unlock:handover:${h.id}` },
 		meta,
 		now

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '$lib/server/db';
 import { repSessions, reps } from '$lib/server/db/schema';
 import { hashPassword, isCurrentCost } from './password';
@@ -109,6 +109,40 @@ export async function setRepPassword(db: Db, email: string, password: string, no
 			.where(sameEmail(email))
 			.returning();
 		if (row) await closeSessionsOf(tx, row.id, now);
+		return row;
+	});
+}
+
+/**
+ * A rep's own change of password (the console's password page), once the current one was
+ * checked: every other session of theirs ends (another browser, a device left signed in); the
+ * one they changed it in goes on. Nothing for a rep disabled meanwhile (undefined).
+ */
+export async function changeRepPassword(
+	db: Db,
+	rep: { id: string; sessionId: string },
+	password: string,
+	now = new Date()
+): Promise<Rep | undefined> {
+	const passwordHash = await hashPassword(password);
+	return db.transaction(async (tx) => {
+		const [row] = await tx
+			.update(reps)
+			.set({ passwordHash, passwordChangedAt: now })
+			.where(and(eq(reps.id, rep.id), isNull(reps.disabledAt)))
+			.returning();
+		if (row) {
+			await tx
+				.update(repSessions)
+				.set({ closedAt: now })
+				.where(
+					and(
+						eq(repSessions.repId, rep.id),
+						ne(repSessions.id, rep.sessionId),
+						isNull(repSessions.closedAt)
+					)
+				);
+		}
 		return row;
 	});
 }

@@ -18,6 +18,7 @@ import {
 } from './accounts';
 import { EmailSchema, issueLines, NewRepSchema, OfficeIdSchema, PasswordSchema } from './schemas';
 import { PasswordMismatch, PromptAborted, readPassword, type PasswordInput } from './prompt';
+import { forgetDemoPassword } from './demo';
 
 /**
  * `npm run reps -- <command>`: the operator's tool for rep accounts. It opens the same database
@@ -240,6 +241,7 @@ async function run(io: CliIo, command: Command, options: Record<string, string>)
 		} else {
 			const password = await newPassword(io, rep.email);
 			await setRepPassword(db, rep.email, password);
+			forgetDemoPassword(parseConfig(io.env), rep.email);
 			io.out.write(`New password set for ${describe(rep)}; their sessions ended.\n`);
 		}
 	} finally {

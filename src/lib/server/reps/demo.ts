@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Db } from '$lib/server/db';
 import { addRep, findRepByEmail, RepExistsError } from './accounts';
@@ -39,4 +39,17 @@ export async function seedDemoRep(db: Db, dataDir: string): Promise<void> {
 	} catch (err) {
 		if (!(err instanceof RepExistsError)) throw err;
 	}
+}
+
+/**
+ * The demo rep's password was changed (in the console, or by `npm run reps -- reset-password`):
+ * the generated one in the data folder no longer signs in, so `npm start` stops printing it.
+ * The new one is never written down. On embedded defaults only, where the demo rep is seeded.
+ */
+export function forgetDemoPassword(
+	config: { DATABASE_URL?: string | null; DATA_DIR: string },
+	email: string
+): void {
+	if (config.DATABASE_URL || email.trim().toLowerCase() !== DEMO_REP.email) return;
+	rmSync(resolve(config.DATA_DIR, DEMO_PASSWORD_FILE), { force: true });
 }

@@ -2,7 +2,7 @@ import { randomBytes, scryptSync } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMemoryDatabase, schema, type Database } from '$lib/server/db';
-import { addRep, disableRep, setRepPassword } from './accounts';
+import { addRep, changeRepPassword, disableRep, setRepPassword } from './accounts';
 import { endRepSession, resumeRepSession } from './session';
 import { isCurrentCost } from './password';
 import { signIn, type SignInRules } from './signin';
@@ -225,6 +225,41 @@ describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 			).secret;
 			await disableRep(database.db, 'sam@example.com', at(2005));
 			expect(await resumeRepSession(database.db, c, sessions, at(2006))).toBeUndefined();
+		});
+
+		it('on a rep’s own change of password, end everywhere but where it was changed', async () => {
+			const signInLee = async (password: string, ip: string, now: Date) =>
+				signIn(database.db, rules, { email: 'lee@example.com', password }, meta(ip), now);
+			const here = ((await signInLee(PASSWORD, '198.51.100.70', at(3000))) as { secret: string })
+				.secret;
+			const elsewhere = (
+				(await signInLee(PASSWORD, '198.51.100.71', at(3000))) as { secret: string }
+			).secret;
+			const rep = (await resumeRepSession(database.db, here, sessions, at(3001)))!.rep;
+			const changed = await changeRepPassword(database.db, rep, 'a new long pass phrase', at(3002));
+			expect(changed?.passwordChangedAt).toEqual(at(3002));
+			expect(await resumeRepSession(database.db, here, sessions, at(3003))).toBeDefined();
+			expect(await resumeRepSession(database.db, elsewhere, sessions, at(3003))).toBeUndefined();
+			expect((await signInLee(PASSWORD, '198.51.100.72', at(3004))).ok).toBe(false);
+			expect((await signInLee('a new long pass phrase', '198.51.100.72', at(3005))).ok).toBe(true);
+			// Disabled meanwhile: nothing changes.
+			const [ray] = await database.db
+				.select()
+				.from(schema.reps)
+				.where(eq(schema.reps.email, 'ray@example.com'));
+			const before = ray!.passwordHash;
+			const none = await changeRepPassword(
+				database.db,
+				{ id: ray!.id, sessionId: rep.sessionId },
+				'a new long pass phrase',
+				at(3006)
+			);
+			expect(none).toBeUndefined();
+			const [after] = await database.db
+				.select()
+				.from(schema.reps)
+				.where(eq(schema.reps.email, 'ray@example.com'));
+			expect(after!.passwordHash).toBe(before);
 		});
 
 		it('know nothing of malformed or unknown cookies', async () => {

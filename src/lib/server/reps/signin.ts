@@ -1,4 +1,5 @@
 import { isPlainAscii } from '$lib/email';
+import type { Config } from '$lib/server/config/config';
 import type { Db } from '$lib/server/db';
 import { hashToken } from '$lib/server/crypto/tokens';
 import type { RequestMeta } from '$lib/server/http/meta';
@@ -13,6 +14,13 @@ export interface SignInRules {
 	maxFailuresPerAddress: number;
 	lockoutMinutes: number;
 }
+
+/** The settings' counts of wrong passwords: sign-in, the lock screen and a password change. */
+export const signInRules = (config: Config): SignInRules => ({
+	maxFailures: config.REP_SIGNIN_MAX_FAILURES,
+	maxFailuresPerAddress: config.REP_SIGNIN_MAX_FAILURES_PER_ADDRESS,
+	lockoutMinutes: config.REP_SIGNIN_LOCKOUT_MINUTES
+});
 
 export type SignInResult =
 	| { ok: true; secret: string }

@@ -4,7 +4,7 @@ import { app } from '$lib/server/app';
 import { requestMeta } from '$lib/server/http/meta';
 import { safeNext } from '$lib/server/reps/guard';
 import { REP_COOKIE, setRepCookie } from '$lib/server/reps/session';
-import { signIn } from '$lib/server/reps/signin';
+import { signIn, signInRules } from '$lib/server/reps/signin';
 import { typedBack } from '$lib/server/signing/ssn';
 import { SignInSchema } from './schema';
 import type { Actions, PageServerLoad } from './$types';
@@ -41,11 +41,7 @@ export const actions: Actions = {
 		}
 		const result = await signIn(
 			ctx.db,
-			{
-				maxFailures: ctx.config.REP_SIGNIN_MAX_FAILURES,
-				maxFailuresPerAddress: ctx.config.REP_SIGNIN_MAX_FAILURES_PER_ADDRESS,
-				lockoutMinutes: ctx.config.REP_SIGNIN_LOCKOUT_MINUTES
-			},
+			signInRules(ctx.config),
 			{ ...parsed.output, previousSecret: event.cookies.get(REP_COOKIE) },
 			requestMeta(event)
 		);

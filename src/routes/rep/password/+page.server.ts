@@ -1,0 +1,64 @@
+import { fail, redirect } from '@sveltejs/kit';
+import * as v from 'valibot';
+import { app } from '$lib/server/app';
+import { requestMeta } from '$lib/server/http/meta';
+import { changeRepPassword } from '$lib/server/reps/accounts';
+import { forgetDemoPassword } from '$lib/server/reps/demo';
+import { requireRep } from '$lib/server/reps/guard';
+import { PASSWORD_MIN } from '$lib/server/reps/schemas';
+import { checkRepPassword, signInRules } from '$lib/server/reps/signin';
+import { PasswordChangeSchema } from './schema';
+import type { Actions, PageServerLoad } from './$types';
+
+export const load: PageServerLoad = (event) => {
+	const rep = requireRep(event);
+	return {
+		email: rep.email,
+		minLength: PASSWORD_MIN,
+		changed: event.url.searchParams.has('changed')
+	};
+};
+
+export const actions: Actions = {
+	default: async (event) => {
+		const rep = requireRep(event);
+		const ctx = app();
+		// No password comes back to the page, as none does at sign-in: only the reasons.
+		const parsed = v.safeParse(
+			PasswordChangeSchema,
+			Object.fromEntries(await event.request.formData())
+		);
+		if (!parsed.success) {
+			const errors: Record<string, string> = {};
+			for (const issue of parsed.issues) errors[v.getDotPath(issue) ?? 'current'] ??= issue.message;
+			return fail(400, { errors, message: null });
+		}
+		// Checked as at sign-in, against the same counts: a session left open on a shared computer
+		// gives no more guesses at the password than the sign-in page does.
+		const checked = await checkRepPassword(
+			ctx.db,
+			signInRules(ctx.config),
+			{ email: rep.email, password: parsed.output.current },
+			requestMeta(event)
+		);
+		if (!checked.ok && checked.reason === 'locked') {
+			const minutes = Math.max(1, Math.ceil(checked.retryAfterSeconds / 60));
+			event.setHeaders({ 'retry-after': String(checked.retryAfterSeconds) });
+			return fail(429, {
+				errors: {},
+				message: `Too many wrong passwords. For your security, your password can’t be checked for now (signing in is paused too): try again in ${minutes} minute${minutes === 1 ? '' : 's'}. Nothing was changed.`
+			});
+		}
+		if (!checked.ok) {
+			return fail(400, {
+				errors: { current: 'That is not your current password.' },
+				message: null
+			});
+		}
+		const changed = await changeRepPassword(ctx.db, rep, parsed.output.password);
+		// Disabled by the operator between the page and the press: their session ended with it.
+		if (!changed) redirect(303, '/rep/login?ended=1');
+		forgetDemoPassword(ctx.config, rep.email);
+		redirect(303, '/rep/password?changed=1');
+	}
+};
