@@ -307,12 +307,12 @@ test('handed over again on another device: the first tablet locks, and the merch
 	const first = await repPage(browser, REPS.sam);
 	await handOver(first, app.id);
 	await agreeToTerms(first);
-	await expect(first).toHaveURL(/\/sign\/identity$/);
+	await startQuestions(first);
 	// A colleague's device (or the rep's own second one) sees the merchant on the first, and is
 	// told what a hand-over there does before it does it.
 	const second = await repPage(browser, REPS.riley);
 	await second.goto(appPath(app.id));
-	await expect(second.getByText('In progress in person: identity step').first()).toBeVisible();
+	await expect(second.getByText('In progress in person: identity questions').first()).toBeVisible();
 	await expect(
 		second.getByText(/A tablet is in the merchant’s hands now\. Handing over here locks that one/)
 	).toBeVisible();
@@ -325,6 +325,8 @@ test('handed over again on another device: the first tablet locks, and the merch
 	await expect(
 		first.getByText('This signing was handed over on another device, and goes on there.')
 	).toBeVisible();
+	// The questions open on it are the merchant's on the other device now: no notice to hurry here.
+	await expect(first.locator('#questions-open')).toHaveCount(0);
 	await first.goto('/sign/identity');
 	await expectLocked(first);
 	await first.goto(appPath(app.id));
@@ -332,14 +334,13 @@ test('handed over again on another device: the first tablet locks, and the merch
 	// Its own rep's password opens it, to a console that has the merchant on the second tablet.
 	await unlock(first, REPS.sam.password());
 	await expect(first).toHaveURL(new RegExp(`${appPath(app.id)}(\\?done=unlocked)?$`));
-	await expect(first.getByText('In progress in person: identity step').first()).toBeVisible();
+	await expect(first.getByText('In progress in person: identity questions').first()).toBeVisible();
 	await expect(
 		first.locator('ol.timeline li').filter({
 			hasText: 'The signing was handed over on another device'
 		})
 	).toHaveCount(1);
-	// The merchant on the second goes on where they were.
-	await startQuestions(second);
+	// The merchant on the second goes on where they were: the same questions, still open.
 	await expect(second.locator('fieldset').first()).toBeVisible();
 	await second.getByRole('button', { name: 'Return to rep' }).click();
 	await expectLocked(second);

@@ -24,8 +24,11 @@ export const load: PageServerLoad = async ({ locals }) => {
 	const [rep, questionsUntil] = await Promise.all([
 		handoverRep(ctx.db, h),
 		// Not the questions, only that some are open, and until when: the rep needs to know
-		// that the merchant's time runs on while the tablet is with them.
-		h.lockReason === 'finished' ? null : openQuestionsUntil(ctx.db, h.signingSessionId)
+		// that the merchant's time runs on while the tablet is with them. Not once the signing
+		// goes on on another device, where the merchant has them.
+		h.lockReason === 'finished' || h.lockReason === 'moved'
+			? null
+			: openQuestionsUntil(ctx.db, h.signingSessionId)
 	]);
 	return {
 		reason: h.lockReason,
