@@ -471,3 +471,20 @@ test('a long list comes in pages of 25, newest first, with the search kept from 
 		rep.getByText('The page must be a whole number from 1 up, such as 2.')
 	).toBeVisible();
 });
+
+test('a click to another page is followed even when the console refreshes itself meanwhile', async ({
+	browser
+}) => {
+	const page = await repPage(browser, REPS.sam);
+	await ready(page);
+	// The next page is slow to come (a loaded server): the console's own refresh (every 2 s here)
+	// falls while the click is on its way, and must not take its place.
+	await page.route('**/rep/password/__data.json**', async (route) => {
+		await new Promise((r) => setTimeout(r, 5_000));
+		await route.continue();
+	});
+	await page.getByRole('link', { name: 'Password' }).click();
+	await expect(page).toHaveURL(/\/rep\/password$/, { timeout: 15_000 });
+	await expect(page.getByRole('heading', { level: 1, name: 'Change your password' })).toBeVisible();
+	await page.context().close();
+});

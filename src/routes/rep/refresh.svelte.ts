@@ -1,5 +1,6 @@
 import { onMount } from 'svelte';
 import { invalidate } from '$app/navigation';
+import { navigating } from '$app/state';
 
 /**
  * Re-runs the page's load every few seconds while the tab is visible, so a rep across the counter
@@ -15,7 +16,9 @@ export function autoRefresh(dependency: string, seconds: () => number, idleMinut
 		const timer = setInterval(() => {
 			const quietFor = Date.now() - lastTouch;
 			const limit = Math.max(1, idleMinutes() - 1) * 60_000;
-			if (document.visibilityState === 'visible' && quietFor < limit) {
+			// Not while the rep's own click is on its way to another page: kit lets an invalidation
+			// "win" over a navigation in flight, and the page the rep asked for would never come.
+			if (document.visibilityState === 'visible' && quietFor < limit && !navigating.to) {
 				void invalidate(dependency);
 			}
 		}, seconds() * 1000);
