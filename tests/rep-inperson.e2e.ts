@@ -23,7 +23,7 @@ import {
 	startQuestions,
 	TEXT
 } from './support/flow';
-import { REPS, TABLET, appPath, handOver, repPage, signIn } from './support/reps';
+import { REPS, SEND_LINK, TABLET, appPath, handOver, repPage, signIn } from './support/reps';
 import { startSecondServer } from './support/second-server';
 
 test.use({ viewport: TABLET });
@@ -316,6 +316,15 @@ test('handed over again on another device: the first tablet locks, and the merch
 	await expect(
 		second.getByText(/A tablet is in the merchant’s hands now\. Handing over here locks that one/)
 	).toBeVisible();
+	// Nor does a link go out beside the tablet: whoever opened it could decline while the merchant
+	// signs at the counter.
+	await ready(second);
+	await second.getByRole('button', { name: SEND_LINK }).click();
+	await expect(
+		second.getByText(
+			/A tablet is in the merchant’s hands for this application, so no link was made/
+		)
+	).toBeVisible();
 	await handOver(second, app.id);
 	await expect(second).toHaveURL(/\/sign\/identity$/);
 	// The first tablet no longer goes on with the signing: it shows the lock screen, whatever it
@@ -572,7 +581,7 @@ test('idle: the screen clears and the tablet locks, with script and without', as
 		await signIn(elsewhere, rep);
 		await elsewhere.goto(at(appPath(DEMO.ordinary)));
 		await expect(elsewhere.getByText(/The tablet was left idle at the agreement/)).toBeVisible();
-		await expect(elsewhere.getByText('The merchant has your tablet now')).toHaveCount(0);
+		await expect(elsewhere.getByText('The merchant has the tablet now')).toHaveCount(0);
 		await phone.close();
 		await page.reload();
 		await expectLocked(page);

@@ -125,7 +125,7 @@ export function stateDetail(
 			}
 			return `Started, then stopped at ${STEP_PLACES[s.step ?? 'terms']}; last seen ${t(s.at)}.`;
 		case 'in_progress':
-			if (s.inPerson) return `The merchant has your tablet now (last seen ${t(s.at)}).`;
+			if (s.inPerson) return `The merchant has the tablet now (last seen ${t(s.at)}).`;
 			if (s.quiet) {
 				return `Last seen ${t(s.at)} (${stepName(s)}): the merchant may have stepped away, and can go on from there while the session stays open.`;
 			}

@@ -528,7 +528,7 @@ describe('the console state of an application', () => {
 		// ahead of what the server heard: still in the merchant's hands.
 		const held = derive(inPerson(tablet({ lastSeenAt: at(200) })));
 		expect(held).toMatchObject({ kind: 'in_progress', inPerson: true, tabletIdle: false });
-		expect(stateDetail(held, ZONE)).toContain('The merchant has your tablet now');
+		expect(stateDetail(held, ZONE)).toContain('The merchant has the tablet now');
 		// Untouched past the limit: the tablet has locked itself, though the server has not heard.
 		const left = derive(inPerson(tablet({ lastSeenAt: at(220) })));
 		expect(left).toMatchObject({ kind: 'opened', step: 'identity', inPerson: true, at: at(220) });

@@ -20,7 +20,8 @@ export const load: PageServerLoad = ({ locals, url }) => {
 		gone: url.searchParams.has('gone'),
 		undone: url.searchParams.has('undone'),
 		signedOut: url.searchParams.has('signedout'),
-		idleMinutes: app().config.REP_SESSION_IDLE_MINUTES
+		idleMinutes: app().config.REP_SESSION_IDLE_MINUTES,
+		maxHours: app().config.REP_SESSION_MAX_HOURS
 	};
 };
 
