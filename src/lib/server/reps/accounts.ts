@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '$lib/server/db';
 import { repSessions, reps } from '$lib/server/db/schema';
 import { hashPassword, isCurrentCost } from './password';
@@ -65,12 +65,18 @@ export async function listReps(db: Db, officeId?: number): Promise<Rep[]> {
 		.orderBy(asc(reps.officeId), asc(reps.repNo), asc(reps.email));
 }
 
-/** Ends every open session of a rep (disabled, or a new password). */
-async function closeSessionsOf(db: Tx, repId: string, now: Date) {
+/** Ends every open session of a rep (disabled, or a new password) but the one to `keep`. */
+async function closeSessionsOf(db: Tx, repId: string, now: Date, keep?: string) {
 	await db
 		.update(repSessions)
 		.set({ closedAt: now })
-		.where(and(eq(repSessions.repId, repId), isNull(repSessions.closedAt)));
+		.where(
+			and(
+				eq(repSessions.repId, repId),
+				isNull(repSessions.closedAt),
+				keep === undefined ? undefined : ne(repSessions.id, keep)
+			)
+		);
 }
 
 export async function disableRep(db: Db, email: string, now = new Date()) {
@@ -99,18 +105,29 @@ export async function enableRep(db: Db, email: string) {
 	}
 }
 
-/** Sets a new password and signs the rep out everywhere. */
-export async function setRepPassword(db: Db, email: string, password: string, now = new Date()) {
+/** A new password for the rep `which` finds, and their sessions closed but the one to `keep`. */
+async function newPassword(
+	db: Db,
+	which: SQL | undefined,
+	password: string,
+	now: Date,
+	keep?: string
+): Promise<Rep | undefined> {
 	const passwordHash = await hashPassword(password);
 	return db.transaction(async (tx) => {
 		const [row] = await tx
 			.update(reps)
 			.set({ passwordHash, passwordChangedAt: now })
-			.where(sameEmail(email))
+			.where(which)
 			.returning();
-		if (row) await closeSessionsOf(tx, row.id, now);
+		if (row) await closeSessionsOf(tx, row.id, now, keep);
 		return row;
 	});
+}
+
+/** Sets a new password and signs the rep out everywhere. */
+export async function setRepPassword(db: Db, email: string, password: string, now = new Date()) {
+	return newPassword(db, sameEmail(email), password, now);
 }
 
 /**
@@ -124,27 +141,8 @@ export async function changeRepPassword(
 	password: string,
 	now = new Date()
 ): Promise<Rep | undefined> {
-	const passwordHash = await hashPassword(password);
-	return db.transaction(async (tx) => {
-		const [row] = await tx
-			.update(reps)
-			.set({ passwordHash, passwordChangedAt: now })
-			.where(and(eq(reps.id, rep.id), isNull(reps.disabledAt)))
-			.returning();
-		if (row) {
-			await tx
-				.update(repSessions)
-				.set({ closedAt: now })
-				.where(
-					and(
-						eq(repSessions.repId, rep.id),
-						ne(repSessions.id, rep.sessionId),
-						isNull(repSessions.closedAt)
-					)
-				);
-		}
-		return row;
-	});
+	const which = and(eq(reps.id, rep.id), isNull(reps.disabledAt));
+	return newPassword(db, which, password, now, rep.sessionId);
 }
 
 /**
