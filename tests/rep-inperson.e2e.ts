@@ -17,6 +17,7 @@ import {
 	noScriptContext,
 	openLinkAndStart,
 	passIdentity,
+	postLink,
 	ready,
 	resetSandbox,
 	setTimeLimit,
@@ -325,6 +326,12 @@ test('handed over again on another device: the first tablet locks, and the merch
 			/A tablet is in the merchant’s hands for this application, so no link was made/
 		)
 	).toBeVisible();
+	// Nor through the operator API: the rule is the link's, whoever asks for one.
+	const api = await postLink(request, app.id, { body: {} });
+	expect(api.status()).toBe(409);
+	expect(((await api.json()) as { message: string }).message).toMatch(
+		/^A rep has handed a tablet to the merchant for this application, to sign in person, so no link was created/
+	);
 	await handOver(second, app.id);
 	await expect(second).toHaveURL(/\/sign\/identity$/);
 	// The first tablet no longer goes on with the signing: it shows the lock screen, whatever it

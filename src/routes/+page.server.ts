@@ -31,7 +31,7 @@ export const actions: Actions = {
 		}
 		// The portal keeps the office's list for a while: read afresh, it holds the new one.
 		await findApplication(ctx, DEMO_OFFICE, id, { fresh: true });
-		const { token } = await issueLink(ctx, {
+		const made = await issueLink(ctx, {
 			officeId: DEMO_OFFICE,
 			applicationId: id,
 			email: null,
@@ -39,6 +39,8 @@ export const actions: Actions = {
 			ttlHours: ctx.config.LINK_TTL_HOURS,
 			meta: requestMeta(event)
 		});
-		redirect(303, `/s/${token}`);
+		// A new application: no tablet can have been handed over for it (TabletRule).
+		if (!made.ok) error(409, 'That demo is already being signed in person; start another.');
+		redirect(303, `/s/${made.token}`);
 	}
 };

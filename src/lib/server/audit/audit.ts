@@ -60,6 +60,15 @@ export function hashEvent(e: Hashed): string {
 }
 
 /**
+ * The application's advisory lock, held until the transaction ends (taken again by the same
+ * transaction, it is already held). Every append takes it; others take it to order their
+ * writes against the trail's, or against each other's (a link and a hand-over, links.ts).
+ */
+export async function holdApplication(tx: Tx, officeId: number, applicationId: number) {
+	await tx.execute(sql`select pg_advisory_xact_lock(${officeId}::int4, ${applicationId}::int4)`);
+}
+
+/**
  * Appends one event to the application's chain. Takes the database or a transaction: either way
  * it works in a transaction (a savepoint inside the caller's), and holds a per-application
  * advisory lock until that transaction ends, so two instances can never both append seq n.
@@ -78,9 +87,7 @@ export async function appendAudit(tx: Tx, input: AuditInput): Promise<AuditEvent
 	const sessionId = input.sessionId?.toLowerCase() ?? null;
 
 	return tx.transaction(async (t) => {
-		await t.execute(
-			sql`select pg_advisory_xact_lock(${input.officeId}::int4, ${input.applicationId}::int4)`
-		);
+		await holdApplication(t, input.officeId, input.applicationId);
 		const [last] = await t
 			.select({ seq: auditEvents.seq, hash: auditEvents.hash })
 			.from(auditEvents)

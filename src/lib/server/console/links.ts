@@ -3,7 +3,7 @@ import { decisionFor } from '$lib/server/decisions/decisions';
 import type { RequestMeta } from '$lib/server/http/meta';
 import { earlierPasses, newLinkCarries, type Pass } from '$lib/server/identity/attempts';
 import { endLinks, issueLink } from '$lib/server/links/ending';
-import { hasUsableLink } from '$lib/server/links/links';
+import { hasUsableLink, type LinkHeld } from '$lib/server/links/links';
 import { sendLinkMail } from '$lib/server/links/mail';
 import { mailEnabled } from '$lib/server/mail/mode';
 import { isDecided, type ApplicationListItem } from '$lib/server/onboarding';
@@ -44,10 +44,11 @@ async function stranded(ctx: AppContext, a: RepAction, email: string | null) {
 
 /**
  * Why a rep's new link was not made. `moved`: the application's link is no longer the one the
- * rep's page showed (see LinkGuard).
+ * rep's page showed (see LinkGuard). `tablet`: a tablet is in the merchant's hands (TabletRule).
  */
 export type LinkRefusal =
-	{ reason: 'decided' | 'mail_off' | 'moved' } | { reason: 'identity_elsewhere'; passes: Pass[] };
+	| { reason: 'decided' | 'mail_off' | 'moved' | 'tablet' }
+	| { reason: 'identity_elsewhere'; passes: Pass[] };
 
 interface NewLink {
 	/** The usable link the rep's page showed (its id; null: none). Absent: replace whatever is. */
@@ -68,6 +69,9 @@ async function newLink(ctx: AppContext, a: RepAction & NewLink, email: string | 
 		: issueLink(ctx, { ...input, replaces: a.shown });
 }
 
+/** A rep's link is made under `replaces`, never `keep`: what is not `tablet` is `moved`. */
+const heldFor = (reason: LinkHeld) => (reason === 'tablet' ? 'tablet' : 'moved');
+
 /**
  * "Send link" (and resend): a new link, replacing the old one, emailed in the rep's name. With
  * mail off (production without SMTP) nothing is made: the rep copies a link instead.
@@ -81,7 +85,7 @@ export async function sendLink(
 	const passes = await stranded(ctx, a, a.email);
 	if (passes) return { ok: false, reason: 'identity_elsewhere', passes };
 	const made = await newLink(ctx, a, a.email);
-	if (!made) return { ok: false, reason: 'moved' };
+	if (!made.ok) return { ok: false, reason: heldFor(made.reason) };
 	const { token, link } = made;
 	await sendLinkMail(ctx, {
 		to: a.email,
@@ -107,7 +111,7 @@ export async function copyableLink(
 	const passes = await stranded(ctx, a, null);
 	if (passes) return { ok: false, reason: 'identity_elsewhere', passes };
 	const made = await newLink(ctx, a, null);
-	if (!made) return { ok: false, reason: 'moved' };
+	if (!made.ok) return { ok: false, reason: heldFor(made.reason) };
 	const { token, link } = made;
 	return { ok: true, url: `${a.origin}/s/${token}`, expiresAt: link.expiresAt };
 }

@@ -14,7 +14,7 @@ import {
 	type Placeholder
 } from 'drizzle-orm';
 import type { AppContext } from '$lib/server/app';
-import { appendAudit } from '$lib/server/audit/audit';
+import { appendAudit, holdApplication } from '$lib/server/audit/audit';
 import { decrypt, encrypt } from '$lib/server/crypto/secretbox';
 import type { Tx } from '$lib/server/db';
 import { preparedPer } from '$lib/server/db/prepared';
@@ -634,9 +634,7 @@ async function reserve(
 	now: Date
 ): Promise<{ id: string } | 'busy' | 'locked'> {
 	return ctx.db.transaction(async (tx) => {
-		await tx.execute(
-			sql`select pg_advisory_xact_lock(${s.officeId}::int4, ${s.applicationId}::int4)`
-		);
+		await holdApplication(tx, s.officeId, s.applicationId);
 		const [open] = await tx
 			.select({ id: identityAttempts.id })
 			.from(identityAttempts)

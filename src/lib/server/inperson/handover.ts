@@ -2,7 +2,7 @@ import type { Cookies } from '@sveltejs/kit';
 import { and, desc, eq, isNull, ne, or, sql, type Column, type SQL } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { AppContext } from '$lib/server/app';
-import { appendAudit, type AuditInput } from '$lib/server/audit/audit';
+import { appendAudit, holdApplication, type AuditInput } from '$lib/server/audit/audit';
 import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
 import type { Db, Tx } from '$lib/server/db';
 import { preparedPer } from '$lib/server/db/prepared';
@@ -133,21 +133,6 @@ export async function handOver(
 		signingSecret = started.secret;
 		session = started.session;
 	}
-	// One way in at a time: the application's link ends here, with its sessions and any questions
-	// they had open, so that nobody else goes on with it beside the merchant at the counter. The
-	// rep can send a new link if the merchant would rather finish at home.
-	await endLinks(
-		ctx,
-		{
-			officeId: rep.officeId,
-			applicationId,
-			rep: repAuditName(rep),
-			by: `rep:${rep.id}`,
-			meta,
-			reason: 'in_person'
-		},
-		now
-	);
 	// One device at a time: a tablet another rep session handed over for this application (a
 	// colleague's, or the rep's own on another device) locks, and the merchant goes on here. Its
 	// key led to the signing session by the session's id, which the new secret above leaves as
@@ -182,7 +167,26 @@ export async function handOver(
 			startedAt: now,
 			lastSeenAt: now
 		});
+		// Taken last, as a new link takes it after the links' rows (links.ts, tabletAway): a link
+		// made at this moment either sees this row and is refused, or commits first and ends below.
+		await holdApplication(tx, rep.officeId, applicationId);
 	});
+	// One way in at a time: the application's link ends here, with its sessions and any questions
+	// they had open, so that nobody else goes on with it beside the merchant at the counter. After
+	// the tablet's row (above): no link is made from then on. The rep can send a new link once the
+	// tablet is back, if the merchant would rather finish at home.
+	await endLinks(
+		ctx,
+		{
+			officeId: rep.officeId,
+			applicationId,
+			rep: repAuditName(rep),
+			by: `rep:${rep.id}`,
+			meta,
+			reason: 'in_person'
+		},
+		now
+	);
 	return { ok: true, signingSecret, tabletSecret, session };
 }
 

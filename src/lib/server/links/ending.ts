@@ -1,39 +1,26 @@
 import type { AppContext } from '$lib/server/app';
 import { closeTriesOfEndedLinks } from '$lib/server/identity/attempts';
-import {
-	createLink,
-	revokeLinks,
-	type AnyGuard,
-	type CreateLinkInput,
-	type CreatedLink,
-	type LinkGuard
-} from './links';
+import { makeLink, revokeLinks, type AnyGuard, type CreateLinkInput, type MadeLink } from './links';
 
 /**
  * Every way the portal ends a link goes through here: a new link (from a rep or the operator API),
  * a rep's "Revoke", a hand-over for signing in person. links.ts ends the links, and with them
  * their sessions, in one transaction; this then closes the identity questions those sessions had
  * open (closeTriesOfEndedLinks), which needs the app (the application's lock, the rep's note).
+ * No link is made while a tablet is in the merchant's hands (TabletRule, links.ts), whoever asks.
  * A test that only needs a link calls createLink itself.
  */
 export async function issueLink(
 	ctx: AppContext,
-	input: CreateLinkInput,
-	now?: Date
-): Promise<CreatedLink>;
-export async function issueLink(
-	ctx: AppContext,
-	input: CreateLinkInput & LinkGuard,
-	now?: Date
-): Promise<CreatedLink | null>;
-export async function issueLink(
-	ctx: AppContext,
 	input: CreateLinkInput & AnyGuard,
 	now = new Date()
-): Promise<CreatedLink | null> {
-	// Passed on as it came, guard or none: the cast picks createLink's overload that may give null.
-	const made = await createLink(ctx.db, input as CreateLinkInput & LinkGuard, now);
-	if (made) {
+): Promise<MadeLink> {
+	const made = await makeLink(
+		ctx.db,
+		{ ...input, tabletIdleSeconds: ctx.config.IN_PERSON_IDLE_SECONDS },
+		now
+	);
+	if (made.ok) {
 		await closeTriesOfEndedLinks(
 			ctx,
 			{

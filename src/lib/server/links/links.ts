@@ -1,11 +1,12 @@
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { appendAudit } from '$lib/server/audit/audit';
+import { appendAudit, holdApplication } from '$lib/server/audit/audit';
 import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
 import type { Db, Tx } from '$lib/server/db';
 import { preparedPer } from '$lib/server/db/prepared';
-import { auditEvents, signingLinks } from '$lib/server/db/schema';
+import { auditEvents, handovers, signingLinks, signingSessions } from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
+import { serverIdleMs } from '$lib/inperson';
 
 export type LinkState = 'valid' | 'expired' | 'revoked' | 'used' | 'unknown';
 
@@ -48,26 +49,41 @@ export type LinkGuard = { keep: boolean } | { replaces: string | null };
 /** Either guard or none, as the functions that make a link read their input. */
 export type AnyGuard = Partial<{ keep: boolean; replaces: string | null }>;
 
-/** Thrown inside the transaction to undo it: the link a guard expected is no longer the one. */
-class LinkMoved extends Error {}
+/** Why a link was not made: a guard did not hold (`kept`, `moved`: see LinkGuard), or `tablet`. */
+export type LinkHeld = 'kept' | 'moved' | 'tablet';
+
+/** A link made, or why not. */
+export type MadeLink = ({ ok: true } & CreatedLink) | { ok: false; reason: LinkHeld };
+
+/** Thrown inside the transaction to undo it. */
+class NotMade extends Error {
+	constructor(readonly reason: LinkHeld) {
+		super(reason);
+	}
+}
+
+export interface TabletRule {
+	/**
+	 * IN_PERSON_IDLE_SECONDS. Given, no link is made while a tablet is in the merchant's hands for
+	 * the application (handed over, not taken back, not idle, its signing not ended in a decision
+	 * or a decline): a link would run beside the signing at the counter, and whoever opened it
+	 * could record a decline while the merchant signs there. A hand-over ends the link; a link
+	 * waits for the tablet. issueLink (ending.ts) always gives it.
+	 */
+	tabletIdleSeconds?: number;
+}
 
 /**
  * Creates a link and revokes every earlier one of the application in the same transaction, so
  * there is at most one usable link per application. Returns the token (the only time it exists)
  * and the ids of the links it replaced (see issueLink, ending.ts). Under a guard that does not
- * hold (LinkGuard), nothing is made or ended (null).
+ * hold (LinkGuard), or while a tablet is out (TabletRule), nothing is made or ended.
  */
-export async function createLink(db: Db, input: CreateLinkInput, now?: Date): Promise<CreatedLink>;
-export async function createLink(
+export async function makeLink(
 	db: Db,
-	input: CreateLinkInput & LinkGuard,
-	now?: Date
-): Promise<CreatedLink | null>;
-export async function createLink(
-	db: Db,
-	input: CreateLinkInput & AnyGuard,
+	input: CreateLinkInput & AnyGuard & TabletRule,
 	now = new Date()
-): Promise<CreatedLink | null> {
+): Promise<MadeLink> {
 	const token = newToken();
 	const expiresAt = input.expiresAt ?? new Date(now.getTime() + input.ttlHours * 3_600_000);
 	const made = await db
@@ -80,7 +96,7 @@ export async function createLink(
 						and(activeLinksOf(input.officeId, input.applicationId), gt(signingLinks.expiresAt, now))
 					)
 					.limit(1);
-				if (open) return null;
+				if (open) throw new NotMade('kept');
 			}
 			const revoked = await tx
 				.update(signingLinks)
@@ -94,8 +110,11 @@ export async function createLink(
 				const ended = revoked.map((r) => r.id);
 				const expected = input.replaces === null ? [] : [input.replaces];
 				if (ended.length !== expected.length || ended.some((id, i) => id !== expected[i])) {
-					throw new LinkMoved();
+					throw new NotMade('moved');
 				}
+			}
+			if (input.tabletIdleSeconds !== undefined) {
+				await tabletAway(tx, input.officeId, input.applicationId, input.tabletIdleSeconds, now);
 			}
 			const [row] = await tx
 				.insert(signingLinks)
@@ -139,10 +158,61 @@ export async function createLink(
 			return { link: row!, replaced: revoked.map((r) => r.id) };
 		})
 		.catch((err: unknown) => {
-			if (err instanceof LinkMoved) return null;
+			if (err instanceof NotMade) return err.reason;
 			throw err;
 		});
-	return made ? { token, ...made } : null;
+	return typeof made === 'string' ? { ok: false, reason: made } : { ok: true, token, ...made };
+}
+
+/**
+ * Throws NotMade('tablet') if a tablet is in the merchant's hands (TabletRule). Under the
+ * application's lock, which a hand-over takes as it writes its row (inperson/handover.ts): of a
+ * link and a hand-over made at once, either this sees the hand-over, or the link was there
+ * before the hand-over ended the application's links.
+ */
+async function tabletAway(
+	tx: Tx,
+	officeId: number,
+	applicationId: number,
+	idleSeconds: number,
+	now: Date
+) {
+	// After the links' rows are taken (above): every writer takes them before this lock, never after.
+	await holdApplication(tx, officeId, applicationId);
+	const [out] = await tx
+		.select({ id: handovers.id })
+		.from(handovers)
+		.innerJoin(signingSessions, eq(signingSessions.id, handovers.signingSessionId))
+		.where(
+			and(
+				eq(handovers.officeId, officeId),
+				eq(handovers.applicationId, applicationId),
+				isNull(handovers.lockedAt),
+				isNull(handovers.endedAt),
+				// Not idle, by handoverIdle's rule (the tablet may not have told the server yet).
+				gte(handovers.lastSeenAt, new Date(now.getTime() - serverIdleMs(idleSeconds))),
+				isNull(signingSessions.decisionId),
+				isNull(signingSessions.declineId)
+			)
+		)
+		.limit(1);
+	if (out) throw new NotMade('tablet');
+}
+
+/** For tests that only need a link: makeLink, without the tablet rule unless given. */
+export async function createLink(db: Db, input: CreateLinkInput, now?: Date): Promise<CreatedLink>;
+export async function createLink(
+	db: Db,
+	input: CreateLinkInput & (LinkGuard | TabletRule),
+	now?: Date
+): Promise<CreatedLink | null>;
+export async function createLink(
+	db: Db,
+	input: CreateLinkInput & AnyGuard & TabletRule,
+	now = new Date()
+): Promise<CreatedLink | null> {
+	const made = await makeLink(db, input, now);
+	return made.ok ? made : null;
 }
 
 export type SigningLink = typeof signingLinks.$inferSelect;

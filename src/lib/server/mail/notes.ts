@@ -1,4 +1,5 @@
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt } from 'drizzle-orm';
+import { holdApplication } from '$lib/server/audit/audit';
 import type { Tx } from '$lib/server/db';
 import { mailOutbox, type RepNoteKind } from '$lib/server/db/schema';
 import { officeTime, renderEmail, type Block, type Rendered } from './render';
@@ -45,7 +46,7 @@ export async function notifyRep(tx: Tx, input: NoteInput): Promise<boolean> {
 	return tx.transaction(async (t) => {
 		if (onceSince) {
 			// The audit chain's per-application lock: two instances cannot both find "no note yet".
-			await t.execute(sql`select pg_advisory_xact_lock(${officeId}::int4, ${applicationId}::int4)`);
+			await holdApplication(t, officeId, applicationId);
 			const [earlier] = await t
 				.select({ id: mailOutbox.id })
 				.from(mailOutbox)

@@ -9,7 +9,6 @@ import { inPersonOf } from '$lib/server/evidence/facts';
 import { keepCopied, takeCopied } from '$lib/server/console/copied';
 import { copyableLink, revokeLink, sendLink, type LinkRefusal } from '$lib/server/console/links';
 import type { Pass } from '$lib/server/identity/attempts';
-import type { ApplicationListItem } from '$lib/server/onboarding';
 import { applicationState } from '$lib/server/console/list';
 import { officeTime, serviceDate, shownTime } from '$lib/server/console/time';
 import { timeline, trailRepNames } from '$lib/server/console/timeline';
@@ -69,9 +68,17 @@ const MOVED = (copy: boolean) =>
 /** Revoke refused as CHANGED. */
 const MOVED_REVOKE = `${CHANGED}, so nothing was revoked. Check the link the page now shows, and revoke it if it should stop working.`;
 
+/**
+ * A tablet is in the merchant's hands (TabletRule, links/links.ts): a link made now would run
+ * beside the signing at the counter.
+ */
+const TABLET_OUT =
+	'A tablet is in the merchant’s hands for this application, so no link was made: a link would run beside the signing at the counter. Let them finish, or take the tablet back (“Return to rep”) first.';
+
 function linkRefused(refusal: LinkRefusal, copy: boolean): string {
 	if (refusal.reason === 'identity_elsewhere') return strandedPass(refusal.passes, copy);
 	if (refusal.reason === 'moved') return MOVED(copy);
+	if (refusal.reason === 'tablet') return TABLET_OUT;
 	return refusal.reason === 'decided' ? DECIDED : MAIL_OFF;
 }
 
@@ -232,19 +239,6 @@ const HAND_OVER_REFUSED: Record<StartRefusal, [number, string]> = {
 	identity_elsewhere: [409, 'Identity was confirmed elsewhere; this application can’t continue.']
 };
 
-/**
- * A tablet is in the merchant's hands (handed over, not taken back, not idle): a link made now
- * would run beside the signing at the counter, and whoever opened it could record a decline
- * while the merchant signs there. A hand-over ends the link; a link waits for the tablet.
- */
-const TABLET_OUT =
-	'A tablet is in the merchant’s hands for this application, so no link was made: a link would run beside the signing at the counter. Let them finish, or take the tablet back (“Return to rep”) first.';
-
-async function tabletOut(rep: { officeId: number }, application: ApplicationListItem) {
-	const state = await applicationState(app(), application, rep.officeId);
-	return state.kind === 'in_progress' && state.inPerson;
-}
-
 export const actions: Actions = {
 	handOver: async (event) => {
 		const { rep, applicationId, application } = await requireOfficeApplication(event);
@@ -303,9 +297,6 @@ export const actions: Actions = {
 		if (!parsed.success) {
 			return fail(400, { action: 'send' as const, email: typed, error: parsed.issues[0].message });
 		}
-		if (await tabletOut(rep, application)) {
-			return fail(409, { action: 'send' as const, email: typed, error: TABLET_OUT, moved: false });
-		}
 		const sent = await sendLink(app(), {
 			rep,
 			application,
@@ -329,9 +320,6 @@ export const actions: Actions = {
 		const parsed = v.safeParse(CopyLinkSchema, Object.fromEntries(await event.request.formData()));
 		if (!parsed.success) {
 			return fail(400, { action: 'copy' as const, error: parsed.issues[0].message });
-		}
-		if (await tabletOut(rep, application)) {
-			return fail(409, { action: 'copy' as const, error: TABLET_OUT, moved: false });
 		}
 		const made = await copyableLink(app(), {
 			rep,

@@ -109,10 +109,12 @@ export const POST: RequestHandler = async (event) => {
 		},
 		now
 	);
-	if (!created) {
+	if (!created.ok) {
 		return problem(
 			409,
-			'The application has a link that can still be opened, so it was left as it is and no link was created ("replace": false).'
+			created.reason === 'tablet'
+				? 'A rep has handed a tablet to the merchant for this application, to sign in person, so no link was created: a link would run beside that signing. Ask again once the merchant has finished or the rep has taken the tablet back.'
+				: 'The application has a link that can still be opened, so it was left as it is and no link was created ("replace": false).'
 		);
 	}
 	const { token, link } = created;

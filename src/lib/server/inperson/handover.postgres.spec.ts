@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppContext } from '$lib/server/app';
+import { schema } from '$lib/server/db';
+import { issueLink } from '$lib/server/links/ending';
+import { addRep } from '$lib/server/reps/accounts';
+import { createRepSession, resumeRepSession, type SignedInRep } from '$lib/server/reps/session';
+import { startSandboxServer, type SandboxServer } from '$lib/server/sandbox/testing';
+import { testContext } from '$lib/server/testing/app';
+import { TEST_DATABASE_URL } from '$lib/server/testing/postgres';
+import { twoInstancePools } from '$lib/server/testing/two-pools';
+import { handOver } from './handover';
+
+const meta = { ip: '203.0.113.8', userAgent: 'vitest' };
+const OFFICE = 1207;
+const APP = 50002;
+
+describe.runIf(TEST_DATABASE_URL)('a hand-over and a new link at once, two instances', () => {
+	let sandbox: SandboxServer;
+	const pools = twoInstancePools();
+	let instances: AppContext[] = [];
+	let rep: SignedInRep;
+
+	beforeAll(async () => {
+		sandbox = await startSandboxServer();
+		const key = randomBytes(32);
+		instances = pools.map((p) => testContext(p, sandbox.baseUrl, {}, key));
+		const db = pools[0]!.db;
+		await addRep(
+			db,
+			{ officeId: OFFICE, repNo: 31, email: 'sam@example.com', name: 'Sam' },
+			'pw pw pw pw pw pw'
+		);
+		const [row] = await db.select().from(schema.reps);
+		const secret = await createRepSession(db, row!.id, meta);
+		rep = (await resumeRepSession(db, secret, { idleMinutes: 30, maxHours: 12 }))!.rep;
+	});
+	afterAll(async () => {
+		await sandbox?.close();
+	});
+
+	it('never leave a link usable beside a tablet in the merchant’s hands', async () => {
+		const db = pools[0]!.db;
+		const outcomes = new Set<boolean>();
+		for (let round = 0; round < 24; round++) {
+			const [handed, link] = await Promise.all([
+				handOver(instances[0]!, { rep, applicationId: APP, idType: null, idLast4: null, meta }),
+				// Started a little later each round, so that it meets the hand-over at each of its steps.
+				sleep(round * 2).then(() =>
+					issueLink(instances[1]!, {
+						officeId: OFFICE,
+						applicationId: APP,
+						email: null,
+						createdBy: 'test',
+						ttlHours: 1,
+						meta
+					})
+				)
+			]);
+			expect(handed.ok).toBe(true);
+			outcomes.add(link.ok);
+			const usable = await db
+				.select({ id: schema.signingLinks.id })
+				.from(schema.signingLinks)
+				.where(
+					and(
+						eq(schema.signingLinks.applicationId, APP),
+						isNull(schema.signingLinks.revokedAt),
+						isNull(schema.signingLinks.usedAt),
+						gt(schema.signingLinks.expiresAt, new Date())
+					)
+				);
+			// The tablet is out (handOver's own row): so no link can be opened.
+			expect(usable, `round ${round}`).toEqual([]);
+			// Taken back, for the next round.
+			await db
+				.update(schema.handovers)
+				.set({ lockedAt: new Date(), lockReason: 'returned' })
+				.where(isNull(schema.handovers.lockedAt));
+		}
+		// Both ways round happened: a link made first (then ended by the hand-over) and a link refused.
+		expect([...outcomes].sort()).toEqual([false, true]);
+	});
+});
