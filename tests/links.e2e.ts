@@ -32,7 +32,9 @@ const MESSAGES = {
 	unknown: 'This link isn’t valid',
 	expired: 'This link has expired',
 	revoked: 'This link has been replaced by a newer one',
-	used: 'A decision on this application is already on record, so this link no longer opens. Your sales representative can tell you where things stand, and send you copies of the documents.'
+	used: 'A decision on this application is already on record, so this link no longer opens. Your sales representative can tell you where things stand, and send you copies of the documents.',
+	declined:
+		'This application was declined, so this link no longer opens. If you have changed your mind, ask your sales representative for a new link.'
 };
 
 /** The error page of a link: status, its own message, no business name, no Start button. */
@@ -383,6 +385,24 @@ test.describe('link states', () => {
 		await expectLinkError(page, link, 410, MESSAGES.used, app.business);
 		const again = await postLink(request, app.id);
 		expect(again.status()).toBe(409);
+	});
+
+	test('used by a decline before identity → 410 that says so, promising no documents; replaced once a newer link is out', async ({
+		page,
+		request
+	}) => {
+		const app = await newApplication(request, 'Declined early');
+		const { path } = await createLink(request, app.id);
+		await page.goto(path);
+		await page.getByText('I don’t want to sign').click();
+		await page.getByRole('button', { name: 'Decline the application' }).click();
+		await expect(page.getByRole('heading', { level: 1, name: TEXT.declinedTitle })).toBeVisible();
+		await expectLinkError(page, path, 410, MESSAGES.declined, app.business);
+		await expect(page.getByText('copies')).toHaveCount(0);
+		// They changed their mind and a new link went out: the old one points to the newer.
+		const newer = await createLink(request, app.id);
+		await expectLinkError(page, path, 410, MESSAGES.revoked, app.business);
+		await openLinkAndStart(page, newer.path);
 	});
 
 	test('a started session is not a way around an expired link', async ({ page, request }) => {

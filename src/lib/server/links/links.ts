@@ -4,7 +4,13 @@ import { appendAudit, holdApplication } from '$lib/server/audit/audit';
 import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
 import type { Db, Tx } from '$lib/server/db';
 import { preparedPer } from '$lib/server/db/prepared';
-import { auditEvents, handovers, signingLinks, signingSessions } from '$lib/server/db/schema';
+import {
+	auditEvents,
+	decisions,
+	handovers,
+	signingLinks,
+	signingSessions
+} from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
 import { serverIdleMs } from '$lib/inperson';
 
@@ -348,6 +354,30 @@ export async function howRevoked(db: Db, linkId: string): Promise<Revoked> {
 	if (row?.newerBy) return { how: 'replaced', by: row.newerBy };
 	const how = row?.revoke?.reason === 'in_person' ? 'in_person' : 'withdrawn';
 	return { how, by: row?.revoke?.by ?? null };
+}
+
+/**
+ * What used a link up (every link of the application is used up by a decision or a decline, see
+ * finishSession), read where a merchant meets it: a decision on record; else a decline before
+ * identity, which a newer link has since followed (`replaced`) or not (`declined`).
+ */
+export async function howUsed(
+	db: Db,
+	link: SigningLink
+): Promise<'decided' | 'declined' | 'replaced'> {
+	const ofApplication = <T extends typeof decisions | typeof signingLinks>(t: T) =>
+		and(eq(t.officeId, link.officeId), eq(t.applicationId, link.applicationId));
+	const [row] = await db
+		.select({
+			decided: sql<boolean>`exists (${db.select({ id: decisions.id }).from(decisions).where(ofApplication(decisions))})`,
+			newer: sql<boolean>`exists (${db
+				.select({ id: signingLinks.id })
+				.from(signingLinks)
+				.where(and(ofApplication(signingLinks), gt(signingLinks.createdAt, link.createdAt)))})`
+		})
+		.from(sql`(select 1) as one`);
+	if (!row || row.decided) return 'decided';
+	return row.newer ? 'replaced' : 'declined';
 }
 
 export function linkState(link: SigningLink | undefined, now = new Date()): LinkState {

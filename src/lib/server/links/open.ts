@@ -22,7 +22,7 @@ import {
 	type LimitResult
 } from '$lib/server/ratelimit/ratelimit';
 import { endedBy, orOffice, repContactOf } from '$lib/server/reps/contact';
-import { findLink, howRevoked, linkState, lookupHash, type SigningLink } from './links';
+import { findLink, howRevoked, howUsed, linkState, lookupHash, type SigningLink } from './links';
 import { limitAddress } from '$lib/server/http/address';
 
 const MESSAGES = {
@@ -45,10 +45,15 @@ const MESSAGES = {
 		410,
 		'This link closed when your sales representative began signing this application with you in person. If that signing wasn’t finished, ask them for a new link.'
 	],
-	used: [
+	// Any session's decision (or decline) uses up every link of the application, opened or not.
+	decided: [
 		410,
-		// Any session's decision (or decline) uses up every link of the application, opened or not.
 		'A decision on this application is already on record, so this link no longer opens. Your sales representative can tell you where things stand, and send you copies of the documents.'
+	],
+	// A decline before identity: no decision, and so no documents to send.
+	declined: [
+		410,
+		'This application was declined, so this link no longer opens. If you have changed your mind, ask your sales representative for a new link.'
 	]
 } as const;
 
@@ -122,7 +127,10 @@ async function admitLink(
 	const state = linkState(link);
 	if (state !== 'valid') {
 		const revoked = state === 'revoked' ? await howRevoked(ctx.db, link!.id) : null;
-		const [status, message] = MESSAGES[state === 'revoked' ? revoked!.how : state];
+		const [status, message] =
+			MESSAGES[
+				state === 'revoked' ? revoked!.how : state === 'used' ? await howUsed(ctx.db, link!) : state
+			];
 		// A link we know names the rep the message points to: whoever ended it (the rep who took
 		// the signing in person, say), else its sender or its application's rep; else, and for a
 		// link we do not know, the office contact when one is set.
