@@ -331,6 +331,37 @@ test('the console refreshes itself while the merchant finishes', async ({ browse
 	expect(await rep.evaluate(() => (window as unknown as { mark?: number }).mark)).toBe(1);
 });
 
+test('left alone for nearly the idle timeout the console stops refreshing and says so; the rep’s next key starts it again', async ({
+	browser
+}) => {
+	const rep = await repPage(browser, REPS.sam);
+	// The page's own clock, moved on by hand: the session's idle timeout is 30 minutes here.
+	await rep.clock.install();
+	await rep.goto('/rep');
+	await ready(rep);
+	const meta = rep.locator('p.meta');
+	await expect(meta).toContainText('this page refreshes itself while it is open.');
+	const refreshes: string[] = [];
+	rep.on('request', (r) => {
+		if (r.url().includes('/rep/__data.json')) refreshes.push(r.url());
+	});
+	await rep.clock.runFor(2_100);
+	await expect.poll(() => refreshes.length).toBeGreaterThan(0);
+	// 29 minutes untouched: the console no longer asks, so the rep's session can time out.
+	await rep.clock.fastForward('29:00');
+	await expect(meta).toContainText(
+		'this page stopped refreshing itself while nobody used it, and starts again when you do.'
+	);
+	await expect(meta).not.toContainText('refreshes itself while it is open');
+	const before = refreshes.length;
+	await rep.clock.runFor(10_000);
+	expect(refreshes.length).toBe(before);
+	// The rep is back: a refresh at once, and the promise again.
+	await rep.keyboard.press('Shift');
+	await expect.poll(() => refreshes.length).toBeGreaterThan(before);
+	await expect(meta).toContainText('this page refreshes itself while it is open.');
+});
+
 test('the search box keeps what the rep types through the page’s refresh; Show and Clear set it', async ({
 	browser
 }) => {

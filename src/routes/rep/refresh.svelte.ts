@@ -2,29 +2,52 @@ import { onMount } from 'svelte';
 import { invalidate } from '$app/navigation';
 import { navigating } from '$app/state';
 
+/** Whether the page is refreshing itself now, for the words that say so. */
+export interface RefreshStatus {
+	/** The script runs (without it nothing refreshes: the page says to reload). */
+	readonly live: boolean;
+	/** Left alone for nearly the idle timeout: no refresh until the rep touches the page again. */
+	readonly paused: boolean;
+}
+
 /**
  * Re-runs the page's load every few seconds while the tab is visible, so a rep across the counter
- * sees the merchant's progress. It stops once nobody has touched the page for nearly the idle
- * timeout: polling is not activity, and an unattended console must be able to time out.
+ * sees the merchant's progress. It pauses once nobody has touched the page for nearly the idle
+ * timeout: polling is not activity, and an unattended console must be able to time out. The rep's
+ * next touch refreshes at once and goes on.
  */
-export function autoRefresh(dependency: string, seconds: () => number, idleMinutes: () => number) {
+export function autoRefresh(
+	dependency: string,
+	seconds: () => number,
+	idleMinutes: () => number
+): RefreshStatus {
+	const status = $state({ live: false, paused: false });
+	// Not while the rep's own click is on its way to another page: kit lets an invalidation "win"
+	// over a navigation in flight, and the page the rep asked for would never come.
+	const refresh = () => {
+		if (document.visibilityState === 'visible' && !navigating.to) void invalidate(dependency);
+	};
 	onMount(() => {
 		let lastTouch = Date.now();
-		const touched = () => (lastTouch = Date.now());
+		const touched = () => {
+			lastTouch = Date.now();
+			if (status.paused) {
+				status.paused = false;
+				refresh();
+			}
+		};
 		const events = ['pointerdown', 'keydown', 'scroll'] as const;
 		for (const e of events) window.addEventListener(e, touched, { passive: true });
+		status.live = true;
 		const timer = setInterval(() => {
-			const quietFor = Date.now() - lastTouch;
 			const limit = Math.max(1, idleMinutes() - 1) * 60_000;
-			// Not while the rep's own click is on its way to another page: kit lets an invalidation
-			// "win" over a navigation in flight, and the page the rep asked for would never come.
-			if (document.visibilityState === 'visible' && quietFor < limit && !navigating.to) {
-				void invalidate(dependency);
-			}
+			status.paused = Date.now() - lastTouch >= limit;
+			if (!status.paused) refresh();
 		}, seconds() * 1000);
 		return () => {
 			clearInterval(timer);
 			for (const e of events) window.removeEventListener(e, touched);
 		};
 	});
+	return status;
 }
