@@ -1,8 +1,10 @@
 import { createHmac } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { listAudit, verifyAuditChain } from '$lib/server/audit/audit';
-import { decisions, signingSessions } from '$lib/server/db/schema';
+import { decisions, mailOutbox, signingSessions } from '$lib/server/db/schema';
+import { deliverMail } from '$lib/server/mail/deliver';
+import type { Envelope } from '$lib/server/mail/smtp';
 import { identityState, startAttempt, submitAnswers } from '$lib/server/identity/attempts';
 import { noSections } from '$lib/server/signing/sections';
 import type { SigningSession } from '$lib/server/signing/session';
@@ -129,6 +131,31 @@ describe('decision outbox against the sandbox', () => {
 		expect(types.slice(-2)).toEqual(['decision.accepted', 'decision.delivered']);
 		expect((await verifyAuditChain(t.ctx.db, 1207, 50001)).ok).toBe(true);
 		expect(JSON.stringify(await listAudit(t.ctx.db, 1207, 50001))).not.toContain(SSN);
+	});
+
+	it('tells the rep, in the signed note written after the delivery, the decision’s number', async () => {
+		const s = await verified(50001);
+		const d = await recordDecision(t.ctx.db, t.ctx.encryptionKey, s, input(true), meta);
+		expect(await deliverDecision(t.ctx, d.id)).toBe('delivered');
+		const [note] = await t.ctx.db
+			.select({ id: mailOutbox.id })
+			.from(mailOutbox)
+			.where(and(eq(mailOutbox.applicationId, 50001), eq(mailOutbox.kind, 'note.signed')))
+			.orderBy(desc(mailOutbox.createdAt))
+			.limit(1);
+		const sent: Envelope[] = [];
+		// Mail on (no server listens there: the sender below takes the message).
+		const ctx = { ...t.ctx, config: { ...t.ctx.config, SMTP_URL: 'smtp://127.0.0.1:9' } };
+		await deliverMail(ctx, note!.id, {
+			sender: { send: async (m) => void sent.push(m), close: () => {} },
+			directory: async () => ({ name: 'Sam Ortiz', email: 'sam@example.com', phone: null })
+		});
+		const { merchantDecisionId } = await row(d.id);
+		expect(merchantDecisionId).toEqual(expect.any(Number));
+		expect(sent[0]!.text).toContain(
+			`The onboarding service has received the decision, as decision no. ${merchantDecisionId}.`
+		);
+		expect(sent[0]!.text).not.toContain('if the service refuses it');
 	});
 
 	it('keeps the decision through an outage and delivers it once the service is back', async () => {

@@ -43,6 +43,15 @@ async function linkGone(ctx: AppContext, m: OutboxRow, now: Date): Promise<strin
 	return decided ? 'a decision was recorded before the email went out' : null;
 }
 
+/** The application's decision's delivery, for a signed note written now (null: none on record). */
+async function deliveryOf(ctx: AppContext, m: OutboxRow) {
+	const [row] = await ctx.db
+		.select({ status: decisions.status, merchantDecisionId: decisions.merchantDecisionId })
+		.from(decisions)
+		.where(and(eq(decisions.officeId, m.officeId!), eq(decisions.applicationId, m.applicationId!)));
+	return row ?? null;
+}
+
 function consoleUrl(ctx: AppContext, m: OutboxRow): string | null {
 	const origin = ctx.config.ORIGIN;
 	return origin && m.applicationId ? `${origin}/rep/applications/${m.applicationId}` : null;
@@ -191,7 +200,9 @@ export async function deliverMail(
 			repName: rep.name,
 			timeZone: ctx.config.OFFICE_TIME_ZONE,
 			// The office contact (no rep account) need not be a console user.
-			consoleUrl: rep.office ? null : consoleUrl(ctx, m)
+			consoleUrl: rep.office ? null : consoleUrl(ctx, m),
+			// Unread (the database failing here), the note says what holds either way.
+			delivery: m.kind === 'note.signed' ? await deliveryOf(ctx, m).catch(() => null) : null
 		});
 	} else if (m.bodyEnc && to) {
 		body = JSON.parse(decrypt(ctx.encryptionKey, m.bodyEnc)) as Rendered;

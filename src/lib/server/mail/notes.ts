@@ -1,7 +1,7 @@
 import { and, eq, gt } from 'drizzle-orm';
 import { holdApplication } from '$lib/server/audit/audit';
 import type { Tx } from '$lib/server/db';
-import { mailOutbox, type RepNoteKind } from '$lib/server/db/schema';
+import { mailOutbox, type DecisionStatus, type RepNoteKind } from '$lib/server/db/schema';
 import { officeTime, renderEmail, type Block, type Rendered } from './render';
 
 /** What happened, as the rep is told it. Nothing here is secret; the SSN is never part of it. */
@@ -139,6 +139,21 @@ export interface NoteContext {
 	timeZone: string;
 	/** The console page of the application, when the portal knows its public address. */
 	consoleUrl: string | null;
+	/** The decision's delivery as the note is written (a signed note; null: none on record). */
+	delivery?: { status: DecisionStatus; merchantDecisionId: number | null } | null;
+}
+
+/** Where the signed decision stands with the service, in words true when the email is written. */
+function deliveryWords(d: NoteContext['delivery']): string {
+	if (d?.status === 'delivered') {
+		return d.merchantDecisionId === null
+			? 'The onboarding service has received the decision.'
+			: `The onboarding service has received the decision, as decision no. ${d.merchantDecisionId}.`;
+	}
+	if (d?.status === 'rejected') {
+		return 'The onboarding service did not take the decision: the portal writes to you about it separately.';
+	}
+	return 'The decision goes to the onboarding service; if the service refuses it, the portal writes to you again.';
 }
 
 /** Writes a stored note out as an email, now that the rep is known. */
@@ -155,11 +170,10 @@ export function renderNote(
 	switch (note.kind) {
 		case 'signed':
 			title = 'Your merchant signed';
-			// Written when the worker sends it, by which time the decision may already be delivered:
-			// the words hold either way.
+			// Written when the worker sends it: by then the decision may be delivered, or refused.
 			blocks.push({
 				kind: 'p',
-				text: `${note.signer} accepted and signed the application for {strong}. The decision goes to the onboarding service; if the service refuses it, the portal writes to you again.`,
+				text: `${note.signer} accepted and signed the application for {strong}. ${deliveryWords(c.delivery)}`,
 				strong: what
 			});
 			blocks.push(...notTheOwner(note));

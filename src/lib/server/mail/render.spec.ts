@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { linkEmail } from '$lib/server/links/email';
-import { renderNote } from './notes';
+import { renderNote, type NoteContext } from './notes';
 import { escapeHtml, officeTime, renderEmail } from './render';
 
 describe('email rendering', () => {
@@ -88,18 +88,35 @@ describe('email rendering', () => {
 		expect(office.text).not.toContain('Your sales representative');
 	});
 
-	it('tells the rep of a signature in words true before and after the delivery', () => {
-		const { text } = renderNote(
-			{ kind: 'signed', signer: 'Dana Whitfield', business: 'Blue Heron Bakery' },
-			1207,
-			50101,
-			{ repName: 'Sam Ortiz', timeZone: 'America/Chicago', consoleUrl: null }
+	it('tells the rep of a signature, and where its delivery stands as the email is written', () => {
+		const signed = (delivery: NoteContext['delivery']) =>
+			renderNote(
+				{ kind: 'signed', signer: 'Dana Whitfield', business: 'Blue Heron Bakery' },
+				1207,
+				50101,
+				{ repName: 'Sam Ortiz', timeZone: 'America/Chicago', consoleUrl: null, delivery }
+			).text;
+		const lead =
+			'Dana Whitfield accepted and signed the application for Blue Heron Bakery (office 1207, application 50101).';
+		const onItsWay =
+			'The decision goes to the onboarding service; if the service refuses it, the portal writes to you again.';
+		for (const d of [undefined, null, { status: 'pending' as const, merchantDecisionId: null }]) {
+			expect(signed(d)).toContain(`${lead} ${onItsWay}`);
+		}
+		expect(signed({ status: 'delivered', merchantDecisionId: 80412 })).toContain(
+			`${lead} The onboarding service has received the decision, as decision no. 80412.`
 		);
-		expect(text).toContain(
-			'Dana Whitfield accepted and signed the application for Blue Heron Bakery (office 1207, application 50101). The decision goes to the onboarding service; if the service refuses it, the portal writes to you again.'
+		expect(signed({ status: 'delivered', merchantDecisionId: null })).toContain(
+			`${lead} The onboarding service has received the decision.`
 		);
-		expect(text).not.toMatch(/is delivering/);
-		expect(text).not.toContain('owner');
+		const refused = signed({ status: 'rejected', merchantDecisionId: null });
+		expect(refused).toContain(
+			`${lead} The onboarding service did not take the decision: the portal writes to you about it separately.`
+		);
+		for (const text of [refused, signed({ status: 'delivered', merchantDecisionId: 1 })]) {
+			expect(text).not.toContain(onItsWay);
+		}
+		expect(signed(null)).not.toContain('owner');
 	});
 
 	it('tells the rep when the signer typed other names than the owner’s', () => {
