@@ -8,6 +8,7 @@ import type { SigningSession } from '$lib/server/signing/session';
 import { renderCertificate } from './certificate';
 import { gatherFacts, type Audience, type EvidenceFacts } from './facts';
 import { offerApplicationPdf, offeredPdf } from './presented';
+import { labelOpenTypeFonts } from './layout';
 import { sealPdf } from './seal';
 import { renderSignedCopy, type AgreementSection } from './signed-copy';
 
@@ -79,6 +80,7 @@ function verifyUrl(ctx: AppContext, origin: string | undefined, reference: strin
 }
 
 async function seal(ctx: AppContext, pdf: PDFDocument, reason: string, url: string, now: Date) {
+	await labelOpenTypeFonts(pdf);
 	return sealPdf(pdf, await ctx.seal(), { reason, location: url, signingTime: now });
 }
 

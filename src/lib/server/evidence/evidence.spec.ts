@@ -532,6 +532,8 @@ describe('certificate of completion and signed copy', () => {
 			for (const file of [copy, cert]) {
 				expect(run('pdfsig', [file])).toContain('Signature Validation: Signature is Valid.');
 				expect(fontsOf(file)).toMatch(/NotoSans-Regular\S*\s+CID TrueType\s+Identity-H\s+yes/);
+				// Every font labelled as what its file is (the script face, see labelOpenTypeFonts).
+				expect(fontsOf(file)).not.toContain('Mismatch between font type and embedded font file');
 			}
 			const signaturePage = pages(copy).at(-1)!;
 			expect(signaturePage).toContain(`${name} typed "${signer.signature}" as their signature`);

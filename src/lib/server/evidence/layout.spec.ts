@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CONTENT_WIDTH, MARGIN, Sheet } from './layout';
+import { CONTENT_WIDTH, MARGIN, Sheet, labelOpenTypeFonts } from './layout';
 
 const dir = mkdtempSync(join(tmpdir(), 'layout-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -17,11 +17,19 @@ describe('the typed signature in the script font', () => {
 		for (const name of names) {
 			top -= sheet.signature(name, MARGIN.x, top, CONTENT_WIDTH / 2);
 		}
+		await labelOpenTypeFonts(sheet.pdf);
 		const file = join(dir, 'signatures.pdf');
 		writeFileSync(file, await sheet.pdf.save());
-		const text = spawnSync('pdftotext', ['-raw', file, '-'], { encoding: 'utf8' }).stdout;
-		const lines = text.split('\n').map((l) => l.replace(/\s+/g, ' ').trim());
+		const read = spawnSync('pdftotext', ['-raw', file, '-'], { encoding: 'utf8' });
+		const lines = read.stdout.split('\n').map((l) => l.replace(/\s+/g, ' ').trim());
 		for (const name of names) expect(lines).toContain(name.replace(/\s+/g, ' '));
+		// The face's whole OpenType file, labelled so: poppler read it without a warning (pdf-lib
+		// alone labels it TrueType, and poppler says "Mismatch between font type and embedded font
+		// file" at every page).
+		expect(read.stderr).toBe('');
+		const fonts = spawnSync('pdffonts', [file], { encoding: 'utf8' });
+		expect(fonts.stderr).toBe('');
+		expect(fonts.stdout).toMatch(/DancingScript\S*\s+CID Type 0C \(OT\)\s+Identity-H\s+yes/);
 	});
 });
 

@@ -1,7 +1,11 @@
 import fontkit from '@pdf-lib/fontkit';
 import {
+	PDFDict,
 	PDFDocument,
+	PDFName,
+	PDFRawStream,
 	StandardFonts,
+	decodePDFRawStream,
 	degrees,
 	rgb,
 	type PDFFont,
@@ -81,6 +85,36 @@ export interface Column {
 	title: string;
 	width: number;
 	style?: Style;
+}
+
+/**
+ * Labels the script face's font for what it is. pdf-lib asks fontkit for a `cff` property
+ * fontkit does not have, so it embeds a CFF-flavoured OpenType font as TrueType (a CIDFontType2
+ * over FontFile2): readers that look inside (poppler: "Mismatch between font type and embedded
+ * font file") warn on every page, and a stricter one could refuse the font. The whole OpenType
+ * file belongs in FontFile3 labelled `OpenType`, under a CIDFontType0, whose CIDs are the font's
+ * glyph ids without a CIDToGIDMap (ISO 32000-1, 9.7.4.2 and Table 126). Only a font file that
+ * begins as CFF OpenType ("OTTO") is moved: the Noto faces are TrueType, and the service's own
+ * pages in the signed copy keep theirs. pdf-lib has no option for it, hence this, once every page
+ * is drawn and before the document is saved (documents.ts, seal).
+ */
+export async function labelOpenTypeFonts(pdf: PDFDocument): Promise<void> {
+	await pdf.flush();
+	const name = (n: string) => PDFName.of(n);
+	for (const [, obj] of pdf.context.enumerateIndirectObjects()) {
+		if (!(obj instanceof PDFDict) || obj.get(name('Subtype')) !== name('CIDFontType2')) continue;
+		const descriptor = obj.lookup(name('FontDescriptor'));
+		const file = descriptor instanceof PDFDict ? descriptor.lookup(name('FontFile2')) : undefined;
+		if (!(file instanceof PDFRawStream)) continue;
+		const head = decodePDFRawStream(file).decode().subarray(0, 4);
+		if (String.fromCharCode(...head) !== 'OTTO') continue;
+		const d = descriptor as PDFDict;
+		d.set(name('FontFile3'), d.get(name('FontFile2'))!);
+		d.delete(name('FontFile2'));
+		file.dict.set(name('Subtype'), name('OpenType'));
+		obj.set(name('Subtype'), name('CIDFontType0'));
+		obj.delete(name('CIDToGIDMap'));
+	}
 }
 
 export class Sheet {
