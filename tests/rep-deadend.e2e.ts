@@ -85,6 +85,37 @@ test('a new link to the address identity passed on carries the pass over', async
 	await expect(look.locator('ol.steps')).toContainText(
 		'Your identity is already confirmed: no questions this time.'
 	);
+	// Saying no is a decision now, which the service takes only with the SSN: on the sign step.
+	const afterPass =
+		'Your identity is already confirmed, so a decline goes to the onboarding service as your decision';
+	await look.getByText('I don’t want to sign').click();
+	const said = look.locator('details.decline[open] p');
+	await expect(said).toContainText(afterPass);
+	await expect(said).toContainText('Press Start, then choose Decline on the last step');
+	await expect(look.getByRole('button', { name: 'Decline the application' })).toHaveCount(0);
+	// A decline without it, posted from an older page, is refused, and nothing is recorded.
+	const post = await look.request.post(`${b}?/decline`, {
+		form: { reason: 'Not for us' },
+		headers: { origin: new URL(look.url()).origin, accept: 'text/html' },
+		maxRedirects: 0
+	});
+	expect(post.status()).toBe(409);
+	expect(await post.text()).toContain('Nothing was recorded: go on to the last step');
+	// Nor on the agreement, where the form is still offered: it says where to decline instead.
+	await openLinkAndStart(look, b);
+	await look.getByText('I don’t want to sign').click();
+	await look.getByLabel('Reason (optional)').fill('Not for us');
+	await look.getByRole('button', { name: 'Decline the application' }).click();
+	await expect(look.locator('#decline-reason-error')).toContainText(afterPass);
+	await expect(look).toHaveURL(/\/sign\/terms$/);
+	await expect(look.getByLabel('Reason (optional)')).toHaveValue('Not for us');
+	// And on the identity step, which says it before anything is typed.
+	await agreeToTerms(look);
+	await look.getByText('I don’t want to sign').click();
+	await expect(said).toContainText(afterPass);
+	await expect(said).toContainText(
+		'Press Continue to signing, then choose Decline on the last step'
+	);
 	await look.close();
 	await finishWith(browser, b);
 	await rep.goto(`/rep?q=${encodeURIComponent(app.business)}`);

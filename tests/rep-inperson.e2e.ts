@@ -236,6 +236,29 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 	expect(text).toContain('Sam Ortiz (rep 31) unlocked their device with their password.');
 });
 
+test('identity confirmed in person: a link made afterwards (the operator API) tells the merchant so and sends them to the rep', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'In person passed');
+	const tablet = await repPage(browser, REPS.sam);
+	await handOver(tablet, app.id);
+	await agreeToTerms(tablet);
+	await passIdentity(tablet, app.id);
+	await tablet.getByRole('button', { name: 'Return to rep' }).click();
+	await expectLocked(tablet);
+	// The tablet is back, so a link can be made; no link carries a pass made in person.
+	const { path } = await createLink(request, app.id, { email: app.email });
+	const merchant = await browser.newPage({ viewport: { width: 390, height: 844 } });
+	await merchant.goto(path);
+	await expect(merchant.getByRole('alert')).toContainText(
+		'Your identity was already confirmed in person, with your sales representative, who checked your photo ID.'
+	);
+	await expect(merchant.getByRole('button', { name: 'Start' })).toHaveCount(0);
+	await merchant.close();
+	await tablet.context().close();
+});
+
 test('"Return to rep" mid-way keeps the merchant’s progress for a later hand-over', async ({
 	browser,
 	request

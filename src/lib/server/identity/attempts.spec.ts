@@ -17,12 +17,43 @@ import {
 	closeAbandonedTries,
 	identityState,
 	identityView,
+	judgePass,
 	startAttempt,
 	submitAnswers,
 	type OpenAttempt
 } from './attempts';
 
 const meta = { ip: '127.0.0.1', userAgent: 'vitest' };
+
+describe('an earlier pass, judged for a new session (judgePass)', () => {
+	const inPerson = { linkId: null, email: null };
+	const onLink = { linkId: 'link-a', email: 'dana@example.com' };
+
+	it('carries in person always, and to a link of the same address', () => {
+		expect(judgePass([onLink], null, null, 'in_person')).toEqual({
+			kind: 'carries',
+			linkId: 'link-a'
+		});
+		expect(judgePass([onLink], 'link-b', 'DANA@example.com ', 'link')).toEqual({
+			kind: 'carries',
+			linkId: 'link-a'
+		});
+	});
+
+	it('says whether a pass it refuses was made in person, where no link carries it', () => {
+		expect(judgePass([inPerson], 'link-b', 'dana@example.com', 'link')).toEqual({
+			kind: 'refused',
+			email: null,
+			inPerson: true
+		});
+		expect(judgePass([inPerson, onLink], 'link-b', 'other@example.com', 'link')).toEqual({
+			kind: 'refused',
+			email: 'dana@example.com',
+			inPerson: false
+		});
+		expect(judgePass([], 'link-b', null, 'link')).toEqual({ kind: 'none' });
+	});
+});
 
 describe('identity attempts against the sandbox', () => {
 	let t: Awaited<ReturnType<typeof startTestApp>>;

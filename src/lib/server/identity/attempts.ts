@@ -545,7 +545,8 @@ export interface Started {
 export type EarlierPass =
 	| { kind: 'none' }
 	| { kind: 'carries'; linkId: string | null }
-	| { kind: 'refused'; email: string | null };
+	/** `inPerson`: every pass was made in person (no link carries one: see newLinkCarries). */
+	| { kind: 'refused'; email: string | null; inPerson: boolean };
 
 const sameEmail = (a: string | null | undefined, b: string | null | undefined) =>
 	!!a && !!b && a.trim().toLowerCase() === b.trim().toLowerCase();
@@ -605,7 +606,11 @@ export function judgePass(
 		? passes.find((p) => p.linkId === linkId || sameEmail(p.email, linkEmail))
 		: undefined;
 	if (carrier) return { kind: 'carries', linkId: carrier.linkId };
-	return { kind: 'refused', email: passes.find((p) => p.email)?.email ?? null };
+	return {
+		kind: 'refused',
+		email: passes.find((p) => p.email)?.email ?? null,
+		inPerson: passes.every((p) => p.linkId === null)
+	};
 }
 
 /**

@@ -1,5 +1,6 @@
 import { fail, redirect, type RequestEvent } from '@sveltejs/kit';
 import * as v from 'valibot';
+import { DECLINE_ON_SIGN_STEP } from './decline';
 import { noSsn, withoutSsn } from './ssn';
 
 /**
@@ -45,6 +46,14 @@ export async function readDecline(event: RequestEvent) {
 			decline: { reason: keptReason(input), error: parsed.issues[0].message }
 		})
 	};
+}
+
+/**
+ * A "no" without the SSN refused once identity has passed (identityCarries, decline.ts): the
+ * reason stays as typed, and the message says where to decline instead.
+ */
+export function declineOnSignStep(reason: string | null) {
+	return fail(409, { decline: { reason: reason ?? '', error: DECLINE_ON_SIGN_STEP } });
 }
 
 /** Where every decline ends: the done page, which says it is recorded and what happens next. */

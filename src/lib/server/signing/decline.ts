@@ -1,9 +1,10 @@
 import { and, eq, max, sql } from 'drizzle-orm';
 import { appendAudit } from '$lib/server/audit/audit';
 import type { Tx } from '$lib/server/db';
-import { declines, signingLinks, type DeclineStage } from '$lib/server/db/schema';
+import { declines, signingLinks, type Channel, type DeclineStage } from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
 import { notifyRep } from '$lib/server/mail/notes';
+import { earlierPass } from '$lib/server/identity/attempts';
 import { sessionEvent } from './event';
 import { finishSession, type SigningSession } from './session';
 
@@ -63,6 +64,24 @@ export async function declineBeforeIdentity(
 		return row!;
 	});
 }
+
+/**
+ * Whether identity has passed for this signing already (on this link, an earlier one to the same
+ * address, or in person): then a "no" goes to the service as a decision, with the SSN, from the
+ * sign step, and declineBeforeIdentity is not the way (its record would say identity had not
+ * passed). See earlierPass.
+ */
+export async function identityCarries(
+	db: Tx,
+	s: { officeId: number; applicationId: number; linkId: string | null; channel: Channel }
+): Promise<boolean> {
+	const earlier = await earlierPass(db, s.officeId, s.applicationId, s.linkId, s.channel);
+	return earlier.kind === 'carries';
+}
+
+/** A no-SSN decline refused because identityCarries: what to do instead. */
+export const DECLINE_ON_SIGN_STEP =
+	'Your identity is already confirmed, so a decline goes to the onboarding service as your decision, and the service takes a decision only with your Social Security Number. Nothing was recorded: go on to the last step and choose Decline there.';
 
 export async function declineById(db: Tx, id: string): Promise<Decline | undefined> {
 	const [row] = await db.select().from(declines).where(eq(declines.id, id));

@@ -205,11 +205,13 @@ describe('starting a signing session (the one way in)', () => {
 				const other = await link(50003, email);
 				expect(await earlierPass(t.ctx.db, 1207, 50003, other.id)).toEqual({
 					kind: 'refused',
-					email: 'erik@lakesidekayak.example'
+					email: 'erik@lakesidekayak.example',
+					inPerson: false
 				});
 				expect(await pageView(other.token)).toEqual({
 					kind: 'refused',
-					email: 'erik@lakesidekayak.example'
+					email: 'erik@lakesidekayak.example',
+					inPerson: false
 				});
 				expect(await start(50003, other.id)).toMatchObject({
 					ok: false,

@@ -43,7 +43,9 @@ export type StartRefusal =
 	| 'not_found'
 	| 'decided'
 	/** Identity passed on a link this one cannot carry it from (see `earlierPass`). */
-	| 'identity_elsewhere';
+	| 'identity_elsewhere'
+	/** Passed in person, which no link carries over. */
+	| 'identity_in_person';
 
 export type StartResult =
 	| { ok: true; secret: string; session: SigningSession }
@@ -75,7 +77,13 @@ export async function startSigningSession(
 		input.linkId,
 		input.channel
 	);
-	if (earlier.kind === 'refused') return { ok: false, reason: 'identity_elsewhere', item };
+	if (earlier.kind === 'refused') {
+		return {
+			ok: false,
+			reason: earlier.inPerson ? 'identity_in_person' : 'identity_elsewhere',
+			item
+		};
+	}
 	// Past identity already, the merchant may have been filling in the sign step on this link
 	// when their session ended: nothing they typed there is lost (the SSN was never kept).
 	const draft =

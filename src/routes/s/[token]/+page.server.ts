@@ -7,8 +7,8 @@ import { openLink, openLinkView } from '$lib/server/links/open';
 import { isDecided, type ApplicationListItem } from '$lib/server/onboarding';
 import { merchantRepContact, orOffice, senderContact, senderRepNo } from '$lib/server/reps/contact';
 import { businessName, findApplication } from '$lib/server/signing/application';
-import { declineBeforeIdentity } from '$lib/server/signing/decline';
-import { readDecline, toDone } from '$lib/server/signing/decline-form';
+import { declineBeforeIdentity, identityCarries } from '$lib/server/signing/decline';
+import { declineOnSignStep, readDecline, toDone } from '$lib/server/signing/decline-form';
 import { setSessionCookie } from '$lib/server/signing/session';
 import { openSession, startSigningSession, type StartRefusal } from '$lib/server/signing/start';
 import type { Actions, PageServerLoad } from './$types';
@@ -29,6 +29,10 @@ const REFUSALS: Record<StartRefusal, [number, string]> = {
 	identity_elsewhere: [
 		409,
 		'Your identity was already confirmed using an earlier link that went to a different email address. For your security this link can’t continue: please contact your sales representative, who can send a link to that address or help you finish in person.'
+	],
+	identity_in_person: [
+		409,
+		'Your identity was already confirmed in person, with your sales representative, who checked your photo ID. For your security this link can’t continue: please contact your sales representative to finish signing with them in person.'
 	]
 };
 
@@ -52,7 +56,13 @@ export const load: PageServerLoad = async (event) => {
 	}
 	// No Start button that could only fail: the page says why and whom to contact instead.
 	const blocked: StartRefusal | null =
-		item && isDecided(item) ? 'decided' : earlier.kind === 'refused' ? 'identity_elsewhere' : null;
+		item && isDecided(item)
+			? 'decided'
+			: earlier.kind === 'refused'
+				? earlier.inPerson
+					? 'identity_in_person'
+					: 'identity_elsewhere'
+				: null;
 	return {
 		business: item ? businessName(item) : null,
 		expiresAt: link.expiresAt.toISOString(),
@@ -111,6 +121,9 @@ export const actions: Actions = {
 		// Saying no does not wait for the service: while it is unreachable the decline is still kept.
 		const { link, item } = await currentApplication(event);
 		if (item && isDecided(item)) return fail(409, { message: REFUSALS.decided[1] });
+		if (await identityCarries(app().db, { ...link, linkId: link.id, channel: 'link' })) {
+			return declineOnSignStep(read.reason);
+		}
 		const meta = requestMeta(event);
 		const repNo = await senderRepNo(app(), link);
 		const { secret } = await app().db.transaction(async (tx) => {

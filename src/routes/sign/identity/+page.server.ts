@@ -12,8 +12,8 @@ import { hit } from '$lib/server/ratelimit/ratelimit';
 import { requireStep } from '$lib/server/signing/guard';
 import { setSessionCookie, type SigningSession } from '$lib/server/signing/session';
 import { parseAnswers } from './schema';
-import { declineBeforeIdentity } from '$lib/server/signing/decline';
-import { readDecline, toDone } from '$lib/server/signing/decline-form';
+import { declineBeforeIdentity, identityCarries } from '$lib/server/signing/decline';
+import { declineOnSignStep, readDecline, toDone } from '$lib/server/signing/decline-form';
 import type { Actions, PageServerLoad } from './$types';
 
 const BUSY =
@@ -81,6 +81,8 @@ export const load: PageServerLoad = async (event) => {
 		 * elsewhere.
 		 */
 		earlier: earlier.kind,
+		/** A pass that does not carry was made in person (the page says so, not "a link"). */
+		earlierInPerson: earlier.kind === 'refused' && earlier.inPerson,
 		open: state.open
 			? {
 					deadline: state.open.attempt.deadlineAt.toISOString(),
@@ -156,6 +158,7 @@ export const actions: Actions = {
 		const meta = requestMeta(event);
 		const read = await readDecline(event);
 		if (!read.ok) return read.failure;
+		if (await identityCarries(ctx.db, session)) return declineOnSignStep(read.reason);
 		// Declining with questions open leaves that try to run out like any other walked-away try.
 		const state = await identityState(ctx, session, meta);
 		await declineBeforeIdentity(

@@ -13,8 +13,8 @@ import {
 	showTerms
 } from '$lib/server/signing/terms';
 import { ConsentSchema } from './schema';
-import { declineBeforeIdentity } from '$lib/server/signing/decline';
-import { readDecline, toDone } from '$lib/server/signing/decline-form';
+import { declineBeforeIdentity, identityCarries } from '$lib/server/signing/decline';
+import { declineOnSignStep, readDecline, toDone } from '$lib/server/signing/decline-form';
 import type { Actions, PageServerLoad } from './$types';
 import { sessionEvent } from '$lib/server/signing/event';
 
@@ -68,6 +68,7 @@ export const actions: Actions = {
 		const session = requireStep(event, 'terms');
 		const read = await readDecline(event);
 		if (!read.ok) return read.failure;
+		if (await identityCarries(app().db, session)) return declineOnSignStep(read.reason);
 		await declineBeforeIdentity(
 			app().db,
 			session,

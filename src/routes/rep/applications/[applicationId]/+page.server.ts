@@ -236,7 +236,8 @@ const HAND_OVER_REFUSED: Record<StartRefusal, [number, string]> = {
 		'A decision is on record for this application, so there is nothing left to sign in person. The page now shows where it stands.'
 	],
 	// In person an earlier pass always carries (the rep checked the photo ID): not expected here.
-	identity_elsewhere: [409, 'Identity was confirmed elsewhere; this application can’t continue.']
+	identity_elsewhere: [409, 'Identity was confirmed elsewhere; this application can’t continue.'],
+	identity_in_person: [409, 'Identity was confirmed elsewhere; this application can’t continue.']
 };
 
 export const actions: Actions = {
