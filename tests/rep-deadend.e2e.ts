@@ -109,13 +109,12 @@ test('a new link to the address identity passed on carries the pass over', async
 	await expect(look.locator('#decline-reason-error')).toContainText(afterPass);
 	await expect(look).toHaveURL(/\/sign\/terms$/);
 	await expect(look.getByLabel('Reason (optional)')).toHaveValue('Not for us');
-	// And on the identity step, which says it before anything is typed.
+	// And on the identity step, which says it with the pass, and offers no form.
 	await agreeToTerms(look);
-	await look.getByText('I don’t want to sign').click();
-	await expect(said).toContainText(afterPass);
-	await expect(said).toContainText(
-		'Press Continue to signing, then choose Decline on the last step'
+	await expect(look.locator('.then-decline')).toContainText(
+		'If you don’t want to sign, continue all the same and choose Decline there: with your identity confirmed, a decline goes to the onboarding service as your decision'
 	);
+	await expect(look.getByText('I don’t want to sign')).toHaveCount(0);
 	await look.close();
 	await finishWith(browser, b);
 	await rep.goto(`/rep?q=${encodeURIComponent(app.business)}`);

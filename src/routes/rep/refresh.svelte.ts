@@ -21,7 +21,10 @@ export function autoRefresh(
 	seconds: () => number,
 	idleMinutes: () => number
 ): RefreshStatus {
-	const status = $state({ live: false, paused: false });
+	// Two plain states, not a $state object: a deep proxy would bring Svelte's proxy code into the
+	// chunk every page shares, and the merchant's pages' bytes are budgeted (tests/bench).
+	let live = $state(false);
+	let paused = $state(false);
 	// Not while the rep's own click is on its way to another page: kit lets an invalidation "win"
 	// over a navigation in flight, and the page the rep asked for would never come.
 	const refresh = () => {
@@ -31,23 +34,30 @@ export function autoRefresh(
 		let lastTouch = Date.now();
 		const touched = () => {
 			lastTouch = Date.now();
-			if (status.paused) {
-				status.paused = false;
+			if (paused) {
+				paused = false;
 				refresh();
 			}
 		};
 		const events = ['pointerdown', 'keydown', 'scroll'] as const;
 		for (const e of events) window.addEventListener(e, touched, { passive: true });
-		status.live = true;
+		live = true;
 		const timer = setInterval(() => {
 			const limit = Math.max(1, idleMinutes() - 1) * 60_000;
-			status.paused = Date.now() - lastTouch >= limit;
-			if (!status.paused) refresh();
+			paused = Date.now() - lastTouch >= limit;
+			if (!paused) refresh();
 		}, seconds() * 1000);
 		return () => {
 			clearInterval(timer);
 			for (const e of events) window.removeEventListener(e, touched);
 		};
 	});
-	return status;
+	return {
+		get live() {
+			return live;
+		},
+		get paused() {
+			return paused;
+		}
+	};
 }
