@@ -43,7 +43,10 @@ async function linkGone(ctx: AppContext, m: OutboxRow, now: Date): Promise<strin
 	return decided ? 'a decision was recorded before the email went out' : null;
 }
 
-/** The application's decision's delivery, for a signed note written now (null: none on record). */
+/** Notes of a decision (a decline before identity is not one: it stays with the portal). */
+const DECIDED_NOTES = new Set(['note.signed', 'note.declined']);
+
+/** The application's decision's delivery, for a note written now (null: none on record). */
 async function deliveryOf(ctx: AppContext, m: OutboxRow) {
 	const [row] = await ctx.db
 		.select({ status: decisions.status, merchantDecisionId: decisions.merchantDecisionId })
@@ -202,7 +205,7 @@ export async function deliverMail(
 			// The office contact (no rep account) need not be a console user.
 			consoleUrl: rep.office ? null : consoleUrl(ctx, m),
 			// Unread (the database failing here), the note says what holds either way.
-			delivery: m.kind === 'note.signed' ? await deliveryOf(ctx, m).catch(() => null) : null
+			delivery: DECIDED_NOTES.has(m.kind) ? await deliveryOf(ctx, m).catch(() => null) : null
 		});
 	} else if (m.bodyEnc && to) {
 		body = JSON.parse(decrypt(ctx.encryptionKey, m.bodyEnc)) as Rendered;

@@ -109,7 +109,11 @@ function notTheOwner(note: { owner?: string | null }): Block[] {
  * tablet, the merchant in front of the rep; from a link before identity, whoever held the link,
  * since nobody's identity had been confirmed.
  */
-function declinedBlocks(note: Extract<RepNote, { kind: 'declined' }>, what: string): Block[] {
+function declinedBlocks(
+	note: Extract<RepNote, { kind: 'declined' }>,
+	what: string,
+	delivery: NoteContext['delivery']
+): Block[] {
 	if (note.beforeIdentity === 'link') {
 		return [
 			{
@@ -129,7 +133,11 @@ function declinedBlocks(note: Extract<RepNote, { kind: 'declined' }>, what: stri
 		];
 	}
 	return [
-		{ kind: 'p', text: `${note.signer} declined the application for {strong}.`, strong: what },
+		{
+			kind: 'p',
+			text: `${note.signer} declined the application for {strong}. ${deliveryWords(delivery)}`,
+			strong: what
+		},
 		...notTheOwner(note)
 	];
 }
@@ -139,7 +147,7 @@ export interface NoteContext {
 	timeZone: string;
 	/** The console page of the application, when the portal knows its public address. */
 	consoleUrl: string | null;
-	/** The decision's delivery as the note is written (a signed note; null: none on record). */
+	/** The decision's delivery as the note is written (a note of a decision; null: none on record). */
 	delivery?: { status: DecisionStatus; merchantDecisionId: number | null } | null;
 }
 
@@ -180,7 +188,7 @@ export function renderNote(
 			break;
 		case 'declined':
 			title = 'Your merchant declined';
-			blocks.push(...declinedBlocks(note, what));
+			blocks.push(...declinedBlocks(note, what, c.delivery));
 			if (note.reason) {
 				blocks.push({ kind: 'p', text: 'Their reason:' }, { kind: 'quote', text: note.reason });
 			} else {

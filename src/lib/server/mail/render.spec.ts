@@ -119,6 +119,32 @@ describe('email rendering', () => {
 		expect(signed(null)).not.toContain('owner');
 	});
 
+	it('tells the rep of a decline after identity where its decision stands; one before, that it stayed here', () => {
+		const declined = (beforeIdentity: 'link' | undefined) =>
+			renderNote(
+				{
+					kind: 'declined',
+					signer: 'Dana Whitfield',
+					reason: null,
+					beforeIdentity,
+					business: 'Blue Heron Bakery'
+				},
+				1207,
+				50101,
+				{
+					repName: 'Sam Ortiz',
+					timeZone: 'America/Chicago',
+					consoleUrl: null,
+					delivery: { status: 'delivered', merchantDecisionId: 80413 }
+				}
+			).text;
+		expect(declined(undefined)).toContain(
+			'Dana Whitfield declined the application for Blue Heron Bakery (office 1207, application 50101). The onboarding service has received the decision, as decision no. 80413.'
+		);
+		expect(declined('link')).toContain('Nothing went to the onboarding service.');
+		expect(declined('link')).not.toContain('decision no.');
+	});
+
 	it('tells the rep when the signer typed other names than the owner’s', () => {
 		const context = { repName: 'Sam Ortiz', timeZone: 'America/Chicago', consoleUrl: null };
 		const owner =

@@ -35,15 +35,15 @@ const DECIDED = 'A decision is on record for this application, so no new link ca
 
 /**
  * A new link that could not carry the identity already confirmed (identity/attempts.ts): the
- * merchant would be turned away at the identity step. Said before anything is sent.
+ * merchant's link would not let them start. Said before anything is sent.
  */
 function strandedPass(passes: Pass[], copy: boolean): string {
 	const emailed = passes.find((p) => p.email);
 	if (emailed) {
-		return `Identity was already confirmed ${passedWhere(emailed)}, and ${copy ? 'a link to copy' : 'a link to another address'} can’t carry that over: the merchant would be turned away at the identity step. Nothing was sent. ${copy ? 'Email' : 'Send'} the link to ${emailed.email}, or finish the signing with the merchant in person.`;
+		return `Identity was already confirmed ${passedWhere(emailed)}, and ${copy ? 'a link to copy' : 'a link to another address'} can’t carry that over: the link would not let the merchant start. ${copy ? 'No link was made' : 'Nothing was sent'}. ${copy ? 'Email' : 'Send'} the link to ${emailed.email}, or finish the signing with the merchant in person.`;
 	}
 	const pass = passes.find((p) => p.linkId === null) ?? passes[0]!;
-	return `Identity was already confirmed ${passedWhere(pass)}, which no new link can carry over: the merchant would be turned away at the identity step. Nothing was sent. Finish the signing with the merchant in person: hand them the tablet below.`;
+	return `Identity was already confirmed ${passedWhere(pass)}, which no new link can carry over: the link would not let the merchant start. ${copy ? 'No link was made' : 'Nothing was sent'}. Finish the signing with the merchant in person: hand them the tablet below.`;
 }
 
 /** Said beside the send form once identity passed: which link, if any, can carry it over. */
