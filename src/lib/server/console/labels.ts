@@ -214,8 +214,14 @@ export function attention(s: ConsoleState, zone: string): string | null {
 	const forward = passedOn
 		? `Send a new link to ${passedOn}: a link to that address carries the confirmed identity over.`
 		: inPerson
-			? 'Identity was confirmed in person, with you: hand the tablet over again and the merchant goes on from signing.'
-			: 'Identity was confirmed on a link that was not emailed (copied, or made without an address), which no new link can carry over: finish this application with the merchant in person.';
+			? 'Hand the tablet over again: the merchant goes on from signing.'
+			: 'No new link can carry it over: finish this application with the merchant in person.';
+	// Said alone (no dead end to explain first), it names where identity was confirmed.
+	const alone = passedOn
+		? forward
+		: inPerson
+			? `Identity was confirmed in person, with you. ${forward}`
+			: `Identity was confirmed on a link that was not emailed (copied, or made without an address). ${forward}`;
 	if (s.deadEnd) {
 		const current = s.link
 			? s.link.email
@@ -227,6 +233,6 @@ export function attention(s: ConsoleState, zone: string): string | null {
 			: ', so the merchant will be sent to you';
 		return `Identity was confirmed ${passedWhere(s.identityPassed)}. ${current}${turned}. ${forward}`;
 	}
-	if (s.kind === 'identity_passed' && !s.link) return forward;
+	if (s.kind === 'identity_passed' && !s.link) return alone;
 	return null;
 }

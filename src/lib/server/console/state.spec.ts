@@ -679,10 +679,26 @@ describe('the console state of an application', () => {
 			});
 			const s = derive(facts({ sessions: [inPerson] }));
 			const said = attention(s, ZONE) ?? '';
-			expect(said).toContain(
-				'Identity was confirmed in person, with you: hand the tablet over again'
+			expect(said).toBe(
+				'Identity was confirmed in person, with you. Hand the tablet over again: the merchant goes on from signing.'
 			);
-			expect(said).not.toContain('copied link');
+		});
+
+		it('after a pass in person and a link no pass can ride on, says where identity passed once', () => {
+			const inPerson = session('t', {
+				linkId: null,
+				channel: 'in_person',
+				consentAt: ago(90),
+				identityPassedAt: ago(80),
+				lastSeenAt: ago(70)
+			});
+			const s = derive(
+				facts({ links: [link('B', { email: 'dana@example.com' })], sessions: [inPerson] })
+			);
+			expect(s.deadEnd).not.toBeNull();
+			expect(attention(s, ZONE)).toBe(
+				'Identity was confirmed in person. The current link (to dana@example.com) can’t carry it over, so the merchant will be sent to you. Hand the tablet over again: the merchant goes on from signing.'
+			);
 		});
 
 		it('is over once a decision is recorded', () => {
