@@ -79,6 +79,12 @@ test('a new link to the address identity passed on carries the pass over', async
 	// The rep resends to the same address (typed in another case): the merchant simply signs.
 	const b = await sendLink(rep, app, app.email.toUpperCase());
 	await expect(rep.getByText('Needs you')).toHaveCount(0);
+	// Its email, too, says no questions come this time.
+	const { text: resent } = await mailTo(rep, app.email.toUpperCase(), app.business);
+	expect(resent).toContain(
+		'read the agreement, and accept or decline. Your identity is already confirmed, so there are no questions this time.'
+	);
+	expect(resent).not.toContain('identity questions from the credit bureau');
 	// Its page says before Start that no questions come this time.
 	const look = await browser.newPage({ viewport: { width: 390, height: 844 } });
 	await look.goto(b);

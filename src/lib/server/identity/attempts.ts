@@ -593,6 +593,18 @@ export const earlierPasses = (db: Tx, officeId: number, applicationId: number): 
 export const newLinkCarries = (passes: Pass[], email: string | null) =>
 	passes.length === 0 || passes.some((p) => sameEmail(p.email, email));
 
+/**
+ * Whether a pass made earlier carries over to a link emailed to `to`, so that its email can say
+ * no questions come this time (links/mail.ts, links/reminders.ts).
+ */
+export async function identityCarriesTo(
+	db: Tx,
+	m: { officeId: number; applicationId: number; to: string }
+): Promise<boolean> {
+	const passes = await earlierPasses(db, m.officeId, m.applicationId);
+	return passes.length > 0 && newLinkCarries(passes, m.to);
+}
+
 /** earlierPass's judgement, on the passes and the email of the link `linkId` (if any). */
 export function judgePass(
 	passes: Pass[],

@@ -7,6 +7,8 @@ export interface LinkEmailFacts {
 	expiresAt: Date;
 	rep?: RepContact | null;
 	timeZone: string;
+	/** Identity already passed, and carries over to this link: no questions this time. */
+	identityDone?: boolean;
 }
 
 function repBlock(rep: RepContact | null | undefined): Block {
@@ -36,7 +38,9 @@ function body(f: LinkEmailFacts, opening: Block[], title: string): Rendered {
 			...opening,
 			{
 				kind: 'p',
-				text: 'It takes about ten minutes: read the agreement, answer a few identity questions from the credit bureau, and accept or decline.'
+				text: f.identityDone
+					? 'It takes a few minutes: read the agreement, and accept or decline. Your identity is already confirmed, so there are no questions this time.'
+					: 'It takes about ten minutes: read the agreement, answer a few identity questions from the credit bureau, and accept or decline.'
 			},
 			{ kind: 'button', href: f.url, label: 'Review and sign' },
 			{ kind: 'p', text: `This link works until ${officeTime(f.expiresAt, f.timeZone)}.` },

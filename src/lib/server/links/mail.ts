@@ -1,5 +1,6 @@
 import type { AppContext } from '$lib/server/app';
 import { encrypt } from '$lib/server/crypto/secretbox';
+import { identityCarriesTo } from '$lib/server/identity/attempts';
 import type { Tx } from '$lib/server/db';
 import { linkReminders } from '$lib/server/db/schema';
 import { mailMode } from '$lib/server/mail/mode';
@@ -41,7 +42,8 @@ export async function sendLinkMail(
 		url: m.url,
 		expiresAt: m.expiresAt,
 		rep: m.rep,
-		timeZone: ctx.config.OFFICE_TIME_ZONE
+		timeZone: ctx.config.OFFICE_TIME_ZONE,
+		identityDone: await identityCarriesTo(tx ?? ctx.db, m)
 	});
 	const write = async (t: Tx) => {
 		await enqueueMail(

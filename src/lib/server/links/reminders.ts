@@ -3,6 +3,7 @@ import type { AppContext } from '$lib/server/app';
 import type { Config } from '$lib/server/config/config';
 import { decrypt } from '$lib/server/crypto/secretbox';
 import { decisions, linkReminders, signingLinks } from '$lib/server/db/schema';
+import { identityCarriesTo } from '$lib/server/identity/attempts';
 import { enqueueMail } from '$lib/server/mail/outbox';
 import { reminderEmail } from './email';
 
@@ -96,7 +97,8 @@ export async function queueDueReminders(ctx: AppContext, now = new Date()): Prom
 				url,
 				expiresAt: plan.expiresAt,
 				rep: plan.rep,
-				timeZone: ctx.config.OFFICE_TIME_ZONE
+				timeZone: ctx.config.OFFICE_TIME_ZONE,
+				identityDone: await identityCarriesTo(tx, plan)
 			});
 			await enqueueMail(
 				tx,
