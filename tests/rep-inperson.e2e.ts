@@ -251,6 +251,9 @@ test('identity confirmed in person: a link made afterwards (the operator API) te
 	const { path } = await createLink(request, app.id, { email: app.email });
 	const merchant = await browser.newPage({ viewport: { width: 390, height: 844 } });
 	await merchant.goto(path);
+	await expect(
+		merchant.getByRole('heading', { level: 1, name: 'This link can’t continue' })
+	).toBeVisible();
 	await expect(merchant.getByRole('alert')).toContainText(
 		'Your identity was already confirmed in person, with your sales representative, who checked your photo ID.'
 	);
