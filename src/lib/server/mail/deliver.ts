@@ -2,6 +2,7 @@ import { and, asc, count, eq, isNull, lt, lte, or } from 'drizzle-orm';
 import type { AppContext } from '$lib/server/app';
 import { appendAudit } from '$lib/server/audit/audit';
 import { decrypt, encrypt } from '$lib/server/crypto/secretbox';
+import { decisionFor } from '$lib/server/decisions/decisions';
 import { decisions, mailOutbox, signingLinks } from '$lib/server/db/schema';
 import { mailMode } from './mode';
 import { renderNote } from './notes';
@@ -45,15 +46,6 @@ async function linkGone(ctx: AppContext, m: OutboxRow, now: Date): Promise<strin
 
 /** Notes of a decision (a decline before identity is not one: it stays with the portal). */
 const DECIDED_NOTES = new Set(['note.signed', 'note.declined']);
-
-/** The application's decision's delivery, for a note written now (null: none on record). */
-async function deliveryOf(ctx: AppContext, m: OutboxRow) {
-	const [row] = await ctx.db
-		.select({ status: decisions.status, merchantDecisionId: decisions.merchantDecisionId })
-		.from(decisions)
-		.where(and(eq(decisions.officeId, m.officeId!), eq(decisions.applicationId, m.applicationId!)));
-	return row ?? null;
-}
 
 function consoleUrl(ctx: AppContext, m: OutboxRow): string | null {
 	const origin = ctx.config.ORIGIN;
@@ -205,7 +197,12 @@ export async function deliverMail(
 			// The office contact (no rep account) need not be a console user.
 			consoleUrl: rep.office ? null : consoleUrl(ctx, m),
 			// Unread (the database failing here), the note says what holds either way.
-			delivery: DECIDED_NOTES.has(m.kind) ? await deliveryOf(ctx, m).catch(() => null) : null
+			delivery: DECIDED_NOTES.has(m.kind)
+				? await decisionFor(ctx.db, m.officeId!, m.applicationId!).then(
+						(d) => d ?? null,
+						() => null
+					)
+				: null
 		});
 	} else if (m.bodyEnc && to) {
 		body = JSON.parse(decrypt(ctx.encryptionKey, m.bodyEnc)) as Rendered;
