@@ -8,6 +8,7 @@ import {
 	adapterProblems,
 	defaultHost
 } from '../src/lib/server/config/adapter.js';
+import { drainUnreadBodies } from '../src/lib/server/http/drain.js';
 
 if (!existsSync('build/index.js')) {
 	// The build, and the migrations the portal applies at start (./drizzle), are read from the
@@ -52,7 +53,9 @@ const local = `http://127.0.0.1:${port}`;
 process.env.ORIGIN ||= `http://localhost:${port}`;
 const origin = process.env.ORIGIN.replace(/\/+$/, '');
 
-await import(resolve('build/index.js'));
+const { server } = await import(resolve('build/index.js'));
+// A body the app answered without reading no longer stops its connection (see drain.js).
+drainUnreadBodies(server.server);
 
 // Stopped (Ctrl-C, SIGTERM) while this script still asks the portal for its demo link: the portal
 // stops by itself (adapter-node, whose own handlers are in place now), and there is then nothing

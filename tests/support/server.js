@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { drainUnreadBodies } from '../../src/lib/server/http/drain.js';
 
 // E2E_DIR and E2E_SMTP_URL let a test start a second server of its own (tests/mail.e2e.ts: one
 // that sends through an SMTP server the test runs); the shared server keeps the dev mailbox.
@@ -98,4 +99,6 @@ for (const { office, repNo, email, name, phone } of REPS) {
 
 // E2E_BUILD_DIR runs another copy of the build (e.g. a snapshot taken so that a rebuild during
 // the run cannot pull files from under the server); the default is the project's build/.
-await import(resolve(process.env.E2E_BUILD_DIR || 'build', 'index.js'));
+const { server } = await import(resolve(process.env.E2E_BUILD_DIR || 'build', 'index.js'));
+// As scripts/start.js does: a body the app answered without reading is drained (drain.js).
+drainUnreadBodies(server.server);
