@@ -3,7 +3,7 @@ import type { AppContext } from '$lib/server/app';
 import { appendAudit } from '$lib/server/audit/audit';
 import { decrypt, encrypt } from '$lib/server/crypto/secretbox';
 import { decisionFor } from '$lib/server/decisions/decisions';
-import { decisions, mailOutbox, signingLinks } from '$lib/server/db/schema';
+import { mailOutbox, signingLinks } from '$lib/server/db/schema';
 import { mailMode } from './mode';
 import { renderNote } from './notes';
 import { claimMail, type OutboxRow } from './outbox';
@@ -35,12 +35,7 @@ async function linkGone(ctx: AppContext, m: OutboxRow, now: Date): Promise<strin
 	if (link.usedAt) return 'a decision was recorded before the email went out';
 	if (link.revokedAt) return 'the link was revoked or replaced before the email went out';
 	if (link.expiresAt <= now) return 'the link expired before the email could be sent';
-	const [decided] = await ctx.db
-		.select({ id: decisions.id })
-		.from(decisions)
-		.where(
-			and(eq(decisions.officeId, link.officeId), eq(decisions.applicationId, link.applicationId))
-		);
+	const decided = await decisionFor(ctx.db, link.officeId, link.applicationId);
 	return decided ? 'a decision was recorded before the email went out' : null;
 }
 

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppContext } from '$lib/server/app';
 import { listAudit, verifyAuditChain } from '$lib/server/audit/audit';
-import { linkReminders, mailOutbox, signingLinks } from '$lib/server/db/schema';
+import { decisions, linkReminders, mailOutbox, signingLinks } from '$lib/server/db/schema';
 import { createLink } from '$lib/server/links/links';
 import { addRep } from '$lib/server/reps/accounts';
 import { mailLinkForTest } from '$lib/server/links/testing';
@@ -230,6 +230,26 @@ describe('the mail outbox over a real SMTP server', () => {
 			status: 'cancelled',
 			bodyEnc: null,
 			lastError: 'the link was revoked or replaced before the email went out'
+		});
+		expect(smtp.captured).toHaveLength(0);
+	});
+
+	it('does not send a link email once a decision is on record for its application, even on another session', async () => {
+		const m = await mailedLink();
+		// Not through this link (it is neither used nor revoked): a decision all the same.
+		await ctx.db.insert(decisions).values({
+			officeId: 1207,
+			applicationId: m.applicationId,
+			sessionId: '00000000-0000-4000-8000-000000000002',
+			isAccepted: true,
+			body: {},
+			ssnLast4: '0000'
+		});
+		expect(await deliverMail(ctx, m.id)).toBe('cancelled');
+		expect(await row(m.id)).toMatchObject({
+			status: 'cancelled',
+			bodyEnc: null,
+			lastError: 'a decision was recorded before the email went out'
 		});
 		expect(smtp.captured).toHaveLength(0);
 	});
