@@ -73,6 +73,39 @@ export async function hit(db: Db, limit: Limit, now = new Date()): Promise<Limit
 	return judge(limit, row?.count ?? 1, now);
 }
 
+/**
+ * hit() for a limit that locks someone out (wrong passwords). In one fixed window, a run of
+ * failures across the window's edge was two short runs, and five wrong passwords in a row could
+ * leave the account open; so its hits count in the window `now` falls in and in the one before.
+ * A refused hit is taken back, so trying while locked does not make the lock longer. The lock
+ * lasts until the hits that make it leave both windows: one to two windows after the last
+ * failure, as retryAfterSeconds says.
+ */
+export async function hitLockout(db: Db, limit: Limit, now = new Date()): Promise<LimitResult> {
+	const { windowStart, retryAfterSeconds } = window(limit.windowSeconds, now);
+	const current = await hit(db, limit, now);
+	const [before] = await db
+		.select({ count: rateLimits.count })
+		.from(rateLimits)
+		.where(
+			and(
+				eq(rateLimits.key, limit.key),
+				eq(rateLimits.windowStart, new Date(windowStart.getTime() - limit.windowSeconds * 1000))
+			)
+		);
+	const count = current.count + (before?.count ?? 0);
+	if (count <= limit.max) return { ok: true, count, retryAfterSeconds };
+	await undoHit(db, limit, now);
+	// This window's hits still count in the next one: once it starts, one more fits only if they
+	// are fewer than the limit; otherwise the lock lasts through it.
+	const kept = current.count - 1;
+	return {
+		ok: false,
+		count,
+		retryAfterSeconds: retryAfterSeconds + (kept < limit.max ? 0 : limit.windowSeconds)
+	};
+}
+
 /** Where a limit stands once its window holds `count` hits, this one included. */
 export function judge(limit: Limit, count: number, now = new Date()): LimitResult {
 	return {

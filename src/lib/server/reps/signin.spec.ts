@@ -26,7 +26,8 @@ describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 			add('kim@example.com', 33),
 			add('pat@example.com', 34),
 			add('ray@example.com', 35),
-			add('iris@example.com', 36)
+			add('iris@example.com', 36),
+			add('val@example.com', 37)
 		]);
 	});
 	afterAll(() => database.close());
@@ -90,7 +91,7 @@ describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 		}
 	});
 
-	it('locks an email after repeated failures, known or not, until the window ends', async () => {
+	it('locks an email after repeated failures, known or not, through the window after theirs', async () => {
 		for (const email of ['kim@example.com', 'ghost@example.com']) {
 			for (let i = 0; i < rules.maxFailures; i++) {
 				expect((await attempt(email, 'wrong password here', `192.0.2.${i + 10}`, at(1))).ok).toBe(
@@ -99,14 +100,45 @@ describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 			}
 			// Even the right password is not looked at while locked.
 			const locked = await attempt(email, PASSWORD, '192.0.2.99', at(2));
-			expect(locked).toEqual({ ok: false, reason: 'locked', retryAfterSeconds: 13 * 60 });
+			// The failures count in this window (13 more minutes) and in the next (15).
+			expect(locked).toEqual({ ok: false, reason: 'locked', retryAfterSeconds: 28 * 60 });
 		}
-		// The next window starts afresh.
-		expect((await attempt('kim@example.com', PASSWORD, '192.0.2.99', at(15))).ok).toBe(true);
+		expect(await attempt('kim@example.com', PASSWORD, '192.0.2.99', at(15))).toEqual({
+			ok: false,
+			reason: 'locked',
+			retryAfterSeconds: 15 * 60
+		});
+		// Once they have left both windows, the right password works.
+		expect((await attempt('kim@example.com', PASSWORD, '192.0.2.99', at(30))).ok).toBe(true);
 		// Counted by a hash: what was typed as the email is not kept as typed, in any case.
 		const keys = (await database.db.select().from(schema.rateLimits)).map((r) => r.key);
 		expect(keys.some((k) => k.startsWith('rep-signin:email:'))).toBe(true);
 		expect(keys.join(' ').toLowerCase()).not.toContain('ghost');
+	});
+
+	it('locks a run of failures across a window’s edge, and trying while locked keeps it no longer', async () => {
+		// Two wrong passwords just before 15:45, where a window ends, and one just after: three in
+		// a row lock it, as three within one window do.
+		for (const minute of [44, 44, 46]) {
+			expect(
+				await attempt('val@example.com', 'wrong password here', '198.51.100.40', at(minute))
+			).toEqual({ ok: false, reason: 'invalid' });
+		}
+		expect(await attempt('val@example.com', PASSWORD, '198.51.100.41', at(46))).toEqual({
+			ok: false,
+			reason: 'locked',
+			retryAfterSeconds: 14 * 60
+		});
+		// Tried again and again while locked: the lock ends when it said.
+		for (let i = 0; i < 5; i++) {
+			expect(await attempt('val@example.com', PASSWORD, '198.51.100.42', at(50))).toMatchObject({
+				ok: false,
+				reason: 'locked'
+			});
+		}
+		expect(await attempt('val@example.com', PASSWORD, '198.51.100.43', at(60))).toMatchObject({
+			ok: true
+		});
 	});
 
 	it('locks an address that tries many emails, and a success takes back only its own count', async () => {

@@ -3,7 +3,7 @@ import type { Config } from '$lib/server/config/config';
 import type { Db } from '$lib/server/db';
 import { hashToken } from '$lib/server/crypto/tokens';
 import type { RequestMeta } from '$lib/server/http/meta';
-import { clearLimit, hit, undoHit, type Limit } from '$lib/server/ratelimit/ratelimit';
+import { clearLimit, hitLockout, undoHit, type Limit } from '$lib/server/ratelimit/ratelimit';
 import { findRepByEmail, upgradePasswordHash, type Rep } from './accounts';
 import { DUMMY_HASH, verifyPassword } from './password';
 import { createRepSession, endRepSession } from './session';
@@ -36,7 +36,8 @@ export type PasswordCheck =
  * Checks a rep's email and password. Every attempt is counted up front, atomically, against the
  * email typed (known or not, so a lockout says nothing about which accounts exist) and the
  * client's address; a success takes its count back, so only failures lock. A locked email or
- * address is refused without looking at the password until its window ends. Sign-in and the
+ * address is refused without looking at the password until its failures leave the window they
+ * fell in and the next one (hitLockout: a run across a window's edge locks too). Sign-in and the
  * tablet's unlock share the counts: one password, one budget of guesses.
  */
 export async function checkRepPassword(
@@ -63,7 +64,7 @@ export async function checkRepPassword(
 		max: rules.maxFailuresPerAddress,
 		windowSeconds
 	};
-	const [a, b] = await Promise.all([hit(db, account, now), hit(db, address, now)]);
+	const [a, b] = await Promise.all([hitLockout(db, account, now), hitLockout(db, address, now)]);
 	if (!a.ok || !b.ok) {
 		return {
 			ok: false,
