@@ -344,7 +344,10 @@ test('handed over again on another device: the first tablet locks, and the merch
 		second.getByText(/A tablet is in the merchant’s hands now\. Handing over here locks that one/)
 	).toBeVisible();
 	// Nor does a link go out beside the tablet: whoever opened it could decline while the merchant
-	// signs at the counter.
+	// signs at the counter. The page says so before anything is pressed.
+	await expect(second.locator('#tablet-out')).toContainText(
+		'The merchant has the tablet now, so no link can be made'
+	);
 	await ready(second);
 	await second.getByRole('button', { name: SEND_LINK }).click();
 	await expect(

@@ -141,6 +141,8 @@ export const load: PageServerLoad = async (event) => {
 		attention: attention(state, zone),
 		decided: state.decided,
 		inPerson: state.inPerson,
+		// A tablet in the merchant's hands, by the rule makeLink refuses a link under (links.ts).
+		tabletOut: (state.kind === 'in_progress' || state.kind === 'identity_locked') && state.inPerson,
 		lockedUntil: state.kind === 'identity_locked' ? shownTime(state.until, zone) : null,
 		declineReason,
 		// The evidence exists once a decision is recorded; the signed copy only for an acceptance.
