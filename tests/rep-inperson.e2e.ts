@@ -19,6 +19,7 @@ import {
 	passIdentity,
 	postLink,
 	ready,
+	replayPost,
 	resetSandbox,
 	setTimeLimit,
 	startQuestions,
@@ -110,6 +111,13 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 	await handOver(tablet, app.id, { type: 'Driver’s license', last4: 'K7Q2' });
 	await expect(tablet).toHaveURL(/\/sign\/terms$/);
 	await expect(tablet.getByText(app.business).first()).toBeVisible();
+	// For help the merchant hands the tablet back to the rep beside them: no mail or phone of the
+	// rep's to open on the rep's own device.
+	const help = tablet.locator('aside.help');
+	await expect(help).toContainText(
+		'Your sales representative is the person from your sales office who handed you this device: hand it back to them with any question.'
+	);
+	await expect(help.locator('a[href^="mailto:"], a[href^="tel:"]')).toHaveCount(0);
 
 	// Any rep address, another application (its page or its signing link), the home page, the
 	// verify page, the dev mailbox (its links), Back and reload: only the signing step.
@@ -301,6 +309,13 @@ test('"Return to rep" mid-way keeps the merchant’s progress for a later hand-o
 		/Its identity questions are still open and their time runs on: unless the merchant answers them by .+ \d+:\d\d:\d\d [AP]M [A-Z]+, that try counts without a pass\./
 	);
 	await expect(tablet.getByText('The merchant picks up where they left off.')).toBeVisible();
+	// Beside Send and Copy: a link made now could start no questions while those are open.
+	await expect(tablet.locator('#tablet-questions')).toContainText(
+		'The identity questions the merchant started on the tablet are still open, until'
+	);
+	await expect(tablet.locator('#tablet-questions')).toContainText(
+		'A link made now can’t start questions before then'
+	);
 	// The timeline says the merchant handed it back, on the rep's device.
 	await expect(
 		tablet.locator('ol.timeline li').filter({ hasText: 'The merchant pressed “Return to rep”' })
@@ -348,13 +363,19 @@ test('handed over again on another device: the first tablet locks, and the merch
 	await expect(second.locator('#tablet-out')).toContainText(
 		'The merchant has the tablet now, so no link can be made'
 	);
-	await ready(second);
-	await second.getByRole('button', { name: SEND_LINK }).click();
-	await expect(
-		second.getByText(
-			/A tablet is in the merchant’s hands for this application, so no link was made/
-		)
-	).toBeVisible();
+	// …with nothing to press that could only be refused.
+	await expect(second.getByRole('button', { name: SEND_LINK })).toHaveCount(0);
+	await expect(second.getByRole('button', { name: 'Make a link to copy' })).toHaveCount(0);
+	// A send posted all the same (a page from before the hand-over) is refused, and says why
+	// where it was pressed.
+	const sent = await replayPost(second, `${appPath(app.id)}?/send`, {
+		email: app.email,
+		shown: 'none'
+	});
+	expect(sent.status()).toBe(409);
+	expect(await sent.text()).toContain(
+		'A tablet is in the merchant’s hands for this application, so no link was made'
+	);
 	// Nor through the operator API: the rule is the link's, whoever asks for one.
 	const api = await postLink(request, app.id, { body: {} });
 	expect(api.status()).toBe(409);

@@ -144,6 +144,11 @@ export const load: PageServerLoad = async (event) => {
 		// A tablet in the merchant's hands, by the rule makeLink refuses a link under (links.ts).
 		tabletOut: (state.kind === 'in_progress' || state.kind === 'identity_locked') && state.inPerson,
 		lockedUntil: state.kind === 'identity_locked' ? shownTime(state.until, zone) : null,
+		// Paused in person with the questions still open: a new link can start none until then.
+		tabletQuestionsUntil:
+			state.kind === 'opened' && state.inPerson && state.questionsUntil
+				? shownTime(state.questionsUntil, zone)
+				: null,
 		declineReason,
 		// The evidence exists once a decision is recorded; the signed copy only for an acceptance.
 		documents: {
