@@ -311,7 +311,7 @@ test('"Return to rep" mid-way keeps the merchant’s progress for a later hand-o
 	await expect(tablet.getByText('The merchant picks up where they left off.')).toBeVisible();
 	// Beside Send and Copy: a link made now could start no questions while those are open.
 	await expect(tablet.locator('#tablet-questions')).toContainText(
-		'The identity questions the merchant started on the tablet are still open, until'
+		/The identity questions the merchant started on the tablet are still open, until .+ \d+:\d\d:\d\d [AP]M [A-Z]+\./
 	);
 	await expect(tablet.locator('#tablet-questions')).toContainText(
 		'A link made now can’t start questions before then'
