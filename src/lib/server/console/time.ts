@@ -14,10 +14,19 @@ export interface ShownTime {
 	text: string;
 }
 
-export function shownTime(date: Date, timeZone: string): ShownTime;
-export function shownTime(date: Date | null, timeZone: string): ShownTime | null;
-export function shownTime(date: Date | null, timeZone: string): ShownTime | null {
-	return date ? { iso: date.toISOString(), text: officeTime(date, timeZone) } : null;
+/** `seconds`: to the second, for a deadline the page gives elsewhere to the second too. */
+export function shownTime(date: Date, timeZone: string, opts?: { seconds?: boolean }): ShownTime;
+export function shownTime(
+	date: Date | null,
+	timeZone: string,
+	opts?: { seconds?: boolean }
+): ShownTime | null;
+export function shownTime(
+	date: Date | null,
+	timeZone: string,
+	opts: { seconds?: boolean } = {}
+): ShownTime | null {
+	return date ? { iso: date.toISOString(), text: formatTime(date, timeZone, 'short', opts) } : null;
 }
 
 /** The service's CreatedDate (MM/DD/YYYY) as year, month and day; null for anything else. */

@@ -82,18 +82,11 @@ export async function hit(db: Db, limit: Limit, now = new Date()): Promise<Limit
  * failure, as retryAfterSeconds says.
  */
 export async function hitLockout(db: Db, limit: Limit, now = new Date()): Promise<LimitResult> {
-	const { windowStart, retryAfterSeconds } = window(limit.windowSeconds, now);
+	const { retryAfterSeconds } = window(limit.windowSeconds, now);
 	const current = await hit(db, limit, now);
-	const [before] = await db
-		.select({ count: rateLimits.count })
-		.from(rateLimits)
-		.where(
-			and(
-				eq(rateLimits.key, limit.key),
-				eq(rateLimits.windowStart, new Date(windowStart.getTime() - limit.windowSeconds * 1000))
-			)
-		);
-	const count = current.count + (before?.count ?? 0);
+	// The window before: peek's, one window's length earlier.
+	const before = await peek(db, limit, new Date(now.getTime() - limit.windowSeconds * 1000));
+	const count = current.count + before.count;
 	if (count <= limit.max) return { ok: true, count, retryAfterSeconds };
 	await undoHit(db, limit, now);
 	// This window's hits still count in the next one: once it starts, one more fits only if they

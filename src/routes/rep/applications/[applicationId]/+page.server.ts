@@ -1,6 +1,5 @@
 import { fail, redirect, type RequestEvent } from '@sveltejs/kit';
 import * as v from 'valibot';
-import { formatTime } from '$lib/time';
 import { app } from '$lib/server/app';
 import { listAudit, type AuditEvent } from '$lib/server/audit/audit';
 import { decisionFor } from '$lib/server/decisions/decisions';
@@ -147,12 +146,9 @@ export const load: PageServerLoad = async (event) => {
 		lockedUntil: state.kind === 'identity_locked' ? shownTime(state.until, zone) : null,
 		// Paused in person with the questions still open: a new link can start none until then.
 		tabletQuestionsUntil:
-			state.kind === 'opened' && state.inPerson && state.questionsUntil
-				? {
-						iso: state.questionsUntil.toISOString(),
-						// To the second, as the state above it says it.
-						text: formatTime(state.questionsUntil, zone, 'short', { seconds: true })
-					}
+			// To the second, as the state above it says it.
+			state.kind === 'opened' && state.inPerson
+				? shownTime(state.questionsUntil ?? null, zone, { seconds: true })
 				: null,
 		declineReason,
 		// The evidence exists once a decision is recorded; the signed copy only for an acceptance.
