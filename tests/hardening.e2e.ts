@@ -1,7 +1,6 @@
 // What an adversarial probe of the portal found, each as a merchant or an attacker meets it in a
 // browser: fixation of the session, a double submit, control characters, a second device.
 import { readFileSync, statSync } from 'node:fs';
-import { connect } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { E2E } from './support/env';
 import {
@@ -22,6 +21,7 @@ import {
 	walkTo
 } from './support/flow';
 import { SESSION_COOKIE } from '../src/lib/server/signing/session';
+import { pipelined } from '../src/lib/server/testing/pipelined';
 import { REPS, TABLET, appPath, signIn } from './support/reps';
 
 test.beforeEach(async ({ request }) => {
@@ -317,28 +317,17 @@ test('a large body the portal answers without reading leaves its connection work
 	// read; the rest of the body used to stop the connection, and a client sending its next
 	// request on it waited for ever (src/lib/server/http/drain.js).
 	const size = 300_000;
-	const got = await new Promise<string>((done) => {
-		let text = '';
-		const socket = connect(E2E.port, '127.0.0.1', () => {
-			socket.write(
-				`POST /rep/applications/?/send HTTP/1.1\r\nHost: 127.0.0.1:${E2E.port}\r\n` +
-					`Origin: ${E2E.origin}\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
-					`Content-Length: ${size}\r\n\r\nnote=${'x'.repeat(size - 5)}`
-			);
-			socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${E2E.port}\r\n\r\n`);
-		});
-		const finish = () => {
-			clearTimeout(timer);
-			socket.destroy();
-			done(text);
-		};
-		const timer = setTimeout(finish, 15_000);
-		socket.on('data', (d: Buffer) => {
-			text += d.toString('latin1');
-			if (/HTTP\/1\.1 200 [\s\S]*\r\n\r\n[\s\S]*\}/.test(text)) finish();
-		});
-		socket.on('error', finish);
-	});
+	const got = await pipelined(
+		E2E.port,
+		[
+			`POST /rep/applications/?/send HTTP/1.1\r\nHost: 127.0.0.1:${E2E.port}\r\n` +
+				`Origin: ${E2E.origin}\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
+				`Content-Length: ${size}\r\n\r\nnote=${'x'.repeat(size - 5)}`,
+			`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${E2E.port}\r\n\r\n`
+		],
+		(text) => /HTTP\/1\.1 200 [\s\S]*\r\n\r\n[\s\S]*\}/.test(text),
+		15_000
+	);
 	expect(got).toMatch(/^HTTP\/1\.1 308 /);
 	expect(got).toContain('location: /rep/applications?/send');
 	expect(got, 'the request after the unread body is answered').toMatch(/HTTP\/1\.1 200 OK/);

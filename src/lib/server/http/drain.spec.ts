@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
-import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { getRequest, setResponse } from '@sveltejs/kit/node';
 import { afterEach, describe, expect, it } from 'vitest';
+import { pipelined } from '$lib/server/testing/pipelined';
 import { drainUnreadBodies } from './drain.js';
 
 /**
@@ -33,34 +33,17 @@ async function serve(drain: boolean): Promise<{ server: Server; port: number; se
  * A POST with a body of `size` bytes, and a GET after it on the same connection; what came back
  * on that connection within `waitMs`.
  */
-function postThenGet(port: number, size: number, waitMs: number): Promise<string> {
-	return new Promise((resolve) => {
-		let got = '';
-		const socket = connect(port, '127.0.0.1', () => {
-			socket.write(
-				'POST /form/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\n' +
-					`Content-Length: ${size}\r\n\r\n`
-			);
-			socket.write('x'.repeat(size));
-			socket.write('GET /next HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
-		});
-		socket.on('data', (d: Buffer) => (got += d.toString('latin1')));
-		socket.on('error', () => {});
-		const done = () => {
-			socket.destroy();
-			resolve(got);
-		};
-		socket.on('close', done);
-		setTimeout(done, waitMs);
-		const check = setInterval(() => {
-			if (got.includes('next one')) {
-				clearInterval(check);
-				done();
-			}
-		}, 10);
-		socket.on('close', () => clearInterval(check));
-	});
-}
+const postThenGet = (port: number, size: number, waitMs: number) =>
+	pipelined(
+		port,
+		[
+			'POST /form/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\n' +
+				`Content-Length: ${size}\r\n\r\n${'x'.repeat(size)}`,
+			'GET /next HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'
+		],
+		(got) => got.includes('next one'),
+		waitMs
+	);
 
 const servers: Server[] = [];
 afterEach(async () => {
