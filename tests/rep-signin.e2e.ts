@@ -264,9 +264,14 @@ test('a rep changes their own password: checked, signed out elsewhere, with scri
 	// The current password is checked, and nothing is changed without it.
 	await change(here, 'not my password at all', NEW, NEW);
 	await expect(here.getByText('That is not your current password.')).toBeVisible();
-	await expect(here.getByRole('alert')).toHaveText(
+	const summary = here.getByRole('alert');
+	await expect(summary.locator('p')).toHaveText(
 		'Your password was not changed. Please fix the highlighted field below.'
 	);
+	// The summary names the field and links to it, as the signing steps' summaries do.
+	await expect(summary.getByRole('link')).toHaveCount(1);
+	await summary.getByRole('link', { name: 'Current password' }).click();
+	await expect(here).toHaveURL(/\/rep\/password#current$/);
 	await expect(here.getByLabel('Current password')).toHaveAttribute('aria-invalid', 'true');
 	// No password stays in the fields after an answer, as none comes back without script.
 	for (const label of ['Current password', 'New password again']) {
