@@ -113,8 +113,8 @@ describe('the timeline names who acted', () => {
 			},
 			{
 				title: 'Rep’s device locked',
-				detail: 'The merchant pressed “Return to rep”',
-				by: 'Merchant, on the device of Sam Ortiz (rep 31)'
+				detail: '“Return to rep” was pressed',
+				by: 'On the device of Sam Ortiz (rep 31)'
 			},
 			{ title: 'Rep’s device unlocked by the rep', detail: null, by: 'Sam Ortiz (rep 31)' },
 			{

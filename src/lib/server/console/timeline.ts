@@ -66,7 +66,7 @@ function detail(e: AuditEvent, zone: string): string | null {
 			return inPersonDetail(d.inPerson);
 		case 'device.locked':
 			return d.reason === 'returned'
-				? 'The merchant pressed “Return to rep”'
+				? '“Return to rep” was pressed'
 				: d.reason === 'finished'
 					? 'After the decision'
 					: d.reason === 'moved'
@@ -153,6 +153,9 @@ function actor(e: AuditEvent, repNames: ReadonlyMap<string, string>): string {
 	// What the worker did on its own, such as closing questions left past their time.
 	if (portalLock(e) || d.closedBy === 'portal') return 'Portal';
 	const rep = e.rep ? (repNames.get(e.rep) ?? e.rep) : null;
+	// "Return to rep" is pressed by whoever holds the device, the merchant or the rep: the trail
+	// names the device, not a person it can't know.
+	if (rep && e.type === 'device.locked') return `On the device of ${rep}`;
 	if (rep && e.channel === 'in_person' && e.sessionId && !REP_IN_PERSON.has(e.type)) {
 		return `Merchant, on the device of ${rep}`;
 	}

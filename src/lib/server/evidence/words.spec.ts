@@ -39,7 +39,7 @@ describe('evidence words', () => {
 		const say = (type: string, data: Record<string, unknown>) =>
 			eventSentence({ type, data } as AuditEvent);
 		expect(say('device.locked', { reason: 'returned' })).toBe(
-			'The signer handed the device back to the rep; it locked until the rep’s password.'
+			'“Return to rep” was pressed on the device, which locked until the rep’s password.'
 		);
 		expect(say('device.locked', { reason: 'idle', idleSeconds: 180 })).toBe(
 			'The device locked itself after 3 minutes without a touch, until the rep’s password.'

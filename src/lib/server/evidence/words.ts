@@ -71,7 +71,8 @@ export function eventSentence(e: AuditEvent): string {
 		}
 		case 'device.locked':
 			return d.reason === 'returned'
-				? 'The signer handed the device back to the rep; it locked until the rep’s password.'
+				? // Pressed by whoever held the device: the signer handing it back, or the rep taking it.
+					'“Return to rep” was pressed on the device, which locked until the rep’s password.'
 				: d.reason === 'finished'
 					? 'The device locked behind the decision’s confirmation, until the rep’s password.'
 					: d.reason === 'moved'
