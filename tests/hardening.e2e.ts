@@ -224,13 +224,18 @@ test('an SSN typed where the record keeps text is refused at its field, never a 
 		await rep.goto(appPath(app.id));
 		await ready(rep);
 		await rep.getByLabel('I have checked the signer’s photo ID').check();
-		await rep.getByLabel('ID type (optional)').fill('NY license 587314926');
+		await rep
+			.getByLabel('ID type, such as driver’s license (optional)')
+			.fill('NY license 587314926');
 		await rep.getByRole('button', { name: 'Hand to merchant' }).click();
 		await expect(
 			rep.getByText(/Leave numbers that look like an SSN out of the ID type/)
 		).toBeVisible();
 		expect(await rep.content()).not.toContain('587314926');
-		if (!js) await expect(rep.getByLabel('ID type (optional)')).toHaveValue('NY license ');
+		if (!js)
+			await expect(rep.getByLabel('ID type, such as driver’s license (optional)')).toHaveValue(
+				'NY license '
+			);
 
 		await rep.goto(appPath(app.id));
 		await ready(rep);

@@ -98,7 +98,7 @@ export async function handOver(rep: Page, applicationId: number, id = { type: ''
 	await rep.goto(appPath(applicationId));
 	await ready(rep);
 	await rep.getByLabel('I have checked the signer’s photo ID').check();
-	if (id.type) await rep.getByLabel('ID type (optional)').fill(id.type);
+	if (id.type) await rep.getByLabel('ID type, such as driver’s license (optional)').fill(id.type);
 	if (id.last4) await rep.getByLabel('Last four characters of the ID (optional)').fill(id.last4);
 	await rep.getByRole('button', { name: 'Hand to merchant' }).click();
 	await expect(rep).toHaveURL(/\/sign\/(terms|identity|sign)$/);
