@@ -181,9 +181,17 @@ test('one message for a wrong password and an unknown email; what was typed stay
 test('five wrong passwords lock the account for a while, even against the right one', async ({
 	page
 }) => {
+	// The last two tries before the pause say so, and the fifth that the pause has begun.
+	const warned = [
+		'',
+		'',
+		' Two more wrong tries, and sign-in pauses for at least 15 minutes.',
+		' One more wrong try, and sign-in pauses for at least 15 minutes.',
+		' That was the last try: sign-in is paused now, for at least 15 minutes.'
+	];
 	for (let i = 0; i < 5; i++) {
 		await tryPassword(page, REPS.riley.email, `wrong password number ${i}`);
-		await expect(page.getByRole('alert')).toHaveText(GENERIC);
+		await expect(page.getByRole('alert')).toHaveText(GENERIC + warned[i]);
 	}
 	await tryPassword(page, REPS.riley.email, REPS.riley.password());
 	await expect(page.getByRole('alert')).toContainText('Too many sign-in attempts');

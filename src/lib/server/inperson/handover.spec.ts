@@ -122,7 +122,11 @@ describe('the tablet lock (hand-over rows)', { timeout: 60_000 }, () => {
 		const unlock = (password: string, t: number) =>
 			unlockHandover(ctx, h, { password, repSessionOpen: true }, meta, at(t));
 		for (let i = 0; i < 5; i++) {
-			expect(await unlock(`guess ${i}`, 341 + i)).toEqual({ ok: false, reason: 'invalid' });
+			expect(await unlock(`guess ${i}`, 341 + i)).toEqual({
+				ok: false,
+				reason: 'invalid',
+				left: 4 - i
+			});
 		}
 		// Paused, for the right password too: the tablet waits out the sign-in's pause.
 		expect(await unlock('pw pw pw pw pw pw', 350)).toMatchObject({

@@ -4,13 +4,13 @@ import type { Db } from '$lib/server/db';
 import { reps } from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
 import { createRepSession } from '$lib/server/reps/session';
-import { checkRepPassword, signInRules } from '$lib/server/reps/signin';
+import { checkRepPassword, signInRules, type WrongPassword } from '$lib/server/reps/signin';
 import { endHandover, type Handover } from './handover';
 
 export type UnlockResult =
 	/** `repSecret`: a new rep session when the tablet's own one has ended (or its cookie went). */
 	| { ok: true; repSecret: string | null }
-	| { ok: false; reason: 'invalid' }
+	| WrongPassword
 	| { ok: false; reason: 'locked'; retryAfterSeconds: number };
 
 /** The rep who handed the tablet over, whose password alone unlocks it. */
@@ -36,7 +36,8 @@ export async function unlockHandover(
 	now = new Date()
 ): Promise<UnlockResult> {
 	const rep = await handoverRep(ctx.db, h);
-	if (!rep) return { ok: false, reason: 'invalid' };
+	// No rep on record (removed since): nothing was counted, and no password can open it.
+	if (!rep) return { ok: false, reason: 'invalid', left: Infinity };
 	const checked = await checkRepPassword(
 		ctx.db,
 		signInRules(ctx.config),

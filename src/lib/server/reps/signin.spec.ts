@@ -5,7 +5,7 @@ import { openMemoryDatabase, schema, type Database } from '$lib/server/db';
 import { addRep, changeRepPassword, disableRep, setRepPassword } from './accounts';
 import { endRepSession, resumeRepSession } from './session';
 import { isCurrentCost } from './password';
-import { signIn, type SignInRules } from './signin';
+import { pauseWarning, signIn, type SignInRules } from './signin';
 
 const PASSWORD = 'correct horse battery staple';
 const rules: SignInRules = { maxFailures: 3, maxFailuresPerAddress: 6, lockoutMinutes: 15 };
@@ -13,6 +13,20 @@ const sessions = { idleMinutes: 30, maxHours: 12 };
 const meta = (ip = '203.0.113.5') => ({ ip, userAgent: 'vitest' });
 const T0 = new Date('2026-03-10T15:00:00Z');
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
+
+describe('the warning before a pause', () => {
+	it('says nothing while more than two tries are left, then counts down, then says it paused', () => {
+		const say = (left: number) => pauseWarning(left, rules, 'sign-in');
+		expect(say(3)).toBe('');
+		expect(say(Infinity)).toBe('');
+		expect(say(2)).toBe('Two more wrong tries, and sign-in pauses for at least 15 minutes.');
+		expect(say(1)).toBe('One more wrong try, and sign-in pauses for at least 15 minutes.');
+		expect(say(0)).toBe('That was the last try: sign-in is paused now, for at least 15 minutes.');
+		expect(pauseWarning(1, { ...rules, lockoutMinutes: 1 }, 'unlocking')).toBe(
+			'One more wrong try, and unlocking pauses for at least 1 minute.'
+		);
+	});
+});
 
 describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 	let database: Database;
@@ -64,10 +78,11 @@ describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 			attempt('nobody@example.com', PASSWORD, '198.51.100.3'),
 			attempt('ray@example.com', PASSWORD, '198.51.100.4')
 		]);
+		// The same tries left too: the count is by the email typed, known or not.
 		expect(answers).toEqual([
-			{ ok: false, reason: 'invalid' },
-			{ ok: false, reason: 'invalid' },
-			{ ok: false, reason: 'invalid' }
+			{ ok: false, reason: 'invalid', left: 2 },
+			{ ok: false, reason: 'invalid', left: 2 },
+			{ ok: false, reason: 'invalid', left: 2 }
 		]);
 	});
 
@@ -86,7 +101,8 @@ describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 		for (const spelling of ['İris@example.com', 'irİs@example.com', 'İrİs@example.com']) {
 			expect(await attempt(spelling, PASSWORD, '192.0.2.51')).toEqual({
 				ok: false,
-				reason: 'invalid'
+				reason: 'invalid',
+				left: 2
 			});
 		}
 	});
@@ -119,10 +135,16 @@ describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 	it('locks a run of failures across a window’s edge, and trying while locked keeps it no longer', async () => {
 		// Two wrong passwords just before 15:45, where a window ends, and one just after: three in
 		// a row lock it, as three within one window do.
-		for (const minute of [44, 44, 46]) {
+		// Each says how many tries are left before the pause, the last that there are none.
+		const tries: [number, number][] = [
+			[44, 2],
+			[44, 1],
+			[46, 0]
+		];
+		for (const [minute, left] of tries) {
 			expect(
 				await attempt('val@example.com', 'wrong password here', '198.51.100.40', at(minute))
-			).toEqual({ ok: false, reason: 'invalid' });
+			).toEqual({ ok: false, reason: 'invalid', left });
 		}
 		expect(await attempt('val@example.com', PASSWORD, '198.51.100.41', at(46))).toEqual({
 			ok: false,

@@ -22,14 +22,31 @@ export const signInRules = (config: Config): SignInRules => ({
 	lockoutMinutes: config.REP_SIGNIN_LOCKOUT_MINUTES
 });
 
+/**
+ * A wrong email or password. `left`: how many more tries of this email are checked before its
+ * pause; 0 when the next one, right or wrong, is already paused.
+ */
+export type WrongPassword = { ok: false; reason: 'invalid'; left: number };
+
+/**
+ * Said after a wrong password once few tries are left (WrongPassword's `left`), so the pause
+ * comes with warning: `what` is what pauses ("sign-in", "unlocking"). Nothing while more are left.
+ */
+export function pauseWarning(left: number, rules: SignInRules, what: string): string {
+	const pause = `for at least ${rules.lockoutMinutes} minute${rules.lockoutMinutes === 1 ? '' : 's'}`;
+	if (left <= 0) return `That was the last try: ${what} is paused now, ${pause}.`;
+	if (left > 2) return '';
+	return `${left === 1 ? 'One more wrong try' : 'Two more wrong tries'}, and ${what} pauses ${pause}.`;
+}
+
 export type SignInResult =
 	| { ok: true; secret: string }
-	| { ok: false; reason: 'invalid' }
+	| WrongPassword
 	| { ok: false; reason: 'locked'; retryAfterSeconds: number };
 
 export type PasswordCheck =
 	| { ok: true; rep: Rep }
-	| { ok: false; reason: 'invalid' }
+	| WrongPassword
 	| { ok: false; reason: 'locked'; retryAfterSeconds: number };
 
 /**
@@ -79,7 +96,11 @@ export async function checkRepPassword(
 	const rep = isPlainAscii(input.email) ? await findRepByEmail(db, input.email) : undefined;
 	// The same work whether or not the account exists or is disabled.
 	const matches = await verifyPassword(rep?.passwordHash ?? DUMMY_HASH, input.password);
-	if (!rep || rep.disabledAt || !matches) return { ok: false, reason: 'invalid' };
+	if (!rep || rep.disabledAt || !matches) {
+		// This one counted already. Told by the email's count only: the address's is shared by a
+		// whole office behind one address, whose colleagues' slips are not this rep's to count.
+		return { ok: false, reason: 'invalid', left: Math.max(0, account.max - a.count) };
+	}
 	await clearLimit(db, account.key);
 	await undoHit(db, address, now);
 	await upgradePasswordHash(db, rep, input.password);

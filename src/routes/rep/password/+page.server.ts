@@ -6,7 +6,7 @@ import { changeRepPassword } from '$lib/server/reps/accounts';
 import { forgetDemoPassword } from '$lib/server/reps/demo';
 import { requireRep } from '$lib/server/reps/guard';
 import { PASSWORD_MIN } from '$lib/server/reps/schemas';
-import { checkRepPassword, signInRules } from '$lib/server/reps/signin';
+import { checkRepPassword, pauseWarning, signInRules } from '$lib/server/reps/signin';
 import { PasswordChangeSchema } from './schema';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -51,7 +51,14 @@ export const actions: Actions = {
 		}
 		if (!checked.ok) {
 			return fail(400, {
-				errors: { current: 'That is not your current password.' },
+				errors: {
+					current: [
+						'That is not your current password.',
+						pauseWarning(checked.left, signInRules(ctx.config), 'signing in')
+					]
+						.filter(Boolean)
+						.join(' ')
+				},
 				message: null
 			});
 		}
