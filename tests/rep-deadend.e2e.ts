@@ -139,12 +139,15 @@ test('a link to another address sends the merchant to the rep, whose console say
 	const rep = await repPage(browser, REPS.sam);
 	await passThenLose(browser, app, await sendLink(rep, app, app.email));
 
-	// The console says which address carries the pass, and refuses a link that could not carry
-	// it, before anything is sent.
+	// The console says the merchant can finish on the link that is out, and which address a new
+	// one carries the pass to, and refuses a link that could not carry it, before anything is sent.
 	await rep.goto(appPath(app.id));
+	await expect(rep.locator('#link-in-use')).toContainText(
+		'The merchant is signing on the link that is out, right now.'
+	);
 	await expect(rep.getByLabel('Owner’s email')).toHaveAccessibleDescription(
 		new RegExp(
-			`Identity was already confirmed on the link sent to ${app.email.replace(/\./g, '\\.')}: only a link to that address carries it over\\.$`
+			`Identity was already confirmed on the link that is out, sent to ${app.email.replace(/\./g, '\\.')}: the merchant can finish on it\\. A new link carries that over only if it goes to that address\\.$`
 		)
 	);
 	const other = 'morgan.personal@example.net';
@@ -152,6 +155,9 @@ test('a link to another address sends the merchant to the rep, whose console say
 	await rep.getByRole('button', { name: SEND_LINK }).click();
 	await expect(rep.getByRole('alert')).toContainText(
 		`Identity was already confirmed on the link sent to ${app.email}, and a link to another address can’t carry that over`
+	);
+	await expect(rep.getByRole('alert')).toContainText(
+		'The link that is out still works: the merchant can finish on it.'
 	);
 	await expect(rep.getByLabel('Owner’s email')).toHaveValue(other);
 	await rep.getByRole('button', { name: 'Make a link to copy' }).click();
@@ -197,6 +203,47 @@ test('a link to another address sends the merchant to the rep, whose console say
 	// The rep does what the console says, and the merchant finishes.
 	await finishWith(browser, await sendLink(rep, app, app.email));
 	await expect(rep.locator('.attention')).toHaveCount(0);
+});
+
+test('a pass on a copied link that is still out: the console says the merchant can finish on it', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'Deadend copied');
+	const rep = await repPage(browser, REPS.sam);
+	await rep.goto(appPath(app.id));
+	await ready(rep);
+	await rep.getByRole('button', { name: 'Make a link to copy' }).click();
+	const url = await rep.getByLabel(/^The new link \(works until /).inputValue();
+	// The merchant passes identity on it and stops at the last step, on their own phone.
+	const merchant = await browser.newPage({ viewport: { width: 390, height: 844 } });
+	await openLinkAndStart(merchant, new URL(url).pathname);
+	await agreeToTerms(merchant);
+	await passIdentity(merchant, app.id);
+	await expect(merchant).toHaveURL(/\/sign\/sign$/);
+
+	// The console does not send the rep to the tablet: the merchant is fine where they are.
+	await rep.goto(appPath(app.id));
+	await expect(rep.locator('#link-in-use')).toContainText(
+		'A new link, emailed or made to copy, ends that at once'
+	);
+	await expect(rep.getByLabel('Owner’s email')).toHaveAccessibleDescription(
+		/Identity was already confirmed on the link that is out: the merchant can finish on it\. No new link can carry that over\.$/
+	);
+	await expect(rep.getByText('so finish the signing in person')).toHaveCount(0);
+	// A new link is refused all the same, saying so, and the merchant's link goes on working.
+	await rep.getByRole('button', { name: 'Make a link to copy' }).click();
+	const refused = rep.getByRole('alert');
+	await expect(refused).toContainText('No link was made.');
+	await expect(refused).toContainText(
+		'The link that is out still works: the merchant can finish on it. Or finish the signing with them in person'
+	);
+	await fillSignForm(merchant, { ssn: freshSsn() });
+	await merchant.getByRole('button', { name: 'Accept and sign' }).click();
+	await expect(merchant.getByRole('heading', { level: 1, name: TEXT.signedTitle })).toBeVisible();
+	await rep.goto(appPath(app.id));
+	await expect(rep.locator('#link-in-use')).toHaveCount(0);
+	await merchant.close();
 });
 
 test('in person, a pass on a lost link carries over: the rep checked the photo ID', async ({

@@ -158,9 +158,18 @@ test('resend replaces the old link; revoke ends it; the dead links name the rep'
 
 	await rep.goto(appPath(app.id));
 	await expect(rep.getByRole('heading', { name: 'Resend the link' })).toBeVisible();
+	// The merchant is on it now: the page says what a new link would end, before it is sent.
+	await expect(rep.locator('#link-in-use')).toContainText(
+		'The merchant is signing on the link that is out, right now.'
+	);
 	await send(rep, 'second@testshop.example');
 	const second = await mailTo(page, 'second@testshop.example', app.business);
 	expect(second.path).not.toBe(first.path);
+	// The second email says the earlier link no longer works; the first had none to replace.
+	const replaces =
+		'If you received a signing link for this application before, it no longer works: please use this one.';
+	expect(second.text.replace(/\s+/g, ' ')).toContain(replaces);
+	expect(first.text.replace(/\s+/g, ' ')).not.toContain('no longer works');
 
 	// The old link is dead, and the session it opened ended with it.
 	const old = await page.goto(first.path);

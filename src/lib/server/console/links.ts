@@ -3,7 +3,7 @@ import { decisionFor } from '$lib/server/decisions/decisions';
 import type { RequestMeta } from '$lib/server/http/meta';
 import { earlierPasses, newLinkCarries, type Pass } from '$lib/server/identity/attempts';
 import { endLinks, issueLink } from '$lib/server/links/ending';
-import { hasUsableLink, type LinkHeld } from '$lib/server/links/links';
+import { hasUsableLink, usableLink, type LinkHeld } from '$lib/server/links/links';
 import { sendLinkMail } from '$lib/server/links/mail';
 import { mailEnabled } from '$lib/server/mail/mode';
 import { isDecided, type ApplicationListItem } from '$lib/server/onboarding';
@@ -35,11 +35,23 @@ async function decided(ctx: AppContext, a: RepAction): Promise<boolean> {
 /**
  * The identity passes a new link to `email` (null: a link to copy) could not carry over: the
  * merchant would meet "this link can't continue" at the identity step. Null when it would carry.
+ * `onCurrent`: one of them was made on the link that is out, which still works, so the merchant
+ * can finish on that one.
  */
-async function stranded(ctx: AppContext, a: RepAction, email: string | null) {
+async function stranded(
+	ctx: AppContext,
+	a: RepAction,
+	email: string | null
+): Promise<{ passes: Pass[]; onCurrent: boolean } | null> {
 	const { officeId, applicationId } = ids(a);
 	const passes = await earlierPasses(ctx.db, officeId, applicationId);
-	return newLinkCarries(passes, email) ? null : passes;
+	if (newLinkCarries(passes, email)) return null;
+	const current = await usableLink(ctx.db, officeId, applicationId);
+	const onCurrent =
+		!!current &&
+		current.expiresAt.getTime() > Date.now() &&
+		passes.some((p) => p.linkId === current.id);
+	return { passes, onCurrent };
 }
 
 /**
@@ -48,7 +60,7 @@ async function stranded(ctx: AppContext, a: RepAction, email: string | null) {
  */
 export type LinkRefusal =
 	| { reason: 'decided' | 'mail_off' | 'moved' | 'tablet' }
-	| { reason: 'identity_elsewhere'; passes: Pass[] };
+	| { reason: 'identity_elsewhere'; passes: Pass[]; onCurrent: boolean };
 
 interface NewLink {
 	/** The usable link the rep's page showed (its id; null: none). Absent: replace whatever is. */
@@ -82,11 +94,11 @@ export async function sendLink(
 ): Promise<{ ok: true; expiresAt: Date } | ({ ok: false } & LinkRefusal)> {
 	if (!mailEnabled(ctx)) return { ok: false, reason: 'mail_off' };
 	if (await decided(ctx, a)) return { ok: false, reason: 'decided' };
-	const passes = await stranded(ctx, a, a.email);
-	if (passes) return { ok: false, reason: 'identity_elsewhere', passes };
+	const held = await stranded(ctx, a, a.email);
+	if (held) return { ok: false, reason: 'identity_elsewhere', ...held };
 	const made = await newLink(ctx, a, a.email);
 	if (!made.ok) return { ok: false, reason: heldFor(made.reason) };
-	const { token, link } = made;
+	const { token, link, replaced } = made;
 	await sendLinkMail(ctx, {
 		to: a.email,
 		url: `${a.origin}/s/${token}`,
@@ -94,7 +106,8 @@ export async function sendLink(
 		expiresAt: link.expiresAt,
 		...ids(a),
 		linkId: link.id,
-		rep: { name: a.rep.name, email: a.rep.email, phone: a.rep.phone }
+		rep: { name: a.rep.name, email: a.rep.email, phone: a.rep.phone },
+		replacesEarlier: replaced.length > 0
 	});
 	return { ok: true, expiresAt: link.expiresAt };
 }
@@ -108,8 +121,8 @@ export async function copyableLink(
 	a: RepAction & NewLink & { origin: string }
 ): Promise<{ ok: true; url: string; expiresAt: Date } | ({ ok: false } & LinkRefusal)> {
 	if (await decided(ctx, a)) return { ok: false, reason: 'decided' };
-	const passes = await stranded(ctx, a, null);
-	if (passes) return { ok: false, reason: 'identity_elsewhere', passes };
+	const held = await stranded(ctx, a, null);
+	if (held) return { ok: false, reason: 'identity_elsewhere', ...held };
 	const made = await newLink(ctx, a, null);
 	if (!made.ok) return { ok: false, reason: heldFor(made.reason) };
 	const { token, link } = made;

@@ -9,6 +9,8 @@ export interface LinkEmailFacts {
 	timeZone: string;
 	/** Identity already passed, and carries over to this link: no questions this time. */
 	identityDone?: boolean;
+	/** The link replaced an earlier one, which no longer works (a rep's resend). */
+	replacesEarlier?: boolean;
 }
 
 function repBlock(rep: RepContact | null | undefined): Block {
@@ -66,7 +68,16 @@ export function linkEmail(f: LinkEmailFacts): Rendered & { subject: string } {
 					kind: 'p',
 					text: 'Your merchant application for {strong} is ready for your review and signature.',
 					strong: f.business
-				}
+				},
+				// A resend: two alike emails, and only the newer one's button works.
+				...(f.replacesEarlier
+					? [
+							{
+								kind: 'p' as const,
+								text: 'If you received a signing link for this application before, it no longer works: please use this one.'
+							}
+						]
+					: [])
 			],
 			'Your merchant application is ready to sign'
 		)

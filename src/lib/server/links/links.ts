@@ -286,18 +286,27 @@ export async function revokeLinks(
 	});
 }
 
+/** The application's link neither revoked nor used (expired or not), if it has one. */
+export async function usableLink(
+	db: Db,
+	officeId: number,
+	applicationId: number
+): Promise<{ id: string; expiresAt: Date } | undefined> {
+	const [row] = await db
+		.select({ id: signingLinks.id, expiresAt: signingLinks.expiresAt })
+		.from(signingLinks)
+		.where(activeLinksOf(officeId, applicationId))
+		.limit(1);
+	return row;
+}
+
 /** Whether the application has a link neither revoked nor used (expired or not). */
 export async function hasUsableLink(
 	db: Db,
 	officeId: number,
 	applicationId: number
 ): Promise<boolean> {
-	const [row] = await db
-		.select({ id: signingLinks.id })
-		.from(signingLinks)
-		.where(activeLinksOf(officeId, applicationId))
-		.limit(1);
-	return row !== undefined;
+	return (await usableLink(db, officeId, applicationId)) !== undefined;
 }
 
 /** Why a revoked link no longer opens: a newer one, the rep's "Revoke", or a hand-over. */

@@ -20,6 +20,8 @@ export interface LinkMail {
 	linkId: string;
 	/** Named in the email, and its Reply-To, when known. */
 	rep?: RepContact;
+	/** The link replaced an earlier one: the email says the earlier one no longer works. */
+	replacesEarlier?: boolean;
 }
 
 /** `off`: mail is off (production without SMTP_URL): nothing was queued, hand the link over by hand. */
@@ -43,7 +45,8 @@ export async function sendLinkMail(
 		expiresAt: m.expiresAt,
 		rep: m.rep,
 		timeZone: ctx.config.OFFICE_TIME_ZONE,
-		identityDone: await identityCarriesTo(tx ?? ctx.db, m)
+		identityDone: await identityCarriesTo(tx ?? ctx.db, m),
+		replacesEarlier: m.replacesEarlier
 	});
 	const write = async (t: Tx) => {
 		await enqueueMail(

@@ -86,6 +86,13 @@ describe('email rendering', () => {
 			'Your sales office\n  Office 1207 sales desk\n  desk@office.example\n  Reply to this email to reach them.'
 		);
 		expect(office.text).not.toContain('Your sales representative');
+		// A resend says the earlier link no longer works, after the opening; a first link does not.
+		const replacing = linkEmail({ ...base, replacesEarlier: true });
+		expect(replacing.text).toContain(
+			'is ready for your review and signature.\n\nIf you received a signing link for this application before, it no longer works: please use this one.'
+		);
+		expect(replacing.html).toContain('it no longer works: please use this one.');
+		expect(withRep.text).not.toContain('no longer works');
 	});
 
 	it('tells the rep of a signature, and where its delivery stands as the email is written', () => {

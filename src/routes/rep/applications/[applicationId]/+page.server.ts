@@ -35,19 +35,40 @@ const DECIDED = 'A decision is on record for this application, so no new link ca
 
 /**
  * A new link that could not carry the identity already confirmed (identity/attempts.ts): the
- * merchant's link would not let them start. Said before anything is sent.
+ * merchant's link would not let them start. Said before anything is sent. `onCurrent`: the pass
+ * was made on the link that is out, which still works, so the merchant can finish on it.
  */
-function strandedPass(passes: Pass[], copy: boolean): string {
+function strandedPass(refusal: { passes: Pass[]; onCurrent: boolean }, copy: boolean): string {
+	const { passes, onCurrent } = refusal;
+	const finishOnIt = onCurrent
+		? ' The link that is out still works: the merchant can finish on it.'
+		: '';
 	const emailed = passes.find((p) => p.email);
 	if (emailed) {
-		return `Identity was already confirmed ${passedWhere(emailed)}, and ${copy ? 'a link to copy' : 'a link to another address'} can’t carry that over: the link would not let the merchant start. ${copy ? 'No link was made' : 'Nothing was sent'}. ${copy ? 'Email' : 'Send'} the link to ${emailed.email}, or finish the signing with the merchant in person.`;
+		return `Identity was already confirmed ${passedWhere(emailed)}, and ${copy ? 'a link to copy' : 'a link to another address'} can’t carry that over: the link would not let the merchant start. ${copy ? 'No link was made' : 'Nothing was sent'}.${finishOnIt} ${copy ? 'Email' : 'Send'} the link to ${emailed.email}, or finish the signing with the merchant in person.`;
 	}
 	const pass = passes.find((p) => p.linkId === null) ?? passes[0]!;
-	return `Identity was already confirmed ${passedWhere(pass)}, which no new link can carry over: the link would not let the merchant start. ${copy ? 'No link was made' : 'Nothing was sent'}. Finish the signing with the merchant in person: hand them the tablet below.`;
+	return `Identity was already confirmed ${passedWhere(pass)}, which no new link can carry over: the link would not let the merchant start. ${copy ? 'No link was made' : 'Nothing was sent'}.${
+		onCurrent
+			? `${finishOnIt} Or finish the signing with them in person: hand them the tablet below.`
+			: ' Finish the signing with the merchant in person: hand them the tablet below.'
+	}`;
 }
 
-/** Said beside the send form once identity passed: which link, if any, can carry it over. */
-function passHint(pass: { linkId: string | null; email: string | null }): string {
+/**
+ * Said beside the send form once identity passed: which link, if any, can carry it over, and
+ * first, when the pass was made on the link that is out and it still works, that the merchant
+ * can finish on that one (a new link would end it).
+ */
+function passHint(
+	pass: { linkId: string | null; email: string | null },
+	link: { id: string; expired: boolean } | null
+): string {
+	if (link && !link.expired && pass.linkId === link.id) {
+		return pass.email
+			? `Identity was already confirmed on the link that is out, sent to ${pass.email}: the merchant can finish on it. A new link carries that over only if it goes to that address.`
+			: 'Identity was already confirmed on the link that is out: the merchant can finish on it. No new link can carry that over.';
+	}
 	return pass.email
 		? `Identity was already confirmed ${passedWhere(pass)}: only a link to that address carries it over.`
 		: `Identity was already confirmed ${passedWhere(pass)}: no new link can carry it over, so finish the signing in person.`;
@@ -76,7 +97,7 @@ const TABLET_OUT =
 	'A tablet is in the merchant’s hands for this application, so no link was made: a link would run beside the signing at the counter. Let them finish, or take the tablet back (“Return to rep”) first.';
 
 function linkRefused(refusal: LinkRefusal, copy: boolean): string {
-	if (refusal.reason === 'identity_elsewhere') return strandedPass(refusal.passes, copy);
+	if (refusal.reason === 'identity_elsewhere') return strandedPass(refusal, copy);
 	if (refusal.reason === 'moved') return MOVED(copy);
 	if (refusal.reason === 'tablet') return TABLET_OUT;
 	return refusal.reason === 'decided' ? DECIDED : MAIL_OFF;
@@ -144,6 +165,14 @@ export const load: PageServerLoad = async (event) => {
 		// A tablet in the merchant's hands, by the rule makeLink refuses a link under (links.ts).
 		tabletOut: (state.kind === 'in_progress' || state.kind === 'identity_locked') && state.inPerson,
 		lockedUntil: state.kind === 'identity_locked' ? shownTime(state.until, zone) : null,
+		// The merchant is signing on the link that is out (`now`), or was and may come back while
+		// the session stays open (`open`): a new link (or Revoke) would end that.
+		linkInUse:
+			state.kind === 'in_progress' && !state.inPerson && state.link && !state.link.expired
+				? state.quiet
+					? ('open' as const)
+					: ('now' as const)
+				: null,
 		// Paused in person with the questions still open: a new link can start none until then.
 		tabletQuestionsUntil:
 			// To the second, as the state above it says it.
@@ -182,7 +211,8 @@ export const load: PageServerLoad = async (event) => {
 		// The photo ID noted at the paused session's hand-overs: offered again for the next one.
 		idNoted: resumes ? idNoted(events) : null,
 		// Only that address: said beside the field, before the rep sends a link that can't.
-		passHint: state.identityPassed && !state.decided ? passHint(state.identityPassed) : null,
+		passHint:
+			state.identityPassed && !state.decided ? passHint(state.identityPassed, state.link) : null,
 		done,
 		// A link just made to copy, on the one view the action's redirect leads to.
 		copied: copied ? { url: copied.url, expires: shownTime(copied.expiresAt, zone) } : null,

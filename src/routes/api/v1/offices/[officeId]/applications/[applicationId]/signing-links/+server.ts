@@ -129,7 +129,8 @@ export const POST: RequestHandler = async (event) => {
 				applicationId,
 				linkId: link.id,
 				rep:
-					orOffice(ctx, await repContact(ctx.db, officeId, Number(application.RepNo))) ?? undefined
+					orOffice(ctx, await repContact(ctx.db, officeId, Number(application.RepNo))) ?? undefined,
+				replacesEarlier: created.replaced.length > 0
 			})
 		: undefined;
 	return json(
