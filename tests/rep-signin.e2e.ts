@@ -269,15 +269,19 @@ test('a rep changes their own password: checked, signed out elsewhere, with scri
 		await page.getByLabel('New password again').fill(again);
 		await page.getByRole('button', { name: 'Change password' }).click();
 	};
-	// The current password is checked, and nothing is changed without it.
-	await change(here, 'not my password at all', NEW, NEW);
+	// The current password is checked, and nothing is changed without it; a wrong one is said
+	// with the new ones' problem at once, not only once that is fixed.
+	await change(here, 'not my password at all', NEW, `${NEW}!`);
 	await expect(here.getByText('That is not your current password.')).toBeVisible();
+	await expect(
+		here.getByText('This is not the same as the new password above. Type both again.')
+	).toBeVisible();
 	const summary = here.getByRole('alert');
 	await expect(summary.locator('p')).toHaveText(
-		'Your password was not changed. Please fix the highlighted field below.'
+		'Your password was not changed. Please fix the 2 highlighted fields below.'
 	);
-	// The summary names the field and links to it, as the signing steps' summaries do.
-	await expect(summary.getByRole('link')).toHaveCount(1);
+	// The summary names the fields and links to them, as the signing steps' summaries do.
+	await expect(summary.getByRole('link')).toHaveText(['Current password', 'New password again']);
 	await summary.getByRole('link', { name: 'Current password' }).click();
 	await expect(here).toHaveURL(/\/rep\/password#current$/);
 	await expect(here.getByLabel('Current password')).toHaveAttribute('aria-invalid', 'true');

@@ -24,43 +24,47 @@ export const actions: Actions = {
 		const rep = requireRep(event);
 		const ctx = app();
 		// No password comes back to the page, as none does at sign-in: only the reasons.
-		const parsed = v.safeParse(
-			PasswordChangeSchema,
-			Object.fromEntries(await event.request.formData())
-		);
+		const form = Object.fromEntries(await event.request.formData());
+		const parsed = v.safeParse(PasswordChangeSchema, form);
+		const errors: Record<string, string> = {};
 		if (!parsed.success) {
-			const errors: Record<string, string> = {};
 			for (const issue of parsed.issues) errors[v.getDotPath(issue) ?? 'current'] ??= issue.message;
+		}
+		// The current password is checked whenever one was given, so that a wrong one is said
+		// with the new ones' problems at once, not after they are fixed and every field typed
+		// again. Checked as at sign-in, against the same counts: a session left open on a shared
+		// computer gives no more guesses at the password than the sign-in page does.
+		const current = parsed.success
+			? parsed.output.current
+			: !errors.current && typeof form.current === 'string'
+				? form.current
+				: null;
+		if (current !== null) {
+			const checked = await checkRepPassword(
+				ctx.db,
+				signInRules(ctx.config),
+				{ email: rep.email, password: current },
+				requestMeta(event)
+			);
+			if (!checked.ok && checked.reason === 'locked') {
+				const minutes = Math.max(1, Math.ceil(checked.retryAfterSeconds / 60));
+				event.setHeaders({ 'retry-after': String(checked.retryAfterSeconds) });
+				return fail(429, {
+					errors: {},
+					message: `Too many wrong passwords. For your security, your password can’t be checked for now (signing in is paused too): try again in ${minutes} minute${minutes === 1 ? '' : 's'}. Nothing was changed.`
+				});
+			}
+			if (!checked.ok) {
+				errors.current = [
+					'That is not your current password.',
+					pauseWarning(checked.left, signInRules(ctx.config), 'signing in')
+				]
+					.filter(Boolean)
+					.join(' ');
+			}
+		}
+		if (!parsed.success || Object.keys(errors).length > 0) {
 			return fail(400, { errors, message: null });
-		}
-		// Checked as at sign-in, against the same counts: a session left open on a shared computer
-		// gives no more guesses at the password than the sign-in page does.
-		const checked = await checkRepPassword(
-			ctx.db,
-			signInRules(ctx.config),
-			{ email: rep.email, password: parsed.output.current },
-			requestMeta(event)
-		);
-		if (!checked.ok && checked.reason === 'locked') {
-			const minutes = Math.max(1, Math.ceil(checked.retryAfterSeconds / 60));
-			event.setHeaders({ 'retry-after': String(checked.retryAfterSeconds) });
-			return fail(429, {
-				errors: {},
-				message: `Too many wrong passwords. For your security, your password can’t be checked for now (signing in is paused too): try again in ${minutes} minute${minutes === 1 ? '' : 's'}. Nothing was changed.`
-			});
-		}
-		if (!checked.ok) {
-			return fail(400, {
-				errors: {
-					current: [
-						'That is not your current password.',
-						pauseWarning(checked.left, signInRules(ctx.config), 'signing in')
-					]
-						.filter(Boolean)
-						.join(' ')
-				},
-				message: null
-			});
 		}
 		const changed = await changeRepPassword(ctx.db, rep, parsed.output.password);
 		// Disabled by the operator between the page and the press: their session ended with it.
