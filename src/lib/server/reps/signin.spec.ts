@@ -5,7 +5,7 @@ import { openMemoryDatabase, schema, type Database } from '$lib/server/db';
 import { addRep, changeRepPassword, disableRep, setRepPassword } from './accounts';
 import { endRepSession, resumeRepSession } from './session';
 import { isCurrentCost } from './password';
-import { pauseWarning, signIn, type SignInRules } from './signin';
+import { signIn, withPauseWarning, type SignInRules } from './signin';
 
 const PASSWORD = 'correct horse battery staple';
 const rules: SignInRules = { maxFailures: 3, maxFailuresPerAddress: 6, lockoutMinutes: 15 };
@@ -16,14 +16,16 @@ const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
 
 describe('the warning before a pause', () => {
 	it('says nothing while more than two tries are left, then counts down, then says it paused', () => {
-		const say = (left: number) => pauseWarning(left, rules, 'sign-in');
-		expect(say(3)).toBe('');
-		expect(say(Infinity)).toBe('');
-		expect(say(2)).toBe('Two more wrong tries, and sign-in pauses for at least 15 minutes.');
-		expect(say(1)).toBe('One more wrong try, and sign-in pauses for at least 15 minutes.');
-		expect(say(0)).toBe('That was the last try: sign-in is paused now, for at least 15 minutes.');
-		expect(pauseWarning(1, { ...rules, lockoutMinutes: 1 }, 'unlocking')).toBe(
-			'One more wrong try, and unlocking pauses for at least 1 minute.'
+		const say = (left: number) => withPauseWarning('Wrong.', left, rules, 'sign-in');
+		expect(say(3)).toBe('Wrong.');
+		expect(say(Infinity)).toBe('Wrong.');
+		expect(say(2)).toBe('Wrong. Two more wrong tries, and sign-in pauses for at least 15 minutes.');
+		expect(say(1)).toBe('Wrong. One more wrong try, and sign-in pauses for at least 15 minutes.');
+		expect(say(0)).toBe(
+			'Wrong. That was the last try: sign-in is paused now, for at least 15 minutes.'
+		);
+		expect(withPauseWarning('Wrong.', 1, { ...rules, lockoutMinutes: 1 }, 'unlocking')).toBe(
+			'Wrong. One more wrong try, and unlocking pauses for at least 1 minute.'
 		);
 	});
 });

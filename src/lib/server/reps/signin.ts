@@ -1,4 +1,5 @@
 import { isPlainAscii } from '$lib/email';
+import { plural } from '$lib/server/audit/labels';
 import type { Config } from '$lib/server/config/config';
 import type { Db } from '$lib/server/db';
 import { hashToken } from '$lib/server/crypto/tokens';
@@ -29,14 +30,20 @@ export const signInRules = (config: Config): SignInRules => ({
 export type WrongPassword = { ok: false; reason: 'invalid'; left: number };
 
 /**
- * Said after a wrong password once few tries are left (WrongPassword's `left`), so the pause
- * comes with warning: `what` is what pauses ("sign-in", "unlocking"). Nothing while more are left.
+ * `said` of a wrong password, and once few tries are left (WrongPassword's `left`) a warning
+ * after it, so the pause comes with warning: `what` is what pauses ("sign-in", "unlocking").
+ * `said` alone while more are left.
  */
-export function pauseWarning(left: number, rules: SignInRules, what: string): string {
-	const pause = `for at least ${rules.lockoutMinutes} minute${rules.lockoutMinutes === 1 ? '' : 's'}`;
-	if (left <= 0) return `That was the last try: ${what} is paused now, ${pause}.`;
-	if (left > 2) return '';
-	return `${left === 1 ? 'One more wrong try' : 'Two more wrong tries'}, and ${what} pauses ${pause}.`;
+export function withPauseWarning(
+	said: string,
+	left: number,
+	rules: SignInRules,
+	what: string
+): string {
+	const pause = `for at least ${plural(rules.lockoutMinutes, 'minute')}`;
+	if (left <= 0) return `${said} That was the last try: ${what} is paused now, ${pause}.`;
+	if (left > 2) return said;
+	return `${said} ${left === 1 ? 'One more wrong try' : 'Two more wrong tries'}, and ${what} pauses ${pause}.`;
 }
 
 export type SignInResult =

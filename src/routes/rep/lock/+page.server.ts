@@ -7,7 +7,7 @@ import { requestMeta } from '$lib/server/http/meta';
 import { TABLET_COOKIE, lockHandover } from '$lib/server/inperson/handover';
 import { handoverRep, unlockHandover } from '$lib/server/inperson/unlock';
 import { setRepCookie } from '$lib/server/reps/session';
-import { pauseWarning, signInRules } from '$lib/server/reps/signin';
+import { signInRules, withPauseWarning } from '$lib/server/reps/signin';
 import { SESSION_COOKIE } from '$lib/server/signing/session';
 import { LockSchema, UnlockSchema } from './schema';
 import type { Actions, PageServerLoad } from './$types';
@@ -85,12 +85,12 @@ export const actions: Actions = {
 		if (!result.ok) {
 			return fail(400, {
 				unlock: true,
-				error: [
+				error: withPauseWarning(
 					'That password is not right. Only the rep who handed over the tablet can unlock it.',
-					pauseWarning(result.left, signInRules(app().config), 'unlocking')
-				]
-					.filter(Boolean)
-					.join(' ')
+					result.left,
+					signInRules(app().config),
+					'unlocking'
+				)
 			});
 		}
 		event.cookies.delete(TABLET_COOKIE, { path: '/' });

@@ -4,7 +4,7 @@ import { app } from '$lib/server/app';
 import { requestMeta } from '$lib/server/http/meta';
 import { safeNext } from '$lib/server/reps/guard';
 import { REP_COOKIE, setRepCookie } from '$lib/server/reps/session';
-import { pauseWarning, signIn, signInRules } from '$lib/server/reps/signin';
+import { signIn, signInRules, withPauseWarning } from '$lib/server/reps/signin';
 import { typedBack } from '$lib/server/signing/ssn';
 import { SignInSchema } from './schema';
 import type { Actions, PageServerLoad } from './$types';
@@ -60,12 +60,12 @@ export const actions: Actions = {
 			return fail(400, {
 				email,
 				errors: {},
-				message: [
+				message: withPauseWarning(
 					'That email and password don’t match an active rep account.',
-					pauseWarning(result.left, signInRules(ctx.config), 'sign-in')
-				]
-					.filter(Boolean)
-					.join(' ')
+					result.left,
+					signInRules(ctx.config),
+					'sign-in'
+				)
 			});
 		}
 		setRepCookie(event.cookies, event.url, result.secret);

@@ -6,7 +6,7 @@ import { changeRepPassword } from '$lib/server/reps/accounts';
 import { forgetDemoPassword } from '$lib/server/reps/demo';
 import { requireRep } from '$lib/server/reps/guard';
 import { PASSWORD_MIN } from '$lib/server/reps/schemas';
-import { checkRepPassword, pauseWarning, signInRules } from '$lib/server/reps/signin';
+import { checkRepPassword, signInRules, withPauseWarning } from '$lib/server/reps/signin';
 import { PasswordChangeSchema } from './schema';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -55,12 +55,12 @@ export const actions: Actions = {
 				});
 			}
 			if (!checked.ok) {
-				errors.current = [
+				errors.current = withPauseWarning(
 					'That is not your current password.',
-					pauseWarning(checked.left, signInRules(ctx.config), 'signing in')
-				]
-					.filter(Boolean)
-					.join(' ');
+					checked.left,
+					signInRules(ctx.config),
+					'signing in'
+				);
 			}
 		}
 		if (!parsed.success || Object.keys(errors).length > 0) {

@@ -48,11 +48,7 @@ function strandedPass(refusal: { passes: Pass[]; onCurrent: boolean }, copy: boo
 		return `Identity was already confirmed ${passedWhere(emailed)}, and ${copy ? 'a link to copy' : 'a link to another address'} can’t carry that over: the link would not let the merchant start. ${copy ? 'No link was made' : 'Nothing was sent'}.${finishOnIt} ${copy ? 'Email' : 'Send'} the link to ${emailed.email}, or finish the signing with the merchant in person.`;
 	}
 	const pass = passes.find((p) => p.linkId === null) ?? passes[0]!;
-	return `Identity was already confirmed ${passedWhere(pass)}, which no new link can carry over: the link would not let the merchant start. ${copy ? 'No link was made' : 'Nothing was sent'}.${
-		onCurrent
-			? `${finishOnIt} Or finish the signing with them in person: hand them the tablet below.`
-			: ' Finish the signing with the merchant in person: hand them the tablet below.'
-	}`;
+	return `Identity was already confirmed ${passedWhere(pass)}, which no new link can carry over: the link would not let the merchant start. ${copy ? 'No link was made' : 'Nothing was sent'}.${finishOnIt} ${onCurrent ? 'Or finish the signing with them' : 'Finish the signing with the merchant'} in person: hand them the tablet below.`;
 }
 
 /**
