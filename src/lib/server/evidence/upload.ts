@@ -2,7 +2,7 @@ import { fail, type RequestEvent } from '@sveltejs/kit';
 import * as v from 'valibot';
 import { app } from '$lib/server/app';
 import { clientIp } from '$lib/server/http/meta';
-import { hit } from '$lib/server/ratelimit/ratelimit';
+import { hit, waitWords } from '$lib/server/ratelimit/ratelimit';
 import { documentVerdict } from './verdict';
 import { verifyDocument } from './verify';
 import { limitAddress } from '$lib/server/http/address';
@@ -65,9 +65,8 @@ export async function verifyUpload(event: RequestEvent) {
 		windowSeconds: 600
 	});
 	if (!limit.ok) {
-		const minutes = Math.max(1, Math.ceil(limit.retryAfterSeconds / 60));
 		return fail(429, {
-			error: `Too many checks from your address. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`
+			error: `Too many checks from your address. Try again in ${waitWords(limit.retryAfterSeconds)}.`
 		});
 	}
 	const bytes = new Uint8Array(await parsed.output.arrayBuffer());

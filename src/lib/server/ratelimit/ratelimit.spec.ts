@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMemoryDatabase, type Database } from '$lib/server/db';
-import { clearLimit, hit, pruneRateLimits, undoHit } from './ratelimit';
+import { clearLimit, hit, pruneRateLimits, undoHit, waitWords } from './ratelimit';
+
+describe('how long a refusal says to wait', () => {
+	it('gives whole minutes, rounded up, and never less than one', () => {
+		expect(waitWords(1)).toBe('1 minute');
+		expect(waitWords(60)).toBe('1 minute');
+		expect(waitWords(61)).toBe('2 minutes');
+		expect(waitWords(28 * 60)).toBe('28 minutes');
+	});
+});
 
 describe('rate limits in the database', () => {
 	let database: Database;

@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { plural } from '$lib/server/audit/labels';
 import type { PgInsertSelectQueryBuilder } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '$lib/server/db';
 import { preparedPer } from '$lib/server/db/prepared';
@@ -16,6 +17,10 @@ export interface LimitResult {
 	count: number;
 	retryAfterSeconds: number;
 }
+
+/** How long a refusal says to wait: whole minutes, at least one ("1 minute", "14 minutes"). */
+export const waitWords = (retryAfterSeconds: number) =>
+	plural(Math.max(1, Math.ceil(retryAfterSeconds / 60)), 'minute');
 
 /** The fixed window `now` falls in, and the seconds until the next one starts. */
 function window(windowSeconds: number, now: Date) {

@@ -1,4 +1,5 @@
 import { fail, redirect } from '@sveltejs/kit';
+import { waitWords } from '$lib/server/ratelimit/ratelimit';
 import * as v from 'valibot';
 import { formatTime } from '$lib/time';
 import { app } from '$lib/server/app';
@@ -75,11 +76,10 @@ export const actions: Actions = {
 			requestMeta(event)
 		);
 		if (!result.ok && result.reason === 'locked') {
-			const minutes = Math.max(1, Math.ceil(result.retryAfterSeconds / 60));
 			event.setHeaders({ 'retry-after': String(result.retryAfterSeconds) });
 			return fail(429, {
 				unlock: true,
-				error: `Too many wrong passwords. For your security, unlocking is paused: try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`
+				error: `Too many wrong passwords. For your security, unlocking is paused: try again in ${waitWords(result.retryAfterSeconds)}.`
 			});
 		}
 		if (!result.ok) {

@@ -1,4 +1,5 @@
 import { fail, redirect } from '@sveltejs/kit';
+import { waitWords } from '$lib/server/ratelimit/ratelimit';
 import * as v from 'valibot';
 import { app } from '$lib/server/app';
 import { requestMeta } from '$lib/server/http/meta';
@@ -47,12 +48,11 @@ export const actions: Actions = {
 			requestMeta(event)
 		);
 		if (!result.ok && result.reason === 'locked') {
-			const minutes = Math.max(1, Math.ceil(result.retryAfterSeconds / 60));
 			event.setHeaders({ 'retry-after': String(result.retryAfterSeconds) });
 			return fail(429, {
 				email,
 				errors: {},
-				message: `Too many sign-in attempts. For your security, sign-in is paused: try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`
+				message: `Too many sign-in attempts. For your security, sign-in is paused: try again in ${waitWords(result.retryAfterSeconds)}.`
 			});
 		}
 		if (!result.ok) {

@@ -1,4 +1,5 @@
 import { fail, redirect } from '@sveltejs/kit';
+import { waitWords } from '$lib/server/ratelimit/ratelimit';
 import * as v from 'valibot';
 import { app } from '$lib/server/app';
 import { requestMeta } from '$lib/server/http/meta';
@@ -47,11 +48,10 @@ export const actions: Actions = {
 				requestMeta(event)
 			);
 			if (!checked.ok && checked.reason === 'locked') {
-				const minutes = Math.max(1, Math.ceil(checked.retryAfterSeconds / 60));
 				event.setHeaders({ 'retry-after': String(checked.retryAfterSeconds) });
 				return fail(429, {
 					errors: {},
-					message: `Too many wrong passwords. For your security, your password can’t be checked for now (signing in is paused too): try again in ${minutes} minute${minutes === 1 ? '' : 's'}. Nothing was changed.`
+					message: `Too many wrong passwords. For your security, your password can’t be checked for now (signing in is paused too): try again in ${waitWords(checked.retryAfterSeconds)}. Nothing was changed.`
 				});
 			}
 			if (!checked.ok) {

@@ -6,7 +6,7 @@ import { deliverDecision } from '$lib/server/decisions/delivery';
 import { applicationPdfForDecision, offeredPdf } from '$lib/server/evidence';
 import { clientIp, requestMeta } from '$lib/server/http/meta';
 import { logError } from '$lib/server/log/log';
-import { hit } from '$lib/server/ratelimit/ratelimit';
+import { hit, waitWords } from '$lib/server/ratelimit/ratelimit';
 import { requireStep } from '$lib/server/signing/guard';
 import { noSections, type SectionKey } from '$lib/server/signing/sections';
 import { keptReason } from '$lib/server/signing/decline-form';
@@ -91,9 +91,8 @@ async function limited(session: SigningSession) {
 		windowSeconds: 3600
 	});
 	if (r.ok) return null;
-	const minutes = Math.max(1, Math.ceil(r.retryAfterSeconds / 60));
 	return fail(429, {
-		message: `Too many tries for this application. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`
+		message: `Too many tries for this application. Please try again in ${waitWords(r.retryAfterSeconds)}.`
 	});
 }
 
