@@ -24,8 +24,9 @@ export const signInRules = (config: Config): SignInRules => ({
 });
 
 /**
- * A wrong email or password. `left`: how many more tries of this email are checked before its
- * pause; 0 when the next one, right or wrong, is already paused.
+ * A wrong email or password. `left`: how many more tries of this email, from this address, are
+ * checked before a pause (the email's or the address's, whichever comes first); 0 when the next
+ * one, right or wrong, is already paused.
  */
 export type WrongPassword = { ok: false; reason: 'invalid'; left: number };
 
@@ -104,9 +105,11 @@ export async function checkRepPassword(
 	// The same work whether or not the account exists or is disabled.
 	const matches = await verifyPassword(rep?.passwordHash ?? DUMMY_HASH, input.password);
 	if (!rep || rep.disabledAt || !matches) {
-		// This one counted already. Told by the email's count only: the address's is shared by a
-		// whole office behind one address, whose colleagues' slips are not this rep's to count.
-		return { ok: false, reason: 'invalid', left: Math.max(0, account.max - a.count) };
+		// This one counted already. The tries left are the fewer of the email's and the address's:
+		// the address's is shared by a whole office behind one address, and a colleague's slips
+		// bring its pause nearer, but that pause stops this rep too, so it is told before it comes.
+		const left = Math.min(account.max - a.count, address.max - b.count);
+		return { ok: false, reason: 'invalid', left: Math.max(0, left) };
 	}
 	await clearLimit(db, account.key);
 	await undoHit(db, address, now);
