@@ -31,7 +31,9 @@ test.beforeEach(async ({ request }) => {
 const MESSAGES = {
 	unknown: 'This link isn’t valid',
 	expired: 'This link has expired',
-	revoked: 'This link has been replaced by a newer one',
+	// Replaced by a newer link, in the merchant's mail or in none (made to copy, say).
+	replaced: 'This link has been replaced by a newer one. Use the most recent email you received',
+	replacedUnsent: 'This link has been replaced by a newer one, which wasn’t emailed',
 	used: 'A decision on this application is already on record, so this link no longer opens. Your sales representative can tell you where things stand, and send you copies of the documents.',
 	declined:
 		'This application was declined, so this link no longer opens. If you have changed your mind, ask your sales representative for a new link.'
@@ -374,9 +376,12 @@ test.describe('link states', () => {
 	test('revoked by a newer link → 410; the newer one works', async ({ page, request }) => {
 		const app = await newApplication(request, 'Revoked');
 		const first = await createLink(request, app.id);
-		const second = await createLink(request, app.id);
-		await expectLinkError(page, first.path, 410, MESSAGES.revoked, app.business);
-		await openLinkAndStart(page, second.path);
+		await createLink(request, app.id);
+		// The newer link is in no email: the page does not send the merchant to their mail.
+		await expectLinkError(page, first.path, 410, MESSAGES.replacedUnsent, app.business);
+		const third = await createLink(request, app.id, { email: 'owner@revoked.example' });
+		await expectLinkError(page, first.path, 410, MESSAGES.replaced, app.business);
+		await openLinkAndStart(page, third.path);
 	});
 
 	test('used after a decision → 410, and no new link can be made', async ({ page, request }) => {
@@ -401,7 +406,7 @@ test.describe('link states', () => {
 		await expect(page.getByText('copies')).toHaveCount(0);
 		// They changed their mind and a new link went out: the old one points to the newer.
 		const newer = await createLink(request, app.id);
-		await expectLinkError(page, path, 410, MESSAGES.revoked, app.business);
+		await expectLinkError(page, path, 410, MESSAGES.replacedUnsent, app.business);
 		await openLinkAndStart(page, newer.path);
 	});
 

@@ -371,9 +371,15 @@ test('a new link ends the old one’s open questions at once, as a try spent, an
 	} finally {
 		await other.close();
 	}
-	// The old window's answers go nowhere: its session ended with its link.
+	// The old window's answers go nowhere: its session ended with its link. The new link is in
+	// no email, so the merchant is not sent to their mail, whose newest link is the dead one.
 	await page.reload();
 	await expect(page.locator('fieldset')).toHaveCount(0);
+	await expect(page.getByText(/made a newer signing link, which ended this session/)).toBeVisible();
+	await expect(page.getByText(/most recent email/)).toHaveCount(0);
+	await page.goto(new URL(first).pathname);
+	await expect(page.getByText(/replaced by a newer one, which wasn’t emailed/)).toBeVisible();
+	await expect(page.getByText(SAM)).toBeVisible();
 });
 
 test('a link the operator API made without an address is named as such, not as one to copy', async ({

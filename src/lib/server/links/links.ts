@@ -309,8 +309,12 @@ export async function hasUsableLink(
 	return (await usableLink(db, officeId, applicationId)) !== undefined;
 }
 
-/** Why a revoked link no longer opens: a newer one, the rep's "Revoke", or a hand-over. */
-export type RevokedHow = 'replaced' | 'withdrawn' | 'in_person';
+/**
+ * Why a revoked link no longer opens: a newer one, emailed (`replaced`) or not (`replaced_unsent`:
+ * made to copy, or by the operator API or the start page without an address, so no email holds
+ * it), the rep's "Revoke", or a hand-over.
+ */
+export type RevokedHow = 'replaced' | 'replaced_unsent' | 'withdrawn' | 'in_person';
 
 /**
  * How a revoked link came to end, and who ended it: `by` is the newer link's `createdBy`, or the
@@ -344,8 +348,10 @@ export async function howRevoked(db: Db, linkId: string): Promise<Revoked> {
 		.limit(1);
 	const [row] = await db
 		.select({
-			newerBy: sql<string | null>`(${db
-				.select({ by: newer.createdBy })
+			newer: sql<{ by: string; emailed: boolean } | null>`(${db
+				.select({
+					newer: sql`json_build_object('by', ${newer.createdBy}, 'emailed', ${newer.email} is not null)`
+				})
 				.from(newer)
 				.where(
 					and(
@@ -360,7 +366,11 @@ export async function howRevoked(db: Db, linkId: string): Promise<Revoked> {
 		})
 		.from(signingLinks)
 		.where(eq(signingLinks.id, linkId));
-	if (row?.newerBy) return { how: 'replaced', by: row.newerBy };
+	// The newest link only: one emailed and then replaced by a copy is not in the merchant's mail
+	// to go on with (its email, if it had not gone out yet, was cancelled).
+	if (row?.newer) {
+		return { how: row.newer.emailed ? 'replaced' : 'replaced_unsent', by: row.newer.by };
+	}
 	const how = row?.revoke?.reason === 'in_person' ? 'in_person' : 'withdrawn';
 	return { how, by: row?.revoke?.by ?? null };
 }
@@ -368,25 +378,30 @@ export async function howRevoked(db: Db, linkId: string): Promise<Revoked> {
 /**
  * What used a link up (every link of the application is used up by a decision or a decline, see
  * finishSession), read where a merchant meets it: a decision on record; else a decline before
- * identity, which a newer link has since followed (`replaced`) or not (`declined`).
+ * identity, which a newer link has since followed (`replaced`, or `replaced_unsent` when the
+ * newest is in no email, as howRevoked) or not (`declined`).
  */
 export async function howUsed(
 	db: Db,
 	link: SigningLink
-): Promise<'decided' | 'declined' | 'replaced'> {
+): Promise<'decided' | 'declined' | 'replaced' | 'replaced_unsent'> {
 	const ofApplication = <T extends typeof decisions | typeof signingLinks>(t: T) =>
 		and(eq(t.officeId, link.officeId), eq(t.applicationId, link.applicationId));
 	const [row] = await db
 		.select({
 			decided: sql<boolean>`exists (${db.select({ id: decisions.id }).from(decisions).where(ofApplication(decisions))})`,
-			newer: sql<boolean>`exists (${db
-				.select({ id: signingLinks.id })
+			// The newest link since: whether it was emailed; null when there is none.
+			newerEmailed: sql<boolean | null>`(${db
+				.select({ emailed: sql`${signingLinks.email} is not null` })
 				.from(signingLinks)
-				.where(and(ofApplication(signingLinks), gt(signingLinks.createdAt, link.createdAt)))})`
+				.where(and(ofApplication(signingLinks), gt(signingLinks.createdAt, link.createdAt)))
+				.orderBy(desc(signingLinks.createdAt))
+				.limit(1)})`
 		})
 		.from(sql`(select 1) as one`);
 	if (!row || row.decided) return 'decided';
-	return row.newer ? 'replaced' : 'declined';
+	if (row.newerEmailed === null) return 'declined';
+	return row.newerEmailed ? 'replaced' : 'replaced_unsent';
 }
 
 export function linkState(link: SigningLink | undefined, now = new Date()): LinkState {

@@ -35,6 +35,11 @@ const MESSAGES = {
 		410,
 		'This link has been replaced by a newer one. Use the most recent email you received, or ask your sales representative for a new link.'
 	],
+	// The newer link is in no email: the merchant's mail holds only links that no longer open.
+	replaced_unsent: [
+		410,
+		'This link has been replaced by a newer one, which wasn’t emailed: your sales representative passes it on another way. If you don’t have it, ask them for it.'
+	],
 	// Revoked with no newer link: the rep withdrew it ("Revoke the link").
 	withdrawn: [
 		410,

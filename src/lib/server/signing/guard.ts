@@ -38,6 +38,9 @@ export function endedMessage(ended: EndedSession | undefined): string {
 			if (ended.revoked?.how === 'replaced') {
 				return 'Your sales representative sent you a newer signing link, which ended this session. Open the link in the most recent email you received to go on.';
 			}
+			if (ended.revoked?.how === 'replaced_unsent') {
+				return 'Your sales representative made a newer signing link, which ended this session. It wasn’t emailed: they pass it on another way, so ask them for it if you don’t have it.';
+			}
 			if (ended.revoked?.how === 'in_person') {
 				return 'This session ended when your sales representative began signing this application with you in person. If that signing wasn’t finished, ask them for a new link.';
 			}

@@ -79,10 +79,15 @@ describe('idle time', () => {
 
 describe('an ended session', () => {
 	const meta = { ip: null, userAgent: null };
-	const linkFor = (db: Parameters<typeof createLink>[0], applicationId: number, now: Date) =>
+	const linkFor = (
+		db: Parameters<typeof createLink>[0],
+		applicationId: number,
+		now: Date,
+		email: string | null = null
+	) =>
 		createLink(
 			db,
-			{ officeId: 1207, applicationId, email: null, createdBy: 'rep:x', ttlHours: 72, meta },
+			{ officeId: 1207, applicationId, email, createdBy: 'rep:x', ttlHours: 72, meta },
 			now
 		);
 	const sessionOn = (
@@ -97,7 +102,7 @@ describe('an ended session', () => {
 			now
 		);
 
-	it('says how it ended: link replaced, withdrawn, taken in person, idle, too old', async () => {
+	it('says how it ended: link replaced (emailed or not), withdrawn, taken in person, idle, too old', async () => {
 		const database = await openMemoryDatabase();
 		const { db } = database;
 		try {
@@ -108,7 +113,7 @@ describe('an ended session', () => {
 				return found && 'ended' in found ? found.ended : found;
 			};
 
-			// Replaced: a newer link for the application.
+			// Replaced: a newer link for the application, to copy (in no email).
 			const a = await linkFor(db, 1, t0);
 			const onA = await sessionOn(db, a.link, t0);
 			expect(await findSession(db, onA.secret, 30, later(1000))).toEqual({
@@ -119,12 +124,22 @@ describe('an ended session', () => {
 				end: 'link_revoked',
 				// The session's own row, where a post from its sign step keeps what it held.
 				sessionId: onA.session.id,
-				revoked: { how: 'replaced', by: 'rep:x' },
+				revoked: { how: 'replaced_unsent', by: 'rep:x' },
 				officeId: 1207,
 				applicationId: 1,
 				repNo: 3,
 				linkId: a.link.id,
 				channel: 'link'
+			});
+			// Then one emailed: the newest link is what the merchant is sent to, in their mail.
+			await linkFor(db, 1, later(4000), 'merchant@example.com');
+			expect(await ended(onA.secret, later(5000))).toMatchObject({
+				revoked: { how: 'replaced', by: 'rep:x' }
+			});
+			// And a copy after that: their newest email holds a link that no longer opens either.
+			await linkFor(db, 1, later(6000));
+			expect(await ended(onA.secret, later(7000))).toMatchObject({
+				revoked: { how: 'replaced_unsent', by: 'rep:x' }
 			});
 
 			// Withdrawn by the rep's Revoke, and revoked for a hand-over, with no newer link.
