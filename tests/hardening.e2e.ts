@@ -6,6 +6,7 @@ import { E2E } from './support/env';
 import {
 	TEXT,
 	agreeToTerms,
+	answerQuestions,
 	createLink,
 	fillSignForm,
 	freshSsn,
@@ -156,6 +157,15 @@ test('questions open on one device: another device on the same link is told to w
 		await expect(a.locator('fieldset')).toHaveCount(5);
 		await a.reload();
 		await expect(a.locator('#open-elsewhere')).toHaveCount(0);
+		// That device passes; the other reloads its refusal's address: no "open in another
+		// window" above the page's own news that identity is confirmed.
+		await answerQuestions(a, app.id, 'right');
+		await expect(a).toHaveURL(/\/sign\/sign$/);
+		await b.goto('/sign/identity?refused=busy');
+		await expect(
+			b.getByRole('heading', { level: 2, name: 'Your identity is already confirmed' })
+		).toBeVisible();
+		await expect(b.getByText(/open in another window/)).toHaveCount(0);
 	} finally {
 		await phone.close();
 		await laptop.close();

@@ -49,6 +49,13 @@ function refusalOf(url: URL): Refusal | null {
 	return why && Object.hasOwn(REFUSALS, why) ? (why as Refusal) : null;
 }
 
+/**
+ * A refusal a pass since has answered: confirmed elsewhere (the page says what that means here), or
+ * busy with questions no longer open anywhere. An outage or the limit still applies to Continue.
+ */
+const staleOnceEarlier = (why: Refusal, state: { openElsewhereUntil: Date | null }) =>
+	why === 'elsewhere' || (why === 'busy' && !state.openElsewhereUntil);
+
 export const load: PageServerLoad = async (event) => {
 	const session = requireStep(event, 'identity');
 	const ctx = app();
@@ -66,11 +73,13 @@ export const load: PageServerLoad = async (event) => {
 		// The service's own lock (a 423 to Start) is known only from the refusal.
 		locked: state.locked || refused === 'locked',
 		/**
-		 * Why the last Start was refused, to say so; none once a set is open, nor where the
-		 * page's own notice says it (identity confirmed on another link).
+		 * Why the last Start was refused, to say so; none once a set is open, nor once a pass
+		 * has made it old news: the page's own notice says where to go (on another link, or
+		 * continue here), and "open in another window" no longer holds once those questions
+		 * were answered (a reload of the refusal's address, after the other window passed).
 		 */
 		refusal:
-			refused && !state.open && !(refused === 'elsewhere' && earlier.kind === 'refused')
+			refused && !state.open && !(earlier.kind !== 'none' && staleOnceEarlier(refused, state))
 				? REFUSALS[refused]
 				: null,
 		lockLiftsAt: state.lockLiftsAt?.toISOString() ?? null,
