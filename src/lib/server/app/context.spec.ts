@@ -137,6 +137,51 @@ describe('the encryption key', () => {
 		expect(key.equals(Buffer.alloc(32, 7))).toBe(true);
 	});
 
+	it('that cannot be used is named with its setting and why, not as a bare Error', () => {
+		const root = scratch();
+		const junk = join(root, 'junk.key');
+		writeFileSync(junk, 'oops\n', { mode: 0o600 });
+		const empty = join(root, 'empty.key');
+		writeFileSync(empty, '', { mode: 0o600 });
+		const refusal = (env: Record<string, string>) => {
+			try {
+				encryptionKeyOf(config({ DATA_DIR: join(root, 'data'), ...env }));
+			} catch (err) {
+				expect(err).toBeInstanceOf(ConfigError);
+				return (err as ConfigError).problems;
+			}
+			throw new Error('the key was taken');
+		};
+		const notAKey =
+			'does not hold a key: it must be 32 random bytes in base64, one line (openssl rand -base64 32)';
+		expect(refusal({ PORTAL_ENCRYPTION_KEY_FILE: junk })).toEqual([
+			`PORTAL_ENCRYPTION_KEY_FILE (${junk}): ${notAKey}`
+		]);
+		expect(refusal({ PORTAL_ENCRYPTION_KEY_FILE: empty })).toEqual([
+			`PORTAL_ENCRYPTION_KEY_FILE (${empty}): ${notAKey}`
+		]);
+		expect(refusal({ PORTAL_ENCRYPTION_KEY_FILE: root })).toEqual([
+			`PORTAL_ENCRYPTION_KEY_FILE (${root}): is a folder: give the key file itself`
+		]);
+		// The data folder's own, spoiled.
+		mkdirSync(join(root, 'data'));
+		writeFileSync(join(root, 'data', 'encryption.key'), 'not base64 at all', { mode: 0o600 });
+		expect(refusal({})).toEqual([
+			`the encryption key in the data folder (${join(root, 'data', 'encryption.key')}): ${notAKey}`
+		]);
+	});
+
+	it('is taken one way only: the value and a file both set are refused', () => {
+		expect(() =>
+			config({
+				PORTAL_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+				PORTAL_ENCRYPTION_KEY_FILE: '/run/secrets/portal-key'
+			})
+		).toThrow(
+			'PORTAL_ENCRYPTION_KEY and PORTAL_ENCRYPTION_KEY_FILE: both are set; give the key one way only'
+		);
+	});
+
 	it('is said at start to be readable by others when its file is, and not when it is private', () => {
 		const root = scratch();
 		const file = join(root, 'given.key');

@@ -69,9 +69,33 @@ export function encryptionKeyOf(config: Config): Buffer {
 		}
 	}
 	const path = keyFileOf(config)!;
-	const key = loadOrCreateKey(dirname(path), basename(path));
-	warnIfShared(path, keySourceOf(config));
+	const source = keySourceOf(config);
+	let key: Buffer;
+	try {
+		key = loadOrCreateKey(dirname(path), basename(path));
+	} catch (err) {
+		throw new ConfigError([`${source}: ${keyFileProblem(err)}`]);
+	}
+	warnIfShared(path, source);
 	return key;
+}
+
+/** Why a key file could not be used, in our words (a start said only "Error" before). */
+function keyFileProblem(err: unknown): string {
+	switch ((err as NodeJS.ErrnoException).code) {
+		case undefined:
+			// readKey's own refusal: read, but not a key.
+			return 'does not hold a key: it must be 32 random bytes in base64, one line (openssl rand -base64 32)';
+		case 'EISDIR':
+			return 'is a folder: give the key file itself';
+		case 'EACCES':
+		case 'EPERM':
+			return 'this process may not read it (or may not create it there): check its owner and mode';
+		case 'ENOTDIR':
+			return 'part of its path is a file, not a folder';
+		default:
+			return `could not be read or created (${(err as NodeJS.ErrnoException).code})`;
+	}
 }
 
 /**

@@ -179,7 +179,14 @@ export function parseConfig(
 					'SEAL_P12_PASSPHRASE: is set, but SEAL_P12_FILE (the bundle it opens) is not: set both, or neither to let the portal generate its own seal'
 				]
 			: []),
-		...officeContactProblems(set)
+		...officeContactProblems(set),
+		// Two keys given: the one used would be a matter of precedence, and the database is tied
+		// to it for good once it has written a secret (crypto/key-check.ts).
+		...(set('PORTAL_ENCRYPTION_KEY') && set('PORTAL_ENCRYPTION_KEY_FILE')
+			? [
+					'PORTAL_ENCRYPTION_KEY and PORTAL_ENCRYPTION_KEY_FILE: both are set; give the key one way only'
+				]
+			: [])
 	];
 	if (!result.success || unpaired.length) {
 		throw new ConfigError([...(result.success ? [] : problemLines(result.issues)), ...unpaired]);

@@ -8,6 +8,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { CONNECT_TIMEOUT_SECONDS } from './problems';
 import { logError } from '$lib/server/log/log';
 import { lockDataDir } from './lock';
 import { startEmbedded, type EmbeddedThread } from './thread';
@@ -96,7 +97,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 			max: opts.max ?? 10,
 			// A server that drops packets (a host gone, a firewall) would hold a page for the
 			// system's connect timeout, minutes; this ends it, and the page says to come back.
-			connectionTimeoutMillis: 10_000
+			connectionTimeoutMillis: CONNECT_TIMEOUT_SECONDS * 1000
 		});
 		// An idle connection the server ends (a restart, a failover, an idle-connection reaper)
 		// is an 'error' on the pool, which would end the process unheard. The pool drops it and

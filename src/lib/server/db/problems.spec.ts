@@ -42,6 +42,56 @@ describe('why PostgreSQL could not be opened', () => {
 		expect(databaseProblem(Object.assign(new Error(), { code: '28P01' }), undefined)).toBeNull();
 	});
 
+	it('names pg’s refusals that come without a code, also as drizzle wraps them', () => {
+		const wrapped = (message: string) =>
+			Object.assign(new Error('Failed query: select 1'), { cause: new Error(message) });
+		expect(
+			databaseProblem(
+				new Error('SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string'),
+				'postgres://portal@db.internal:6543/portal_prod'
+			)
+		).toBe(
+			'the PostgreSQL server at db.internal:6543 asks portal for a password, and DATABASE_URL gives none (NO_PASSWORD).'
+		);
+		expect(databaseProblem(wrapped('timeout exceeded when trying to connect'), URL_)).toBe(
+			'the PostgreSQL server at db.internal:6543 did not answer within 10 s: a firewall that drops the connection, or the wrong host or port? (TIMEOUT).'
+		);
+		expect(databaseProblem(wrapped('Connection terminated unexpectedly'), URL_)).toMatch(
+			/closed the connection without answering: is it PostgreSQL that listens at that port/
+		);
+		expect(databaseProblem(wrapped('some other words'), URL_)).toBeNull();
+	});
+
+	it('reads what pg really throws for a port where another service listens, or none answers', async () => {
+		// An HTTP server answers the startup message with its own refusal and hangs up; a black
+		// hole takes the connection and says nothing.
+		const http = createServer((socket) =>
+			socket.once('data', () => socket.end('HTTP/1.1 400 Bad Request\r\n\r\n'))
+		);
+		const hole = createServer(() => {});
+		const ports: number[] = [];
+		for (const server of [http, hole]) {
+			await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+			ports.push((server.address() as { port: number }).port);
+		}
+		try {
+			const thrown = async (port: number) => {
+				const url = `postgres://portal:pw@127.0.0.1:${port}/portal`;
+				const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 300 });
+				const err = await client.connect().then(
+					() => null,
+					(e: unknown) => e
+				);
+				return databaseProblem(err, url);
+			};
+			expect(await thrown(ports[0]!)).toMatch(/\(CLOSED\)\.$/);
+			expect(await thrown(ports[1]!)).toMatch(/did not answer within 10 s.*\(TIMEOUT\)\.$/);
+		} finally {
+			http.close();
+			hole.close();
+		}
+	});
+
 	it('reads what pg really throws for a server that is not there', async () => {
 		// Port 9 (discard) has nothing listening on this machine.
 		const url = 'postgres://portal:pw@127.0.0.1:9/portal';

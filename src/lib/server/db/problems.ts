@@ -8,10 +8,8 @@ import { causes } from '$lib/server/log/causes';
  */
 export function databaseProblem(err: unknown, url: string | undefined): string | null {
 	if (!url) return null;
-	const e = err as { code?: unknown; message?: unknown } | null;
-	// pg's one refusal without a code: matched, never printed.
-	const code = e?.message === 'The server does not support SSL connections' ? 'NO_SSL' : e?.code;
-	if (typeof code !== 'string') return null;
+	const code = problemCode(err);
+	if (!code) return null;
 	let where: URL;
 	try {
 		where = new URL(url);
@@ -39,7 +37,10 @@ export function databaseProblem(err: unknown, url: string | undefined): string |
 		SELF_SIGNED_CERT_IN_CHAIN: `${server} shows a certificate from a CA this machine does not trust: give the CA with sslrootcert=/path/to/ca.pem in DATABASE_URL`,
 		UNABLE_TO_VERIFY_LEAF_SIGNATURE: `${server} shows a certificate this machine cannot verify: give its CA with sslrootcert=/path/to/ca.pem in DATABASE_URL`,
 		ERR_TLS_CERT_ALTNAME_INVALID: `${server} shows a certificate for another name: use the host name its certificate names in DATABASE_URL`,
-		CERT_HAS_EXPIRED: `${server} shows a certificate that has expired`
+		CERT_HAS_EXPIRED: `${server} shows a certificate that has expired`,
+		NO_PASSWORD: `${server} asks ${user} for a password, and DATABASE_URL gives none`,
+		CLOSED: `${server} closed the connection without answering: is it PostgreSQL that listens at that port, and not another service?`,
+		TIMEOUT: `${server} did not answer within ${CONNECT_TIMEOUT_SECONDS} s: a firewall that drops the connection, or the wrong host or port?`
 	};
 	const text = words[code];
 	if (!text) return null;
@@ -48,6 +49,33 @@ export function databaseProblem(err: unknown, url: string | undefined): string |
 	const atInPassword = (authority.match(/@/g) ?? []).length > 1;
 	const hint = atInPassword ? ' An @ in the user or password must be written %40.' : '';
 	return `${text} (${code}).${hint}`;
+}
+
+/** How long the pool waits for a connection (db/index.ts), as the words above say it. */
+export const CONNECT_TIMEOUT_SECONDS = 10;
+
+/**
+ * pg's refusals without a code, by their words (matched, never printed), under codes of our own;
+ * the start's first statement goes through drizzle, which wraps them as its error's cause.
+ */
+const CODELESS: Record<string, string> = {
+	'The server does not support SSL connections': 'NO_SSL',
+	'SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string': 'NO_PASSWORD',
+	'Connection terminated unexpectedly': 'CLOSED',
+	'timeout expired': 'TIMEOUT',
+	'Connection terminated due to connection timeout': 'TIMEOUT',
+	'timeout exceeded when trying to connect': 'TIMEOUT'
+};
+
+/** The first code in `err` or what it wraps: the driver's own, or ours for its words above. */
+function problemCode(err: unknown): string | null {
+	for (const e of causes(err)) {
+		if (!e || typeof e !== 'object') break;
+		const { code, message } = e as { code?: unknown; message?: unknown };
+		if (typeof code === 'string') return code;
+		if (typeof message === 'string' && Object.hasOwn(CODELESS, message)) return CODELESS[message]!;
+	}
+	return null;
 }
 
 /** Codes of a database that is not there or not taking statements (not of a statement's fault). */

@@ -38,7 +38,7 @@ export class Outage {
 	worked(): void {
 		if (this.#since === null) return;
 		console.info(
-			`[${this.where}] ${this.what} works again, after ${this.#failures} failures since ${new Date(this.#since).toISOString()}`
+			`[${this.where}] ${this.what} works again, after ${this.#failures} ${this.#failures === 1 ? 'failure' : 'failures'} since ${new Date(this.#since).toISOString()}`
 		);
 		this.#since = null;
 		this.#said = '';
