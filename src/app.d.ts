@@ -25,6 +25,8 @@ declare global {
 			rep: SignedInRep | undefined;
 			/** The in-person hand-over this browser (a rep's tablet) is locked to, if any. */
 			handover: Handover | undefined;
+			/** Set by handleError when the request failed for the database being away: 503. */
+			databaseAway?: boolean;
 		}
 	}
 }

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { env } from '$env/dynamic/private';
 import { building, dev } from '$app/environment';
-import { redirect, type Handle, type HandleServerError, type ServerInit } from '@sveltejs/kit';
+import {
+	redirect,
+	type Handle,
+	type HandleServerError,
+	type RequestEvent,
+	type ServerInit
+} from '@sveltejs/kit';
 import { sequence } from '@sveltejs/kit/hooks';
 import { app, startApp } from '$lib/server/app';
 import { limitHeapGrowth } from '$lib/server/app/heap';
@@ -413,8 +419,40 @@ const methods: Handle = async ({ event, resolve }) => {
 	);
 };
 
+/** What Retry-After asks of a client while the database is away: health checks poll as often. */
+const AWAY_RETRY_SECONDS = 30;
+
+const API_AWAY =
+	'The portal’s database is not answering just now, so nothing was done. Try again shortly (see Retry-After); the portal’s /healthz says when it answers again.';
+
+/**
+ * The database away answers 503 with Retry-After, not 500: a load balancer and the operator API's
+ * clients read it as "try again shortly". handleError marks a request whose route failed so
+ * (locals.databaseAway). One that failed in a hook before its route (the operator key's count) is
+ * caught here, for the API, in JSON; a page's stays kit's plain error page, whose words say it.
+ */
+const databaseAway: Handle = async ({ event, resolve }) => {
+	let response: Response;
+	try {
+		response = await resolve(event);
+	} catch (err) {
+		if (!isApiPath(event.url.pathname) || !databaseUnavailable(err)) throw err;
+		const errorId = randomUUID();
+		logFailure(errorId, event, err);
+		return Response.json(
+			{ message: API_AWAY, errorId },
+			{ status: 503, headers: { 'retry-after': String(AWAY_RETRY_SECONDS) } }
+		);
+	}
+	if (response.status !== 500 || !event.locals.databaseAway) return response;
+	const headers = new Headers(response.headers);
+	headers.set('retry-after', String(AWAY_RETRY_SECONDS));
+	return new Response(response.body, { status: 503, headers });
+};
+
 export const handle = sequence(
 	headers,
+	databaseAway,
 	plain,
 	pageStatus,
 	apiNotFound,
@@ -437,16 +475,21 @@ function damaged(pathname: string): boolean {
 	}
 }
 
+/**
+ * A failure of ours in the log: the route and the error's class and code only, never its message,
+ * a body or form data. inWords: the database's trouble as the start names it (nothing answers at
+ * host:port…).
+ */
+function logFailure(errorId: string, event: RequestEvent, error: unknown) {
+	console.error(
+		`[error ${errorId}] ${event.request.method} ${event.route.id ?? 'unknown route'} failed: ${inWords(error)}`
+	);
+}
+
 export const handleError: HandleServerError = ({ error, event, status }) => {
 	const errorId = randomUUID();
 	// 4xx are the client's (bad input, unknown paths): only our own failures are logged.
-	if (status >= 500) {
-		// The route and the error's class and code only: never its message, a body or form data.
-		// inWords: the database's trouble as the start names it (nothing answers at host:port…).
-		console.error(
-			`[error ${errorId}] ${event.request.method} ${event.route.id ?? 'unknown route'} failed: ${inWords(error)}`
-		);
-	}
+	if (status >= 500) logFailure(errorId, event, error);
 	// A form posted to a page that has none (an old page's form, a tool): kit's 405; or to a page
 	// whose forms all have names, without one (kit's 404 for a missing default action: the page is
 	// there, route and all).
@@ -463,6 +506,9 @@ export const handleError: HandleServerError = ({ error, event, status }) => {
 	// The database away (a restart, a failover, the server down): a reader can do nothing but
 	// come back, and should know that much (health checks take the instance out meanwhile).
 	if (status >= 500 && databaseUnavailable(error)) {
+		// Answered 503 (databaseAway).
+		event.locals.databaseAway = true;
+		if (isApiPath(event.url.pathname)) return { message: API_AWAY, errorId };
 		// The message alone is the heading of the plain error page (src/error.html), for a failure
 		// before any page (the session's lookup): it says it all.
 		const message = isRepPath(event.url.pathname)

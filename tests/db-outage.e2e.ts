@@ -6,7 +6,13 @@ import { expect, request as apiRequest, test } from '@playwright/test';
 import { freePort } from '../src/lib/server/mail/test-smtp';
 import { TEST_DATABASE_URL, throwawayDatabase } from '../src/lib/server/testing/postgres';
 import { E2E } from './support/env';
-import { agreeToTerms, createLink, newApplication, openLinkAndStart } from './support/flow';
+import {
+	agreeToTerms,
+	createLink,
+	newApplication,
+	openLinkAndStart,
+	postLink
+} from './support/flow';
 import { REPS, signIn } from './support/reps';
 import { startSecondServer } from './support/second-server';
 
@@ -80,7 +86,9 @@ test('while the database is away, merchants and reps are told to come back, not 
 		// A link opened afresh: the page's load meets it, and the portal's own error page says so.
 		const fresh = await (await browser.newContext({ baseURL: server.origin })).newPage();
 		const away = await fresh.goto(path);
-		expect(away?.status()).toBe(500);
+		// 503 with Retry-After: a load balancer's and a client's "try again shortly".
+		expect(away?.status()).toBe(503);
+		expect(away?.headers()['retry-after']).toBe('30');
 		await expect(
 			fresh.getByRole('heading', { level: 1, name: 'Not available just now' })
 		).toBeVisible();
@@ -93,6 +101,16 @@ test('while the database is away, merchants and reps are told to come back, not 
 			rep.getByRole('heading', { level: 1, name: /^The portal can’t reach its records just now/ })
 		).toBeVisible();
 		expect((await api.get('/healthz')).status()).toBe(503);
+		// The operator API: 503 in JSON, in words for its caller (not a merchant's "your link").
+		const made = await postLink(api, app.id);
+		expect(made.status()).toBe(503);
+		expect(made.headers()['retry-after']).toBe('30');
+		expect(await made.json()).toEqual({
+			message:
+				'The portal’s database is not answering just now, so nothing was done. Try again shortly (see Retry-After); the portal’s /healthz says when it answers again.',
+			// The log's line for it carries the same id.
+			errorId: expect.stringMatching(/^[0-9a-f-]{36}$/)
+		});
 		// The log says what happened in our words, never the driver's.
 		const log = readFileSync(resolve(E2E.dir, 'db-outage', 'server.log'), 'utf8');
 		expect(log).toMatch(/GET \/s\/\[token\] failed: .*ECONNREFUSED/);
