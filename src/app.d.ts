@@ -15,6 +15,11 @@ declare global {
 			search?: string;
 			/** The rep a refusal points to, when the page knows the application. */
 			rep?: RepContact | null;
+			/**
+			 * A link used up by a decision: the done page may still show this device's copies, for
+			 * this many minutes after the merchant left it.
+			 */
+			doneWithin?: number;
 		}
 		interface Locals {
 			/** The signing session of the cookie, when there is an open one. */

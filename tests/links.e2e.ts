@@ -388,6 +388,10 @@ test.describe('link states', () => {
 		const app = await newApplication(request, 'Used');
 		const { link } = await walkTo(page, request, app, 'done');
 		await expectLinkError(page, link, 410, MESSAGES.used, app.business);
+		// The tab closed after signing: the link's page leads this device back to its copies.
+		await page.getByRole('link', { name: 'Your copies are on the confirmation page' }).click();
+		await expect(page).toHaveURL(/\/sign\/done$/);
+		await expect(page.getByRole('link', { name: /certificate of completion/ })).toBeVisible();
 		const again = await postLink(request, app.id);
 		expect(again.status()).toBe(409);
 	});

@@ -132,10 +132,9 @@ async function admitLink(
 	const state = linkState(link);
 	if (state !== 'valid') {
 		const revoked = state === 'revoked' ? await howRevoked(ctx.db, link!.id) : null;
-		const [status, message] =
-			MESSAGES[
-				state === 'revoked' ? revoked!.how : state === 'used' ? await howUsed(ctx.db, link!) : state
-			];
+		const why =
+			state === 'revoked' ? revoked!.how : state === 'used' ? await howUsed(ctx.db, link!) : state;
+		const [status, message] = MESSAGES[why];
 		// A link we know names the rep the message points to: whoever ended it (the rep who took
 		// the signing in person, say), else its sender or its application's rep; else, and for a
 		// link we do not know, the office contact when one is set.
@@ -145,7 +144,9 @@ async function admitLink(
 				? ((await endedBy(ctx, link.officeId, revoked?.by)) ?? (await repContactOf(ctx, link)))
 				: null
 		);
-		error(status, { message, rep });
+		// Signed a moment ago and the tab closed: the way back to the copies on this device.
+		const done = why === 'decided' ? { doneWithin: ctx.config.SESSION_IDLE_MINUTES } : {};
+		error(status, { message, rep, ...done });
 	}
 	return link!;
 }

@@ -19,8 +19,16 @@ export function requireStep(event: RequestEvent, step: Step): SigningSession {
 	const session = event.locals.signing;
 	if (!session) {
 		const ended = event.locals.signingEnded;
-		// A page left behind by identity passing: the merchant did nothing wrong, say so first.
-		const title = ended?.end === 'replaced' ? 'Your identity is confirmed' : undefined;
+		// A page left behind by identity passing, or the done page once it closed: the merchant
+		// did nothing wrong, say so first.
+		const title =
+			ended?.end === 'replaced'
+				? 'Your identity is confirmed'
+				: ended?.finished === 'decided'
+					? 'Your decision is recorded'
+					: ended?.finished === 'declined'
+						? 'Your decline is recorded'
+						: undefined;
 		error(401, { message: endedMessage(ended), title });
 	}
 	const at = currentStep(session);
@@ -33,6 +41,14 @@ export function requireStep(event: RequestEvent, step: Step): SigningSession {
  * rep's contact is the layout's), a browser with none says what to open.
  */
 export function endedMessage(ended: EndedSession | undefined): string {
+	// The done page, closed since (idle, say): what was recorded stands, and nothing is to be done
+	// again; not "open the link again", whose page now says only that it is used up.
+	if (ended?.finished === 'decided') {
+		return `This confirmation page has closed: it closes ${plural(app().config.SESSION_IDLE_MINUTES, 'minute')} after you leave it, to keep your information safe. Your sales representative can send you copies of the documents.`;
+	}
+	if (ended?.finished === 'declined') {
+		return 'This page has closed, and nothing more is needed from you. If you change your mind, ask your sales representative for a new link.';
+	}
 	switch (ended?.end) {
 		case 'link_revoked':
 			if (ended.revoked?.how === 'replaced') {

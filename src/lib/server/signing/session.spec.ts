@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { openMemoryDatabase } from '$lib/server/db';
@@ -180,6 +181,18 @@ describe('an ended session', () => {
 				end: 'expired'
 			});
 			expect(await findSession(db, 'x'.repeat(43), 30, t0)).toBeUndefined();
+
+			// Finished, then idle: its done page, closed, says what was recorded (guard.ts).
+			const e = await linkFor(db, 5, t0);
+			const onE = await sessionOn(db, e.link, t0);
+			await db
+				.update(signingSessions)
+				.set({ decisionId: randomUUID() })
+				.where(eq(signingSessions.id, onE.session.id));
+			expect(await ended(onE.secret, later(30 * 60_000 + 1))).toMatchObject({
+				end: 'idle',
+				finished: 'decided'
+			});
 		} finally {
 			await database.close();
 		}

@@ -105,6 +105,8 @@ export interface EndedSession {
 	revoked?: Revoked;
 	/** A post from its sign step was kept for the next session on its link (keepEndedDraft). */
 	kept?: boolean;
+	/** Ended after it was finished: a decision (either way) or a decline before identity. */
+	finished?: 'decided' | 'declined';
 }
 
 /**
@@ -140,7 +142,18 @@ export async function findSession(
 async function endedOf(db: Db, s: SigningSession, end: SessionEnd): Promise<EndedSession> {
 	const { officeId, applicationId, repNo, linkId, channel } = s;
 	const revoked = end === 'link_revoked' && linkId ? await howRevoked(db, linkId) : undefined;
-	return { end, sessionId: s.id, officeId, applicationId, repNo, linkId, channel, revoked };
+	const finished = s.decisionId ? 'decided' : s.declineId ? 'declined' : undefined;
+	return {
+		end,
+		sessionId: s.id,
+		officeId,
+		applicationId,
+		repNo,
+		linkId,
+		channel,
+		revoked,
+		...(finished ? { finished } : {})
+	};
 }
 
 /** The session behind a cookie, if it is still open (see findSession). */
