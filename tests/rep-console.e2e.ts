@@ -66,6 +66,30 @@ async function merchant(browser: Browser) {
 	return context.newPage();
 }
 
+test('the office’s list the service can’t give: silent, or answering 404 (no such office there)', async ({
+	browser,
+	request
+}) => {
+	const rep = await repPage(browser, REPS.sam);
+	await setFault(request, 'listapplications', { status: 503 });
+	await rep.goto('/rep');
+	await expect(rep.getByRole('alert')).toContainText(
+		'The onboarding service isn’t answering, so the office’s applications can’t be listed right now.'
+	);
+	// A 404 is an answer: the account's office, or the portal's address for the service, is wrong.
+	await setFault(request, 'listapplications', { status: 404 });
+	await rep.reload();
+	await expect(rep.getByRole('alert')).toContainText(
+		'The onboarding service says it has no office 1207, so there is nothing to list.'
+	);
+	await expect(rep.getByText(/isn’t answering/)).toHaveCount(0);
+	await expect(rep.getByText('Your office has no applications yet.')).toHaveCount(0);
+	await clearFaults(request);
+	await rep.reload();
+	await expect(rep.getByRole('alert')).toHaveCount(0);
+	await rep.context().close();
+});
+
 test('before and around the link: not sent, link sent, expired, revoked', async ({
 	browser,
 	request

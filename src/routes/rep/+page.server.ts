@@ -7,6 +7,8 @@ import { STATE_KINDS } from '$lib/server/console/state';
 import { officeTime, serviceDate } from '$lib/server/console/time';
 import { withoutControlCharacters } from '$lib/server/http/inputs';
 import { requireRep } from '$lib/server/reps/guard';
+import { databaseUnavailable } from '$lib/server/db/problems';
+import { OnboardingError } from '$lib/server/onboarding/errors';
 import { ConsoleQuerySchema } from './schema';
 import type { PageServerLoad } from './$types';
 
@@ -31,10 +33,16 @@ export const load: PageServerLoad = async (event) => {
 	const { q, state } = query.output;
 	const now = new Date();
 	let rows: ConsoleRow[] | null;
+	// The service answered 404 to the office's list: it has no such office (an account made for
+	// a mistyped office, say), or the portal asks the wrong address. Not "isn't answering".
+	let noOffice = false;
 	try {
 		rows = await officeConsole(ctx, rep.officeId, now);
-	} catch {
+	} catch (err) {
+		// The database away is its own page (503), not the service's silence.
+		if (databaseUnavailable(err)) throw err;
 		rows = null;
+		noOffice = err instanceof OnboardingError && err.status === 404;
 	}
 	const counts = Object.fromEntries(STATE_KINDS.map((k) => [k, 0])) as Record<string, number>;
 	for (const r of rows ?? []) counts[r.state.kind]!++;
@@ -51,7 +59,8 @@ export const load: PageServerLoad = async (event) => {
 		updated: officeTime(now, zone),
 		refreshSeconds: ctx.config.CONSOLE_REFRESH_SECONDS,
 		idleMinutes: ctx.config.REP_SESSION_IDLE_MINUTES,
-		unavailable: rows === null,
+		unavailable: rows === null && !noOffice,
+		noOffice: noOffice ? rep.officeId : null,
 		total: rows?.length ?? 0,
 		matching: matching.length,
 		page,
