@@ -42,6 +42,12 @@ describe('SSN rules', () => {
 	it('drops separators people type', () => {
 		expect(ssnDigits('123-45 6789')).toBe('123456789');
 		expect(ssnDigits('123.45.6789')).toBe('123456789');
+		expect(ssnDigits('123–45—6789')).toBe('123456789');
+		// Typed full-width: the same number.
+		expect(ssnDigits('１２３－４５－６７８９')).toBe('123456789');
+		expect(isPossibleSsn(ssnDigits('１２３ ４５ ６７８９'))).toBe(true);
+		// Digits of another script are not read as these (the form asks for 0–9).
+		expect(ssnDigits('١٢٣-٤٥-٦٧٨٩')).not.toMatch(/^\d{9}$/);
 	});
 });
 

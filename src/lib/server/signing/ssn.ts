@@ -15,9 +15,12 @@ export function isPossibleSsn(digits: string): boolean {
 	return digits !== '078051120' && digits !== '219099999';
 }
 
-/** Separators people type (spaces, dashes, dots) are not part of the number. */
+/**
+ * Separators people type (spaces, dashes of any length, dots) are not part of the number; digits
+ * and dashes typed full-width (a phone's Japanese or Chinese keyboard) are the ASCII ones (NFKC).
+ */
 export function ssnDigits(input: string): string {
-	return input.replace(/[\s.-]/g, '');
+	return input.normalize('NFKC').replace(/[\s.\-\u2010-\u2015\u2212]/g, '');
 }
 
 // Digits in any script (fullwidth, Arabic-Indic…), 3-2-4 with up to three characters of anything
