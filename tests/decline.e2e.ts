@@ -40,6 +40,12 @@ test('declining asks once more, the reason is optional, the service receives IsA
 	await expect(page.getByLabel('Social Security Number')).toHaveAttribute('type', 'password');
 	// Why the SSN is asked for here, when the earlier steps' decline needed none.
 	await expect(page.getByText(/Now that\s+your identity is confirmed/)).toBeVisible();
+	// And the way out without it: nothing is signed unless they sign.
+	await expect(
+		page.getByText(
+			/If you’d rather not give your Social Security Number, you don’t have to decline here/
+		)
+	).toBeVisible();
 	await expect(page.getByRole('button', { name: 'Yes, decline' })).toBeVisible();
 	expect(
 		await receivedDecision(request, app.id),
