@@ -9,6 +9,7 @@ import {
 	defaultHost
 } from '../src/lib/server/config/adapter.js';
 import { drainUnreadBodies } from '../src/lib/server/http/drain.js';
+import { probeMailServer } from '../src/lib/server/mail/probe.js';
 
 if (!existsSync('build/index.js')) {
 	// The build, and the migrations the portal applies at start (./drizzle), are read from the
@@ -212,7 +213,7 @@ if (status?.sandbox) {
 		`Sandbox service:   ${origin}/sandbox  (e.g. ${origin}/sandbox/api/office/1207/acceptancelanguage)`
 	);
 	if (status.mail === 'mailbox') lines.push(`Dev mailbox:       ${origin}/dev/mailbox`);
-	else lines.push(`Mail:              sent by SMTP (SMTP_URL)`);
+	else lines.push(`Mail:              ${await probeMailServer(process.env.SMTP_URL ?? '')}`);
 	const demo = await demoLink(key);
 	if (demo.url) lines.push(`Demo signing link: ${demo.url}  (office 1207, application ${demo.id})`);
 	else lines.push(`Demo signing link: none (${demo.why})`);
@@ -234,6 +235,7 @@ if (status?.sandbox) {
 	lines.push(`Onboarding Service: ${await service(process.env.ONBOARDING_BASE_URL ?? '')}`);
 	if (status.mail === 'off')
 		lines.push('Mail:              off (no SMTP_URL): links are copied by hand');
+	else lines.push(`Mail:              ${await probeMailServer(process.env.SMTP_URL ?? '')}`);
 	// On the embedded database the portal generates a key when none is set (operatorKey).
 	if (!key) lines.push('Operator API:      closed (no OPERATOR_API_KEY)');
 	else if (process.env.OPERATOR_API_KEY) {
