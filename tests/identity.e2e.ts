@@ -271,6 +271,9 @@ test('two failures lock the questions, and a new link for the same application i
 		await expect(linkNotice).toContainText('Open this link again after then');
 		await expect(p2.getByRole('button', { name: 'Start', exact: true })).toHaveCount(0);
 		await expect(p2.getByText('It takes about ten minutes')).toHaveCount(0);
+		// Not "ready" above a lock.
+		await expect(p2.getByText(/This link is for your application for/)).toBeVisible();
+		await expect(p2.getByText(/is ready/)).toHaveCount(0);
 		// Declining stays open to them.
 		await expect(p2.getByText('I don’t want to sign')).toBeVisible();
 		// A Start posted anyway, without JavaScript, opens no session and gets the same page.
