@@ -52,6 +52,10 @@ describe('a form posted with fields missing (a stale page, a tool) is answered i
 		expect(
 			messages(PasswordChangeSchema, { current: 'x', password: pass, again: `${pass} ` })
 		).toEqual(['This is not the same as the new password above. Type both again.']);
+		const spaces = ' '.repeat(16);
+		expect(
+			messages(PasswordChangeSchema, { current: 'x', password: spaces, again: spaces })
+		).toEqual(['Use more than spaces: fifteen of them alone are easy to guess.']);
 		expect(messages(SendLinkSchema, {})[0]).toBe('Enter the email address to send the link to.');
 	});
 

@@ -89,6 +89,13 @@ describe('npm run reps (a child process on a temporary data folder)', { timeout:
 		} finally {
 			await reopened.close();
 		}
+		// Enabled again, and said so; a second time says it was already.
+		expect((await reps(['enable', '--email', 'sam@example.com'])).stdout).toContain(
+			'Enabled Sam Ortiz'
+		);
+		expect((await reps(['enable', '--email', 'sam@example.com'])).stdout).toMatch(
+			/^Sam Ortiz.* was already enabled\.$/m
+		);
 	});
 
 	it('refuses, naming the holder, while the portal has the data folder open', async () => {
@@ -163,6 +170,9 @@ describe('the command line, checked', { timeout: 90_000 }, () => {
 		const short = await inProcess([...lee, '--name', 'Lee'], 'too short\n');
 		expect(short.code).toBe(2);
 		expect(short.err).toContain('error: password: must be at least 15 characters');
+		const spaces = await inProcess([...lee, '--name', 'Lee'], `${' '.repeat(16)}\n`);
+		expect(spaces.code).toBe(2);
+		expect(spaces.err).toContain('error: password: must be more than spaces');
 		const none = await inProcess([...lee, '--name', 'Lee'], '');
 		expect(none.code).toBe(2);
 		expect(none.err).toContain(

@@ -236,6 +236,10 @@ async function run(io: CliIo, command: Command, options: Record<string, string>)
 					: `${describe(rep)} was already disabled.\n`
 			);
 		} else if (command === 'enable') {
+			if (!rep.disabledAt) {
+				io.out.write(`${describe(rep)} was already enabled.\n`);
+				return;
+			}
 			await enableRep(db, rep.email);
 			io.out.write(`Enabled ${describe(rep)}.\n`);
 		} else {

@@ -59,7 +59,9 @@ export const PASSWORD_MIN = 15;
 export const PasswordSchema = v.pipe(
 	v.string('is required'),
 	v.minLength(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`),
-	v.maxLength(256, 'is too long (at most 256 characters)')
+	v.maxLength(256, 'is too long (at most 256 characters)'),
+	// Spaces count among the characters, but fifteen of them alone are no secret.
+	v.check((s) => s.trim() !== '', 'must be more than spaces')
 );
 
 export const NewRepSchema = v.object({

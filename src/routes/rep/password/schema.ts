@@ -23,7 +23,12 @@ export const PasswordChangeSchema = v.pipe(
 				(s) => s === '' || s.length >= PASSWORD_MIN,
 				`Use at least ${PASSWORD_MIN} characters.`
 			),
-			v.maxLength(MAX, `That is too long: use at most ${MAX} characters.`)
+			v.maxLength(MAX, `That is too long: use at most ${MAX} characters.`),
+			// As the CLI's rule: spaces count, but spaces alone are no secret.
+			v.check(
+				(s) => s.length < PASSWORD_MIN || s.trim() !== '',
+				'Use more than spaces: fifteen of them alone are easy to guess.'
+			)
 		),
 		again: v.pipe(
 			v.optional(v.string('Type the new password again.'), ''),
