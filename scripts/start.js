@@ -201,7 +201,7 @@ function officeContactLine() {
 	);
 	return name && email
 		? `Office contact:    ${name}, ${email}  (named to merchants whose rep has no account here)`
-		: 'Office contact:    none (merchants whose rep has no account here are told of their rep in general words)';
+		: 'Office contact:    none (merchants whose rep has no account here get no name to write to: set OFFICE_CONTACT_NAME and OFFICE_CONTACT_EMAIL)';
 }
 
 const status = await health();

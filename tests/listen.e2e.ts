@@ -89,7 +89,7 @@ test('embedded defaults listen on loopback only, unless HOST says otherwise', as
 		expect(embedded.listening).toBe('127.0.0.1');
 		// The summary says whom a merchant whose rep has no account is pointed to.
 		expect(embedded.output()).toContain(
-			'Office contact:    none (merchants whose rep has no account here are told of their rep in general words)'
+			'Office contact:    none (merchants whose rep has no account here get no name to write to: set OFFICE_CONTACT_NAME and OFFICE_CONTACT_EMAIL)'
 		);
 		expect(await reachable('127.0.0.1', embedded.port)).toBe(true);
 		if (lanAddress) expect(await reachable(lanAddress, embedded.port)).toBe(false);
