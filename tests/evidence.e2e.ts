@@ -181,7 +181,7 @@ test('/verify works with JavaScript off and names a missing file', async ({ brow
 		const field = page.getByLabel('Or check by the decision reference printed on the document');
 		await expect(field).toHaveValue('c7e618ff-565a');
 		await expect(page.getByRole('alert')).toContainText(
-			'A reference is the 36 letters, digits and dashes printed as “Decision reference” on the document'
+			'A reference is the 36 letters, digits and dashes printed after “Decision reference”'
 		);
 		await field.fill('00000000-0000-4000-8000-000000000000');
 		await page.getByRole('button', { name: 'Check the reference' }).click();

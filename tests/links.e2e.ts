@@ -392,6 +392,24 @@ test.describe('link states', () => {
 		await page.getByRole('link', { name: 'Your copies are on the confirmation page' }).click();
 		await expect(page).toHaveURL(/\/sign\/done$/);
 		await expect(page.getByRole('link', { name: /certificate of completion/ })).toBeVisible();
+		// Another device: the link's page offers the same way, which says there is nothing here,
+		// not to open the link again (whose page sent them there).
+		const other = await page.context().browser()!.newContext();
+		try {
+			const elsewhere = await other.newPage();
+			await elsewhere.goto(link);
+			await elsewhere
+				.getByRole('link', { name: 'Your copies are on the confirmation page' })
+				.click();
+			await expect(
+				elsewhere.getByText(
+					/^This device has no signing open, so there are no copies to show here\./
+				)
+			).toBeVisible();
+			await expect(elsewhere.getByText(/Open the link from your email again/)).toHaveCount(0);
+		} finally {
+			await other.close();
+		}
 		const again = await postLink(request, app.id);
 		expect(again.status()).toBe(409);
 	});

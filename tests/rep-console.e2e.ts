@@ -84,7 +84,14 @@ test('the office’s list the service can’t give: silent, or answering 404 (no
 	);
 	await expect(rep.getByText(/isn’t answering/)).toHaveCount(0);
 	await expect(rep.getByText('Your office has no applications yet.')).toHaveCount(0);
+	// An application's page, likewise.
+	await rep.goto(appPath(DEMO.ordinary));
+	await expect(
+		rep.getByRole('heading', { level: 1, name: 'The onboarding service doesn’t know this office' })
+	).toBeVisible();
+	await expect(rep.getByText(/isn’t answering/)).toHaveCount(0);
 	await clearFaults(request);
+	await rep.goto('/rep');
 	await rep.reload();
 	await expect(rep.getByRole('alert')).toHaveCount(0);
 	await rep.context().close();

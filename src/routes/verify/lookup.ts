@@ -13,10 +13,10 @@ export const ReferenceSchema = v.pipe(
 	// The confirmation page's "Decision number" (the service's) is the number a merchant has.
 	v.check(
 		(s) => !/^\d+$/.test(s),
-		'That looks like the decision number from the confirmation page. Checking takes the decision reference instead: the 36 letters, digits and dashes printed as “Decision reference” on the documents, such as c7e618ff-565a-4f3b-b3f8-8f367a591a4b.'
+		'That looks like the decision number from the confirmation page. Checking takes the decision reference instead: the 36 letters, digits and dashes printed after “Decision reference” (“Decision ref.” on the certificate), such as c7e618ff-565a-4f3b-b3f8-8f367a591a4b.'
 	),
 	v.check(
 		isUuid,
-		'A reference is the 36 letters, digits and dashes printed as “Decision reference” on the document, such as c7e618ff-565a-4f3b-b3f8-8f367a591a4b.'
+		'A reference is the 36 letters, digits and dashes printed after “Decision reference” (“Decision ref.” on the certificate), such as c7e618ff-565a-4f3b-b3f8-8f367a591a4b.'
 	)
 );

@@ -29,7 +29,7 @@ export function requireStep(event: RequestEvent, step: Step): SigningSession {
 					: ended?.finished === 'declined'
 						? 'Your decline is recorded'
 						: undefined;
-		error(401, { message: endedMessage(ended), title });
+		error(401, { message: endedMessage(ended, step), title });
 	}
 	const at = currentStep(session);
 	if (at !== step) redirect(303, STEP_PATHS[at]);
@@ -40,7 +40,7 @@ export function requireStep(event: RequestEvent, step: Step): SigningSession {
  * Why a signing page can't be used, in the merchant's words: a session that ended says how (its
  * rep's contact is the layout's), a browser with none says what to open.
  */
-export function endedMessage(ended: EndedSession | undefined): string {
+export function endedMessage(ended: EndedSession | undefined, step?: Step): string {
 	// The done page, closed since (idle, say): what was recorded stands, and nothing is to be done
 	// again; not "open the link again", whose page now says only that it is used up.
 	if (ended?.finished === 'decided') {
@@ -74,6 +74,11 @@ export function endedMessage(ended: EndedSession | undefined): string {
 		case 'expired':
 			return `A signing session lasts at most ${plural(MAX_SESSION_MS / 3_600_000, 'hour')}, and this one has ended. Open the link from your email again to go on.${keptNote(ended)}`;
 		default:
+			// The done page on a device that has no session (the link's page offers it after a
+			// decision): not "open the link again", whose page sent them here.
+			if (step === 'done') {
+				return 'This device has no signing open, so there are no copies to show here. If you signed on another device, its confirmation page has them while it stays open; otherwise your sales representative can send you copies of the documents.';
+			}
 			return 'Your signing session has ended or was never started. Open the link from your email again, or ask your sales representative for a new one.';
 	}
 }
