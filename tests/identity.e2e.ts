@@ -261,7 +261,13 @@ test('two failures lock the questions, and a new link for the same application i
 	const other = await browser.newContext();
 	try {
 		const p2 = await other.newPage();
-		const second = await createLink(request, id);
+		const second = await createLink(request, id, { email: 'locked@identity.example' });
+		// Its email says so too, with when they unlock, rather than only that it is ready.
+		await p2.goto('/dev/mailbox');
+		const mail = p2.locator('article').filter({ hasText: 'To locked@identity.example' });
+		await expect(mail.locator('pre')).toContainText(
+			/after too many unsuccessful tries the credit bureau’s identity questions for this application are locked until \w+, \w+ \d+, \d{4} at \d+:\d\d [AP]M/
+		);
 		// Its page says so at once, with the time, and offers no Start that would stop at the lock.
 		await p2.goto(second.path);
 		const linkNotice = p2.getByRole('alert').filter({ hasText: 'locked for now' });

@@ -605,6 +605,24 @@ export async function identityCarriesTo(
 	return passes.length > 0 && newLinkCarries(passes, m.to);
 }
 
+/**
+ * When the application's identity questions unlock, if too many tries have locked them now: the
+ * link email then says so, rather than only that the application is ready (links/mail.ts).
+ */
+export async function questionsLockedUntil(
+	ctx: AppContext,
+	db: Tx,
+	m: { officeId: number; applicationId: number },
+	now = new Date()
+): Promise<Date | null> {
+	const [row] = await triesQuery(db).execute({
+		officeId: m.officeId,
+		applicationId: m.applicationId,
+		...triesWindow(ctx, now)
+	});
+	return lockOf(ctx, row?.lost ?? [], now);
+}
+
 /** earlierPass's judgement, on the passes and the email of the link `linkId` (if any). */
 export function judgePass(
 	passes: Pass[],

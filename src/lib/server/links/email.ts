@@ -11,6 +11,8 @@ export interface LinkEmailFacts {
 	identityDone?: boolean;
 	/** The link replaced an earlier one, which no longer works (a rep's resend). */
 	replacesEarlier?: boolean;
+	/** Too many tries have locked the identity questions until then (the link page says so too). */
+	questionsLockedUntil?: Date | null;
 }
 
 function repBlock(rep: RepContact | null | undefined): Block {
@@ -69,6 +71,19 @@ export function linkEmail(f: LinkEmailFacts): Rendered & { subject: string } {
 					text: 'Your merchant application for {strong} is ready for your review and signature.',
 					strong: f.business
 				},
+				// Locked: said before "about ten minutes", which cannot start until then.
+				...(f.questionsLockedUntil
+					? [
+							{
+								kind: 'p' as const,
+								text: `For your security, after too many unsuccessful tries the credit bureau’s identity questions for this application are locked until ${officeTime(f.questionsLockedUntil, f.timeZone)}. ${
+									f.questionsLockedUntil < f.expiresAt
+										? 'Open the link after then to answer them and sign.'
+										: 'This link expires before then: after that time, ask your sales representative for a new one.'
+								}`
+							}
+						]
+					: []),
 				// A resend: two alike emails, and only the newer one's button works.
 				...(f.replacesEarlier
 					? [

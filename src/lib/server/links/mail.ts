@@ -1,6 +1,6 @@
 import type { AppContext } from '$lib/server/app';
 import { encrypt } from '$lib/server/crypto/secretbox';
-import { identityCarriesTo } from '$lib/server/identity/attempts';
+import { identityCarriesTo, questionsLockedUntil } from '$lib/server/identity/attempts';
 import type { Tx } from '$lib/server/db';
 import { linkReminders } from '$lib/server/db/schema';
 import { mailMode } from '$lib/server/mail/mode';
@@ -39,13 +39,16 @@ export async function sendLinkMail(
 	now = new Date()
 ): Promise<LinkMailResult> {
 	if (mailMode(ctx.config) === 'off') return 'off';
+	const db = tx ?? ctx.db;
+	const identityDone = await identityCarriesTo(db, m);
 	const email = linkEmail({
 		business: m.business,
 		url: m.url,
 		expiresAt: m.expiresAt,
 		rep: m.rep,
 		timeZone: ctx.config.OFFICE_TIME_ZONE,
-		identityDone: await identityCarriesTo(tx ?? ctx.db, m),
+		identityDone,
+		questionsLockedUntil: identityDone ? null : await questionsLockedUntil(ctx, db, m, now),
 		replacesEarlier: m.replacesEarlier
 	});
 	const write = async (t: Tx) => {

@@ -93,6 +93,19 @@ describe('email rendering', () => {
 		);
 		expect(replacing.html).toContain('it no longer works: please use this one.');
 		expect(withRep.text).not.toContain('no longer works');
+		// Questions locked by too many tries: said, with when they unlock, before the ten minutes.
+		const locked = linkEmail({ ...base, questionsLockedUntil: new Date('2026-11-30T15:00:00Z') });
+		expect(locked.text).toContain(
+			'is ready for your review and signature.\n\nFor your security, after too many unsuccessful tries the credit bureau’s identity questions for this application are locked until Monday, November 30, 2026 at 9:00 AM Central Standard Time. Open the link after then to answer them and sign.'
+		);
+		const lockedPastExpiry = linkEmail({
+			...base,
+			questionsLockedUntil: new Date('2026-12-02T15:00:00Z')
+		});
+		expect(lockedPastExpiry.text).toContain(
+			'This link expires before then: after that time, ask your sales representative for a new one.'
+		);
+		expect(withRep.text).not.toContain('locked');
 	});
 
 	it('tells the rep of a signature, and where its delivery stands as the email is written', () => {
