@@ -430,6 +430,10 @@ test('a new link after identity passed elsewhere does not let a new session skip
 		const second = await createLink(request, app.id);
 		await p2.goto(second.path);
 		await expect(p2.getByRole('alert')).toContainText('Your identity was already confirmed');
+		// The first link went to no address: not "a link to that address", which no rep can send.
+		await expect(p2.getByRole('alert')).toContainText(
+			'using an earlier link, which wasn’t sent by email. For your security this link can’t continue: please contact your sales representative, who can help you finish on that link if it still works, or in person.'
+		);
 		await expect(p2.getByRole('button', { name: 'Start' })).toHaveCount(0);
 		const start = await replayPost(p2, `${second.path}?/start`, {});
 		expect(start.status()).toBe(409);

@@ -13,7 +13,8 @@ import { setSessionCookie } from '$lib/server/signing/session';
 import { openSession, startSigningSession, type StartRefusal } from '$lib/server/signing/start';
 import type { Actions, PageServerLoad } from './$types';
 
-const REFUSALS: Record<StartRefusal, [number, string]> = {
+/** Start's refusals, and one the page alone says (it knows the earlier link had no address). */
+const REFUSALS: Record<StartRefusal | 'identity_elsewhere_unsent', [number, string]> = {
 	unavailable: [
 		503,
 		'We can’t reach the onboarding service right now. Wait a minute and press Start again.'
@@ -29,6 +30,12 @@ const REFUSALS: Record<StartRefusal, [number, string]> = {
 	identity_elsewhere: [
 		409,
 		'Your identity was already confirmed using an earlier link that went to a different email address. For your security this link can’t continue: please contact your sales representative, who can send a link to that address or help you finish in person.'
+	],
+	// The earlier link was never emailed (made to copy, or by the operator API without an address):
+	// no address a new link could go to, so not "send a link to that address".
+	identity_elsewhere_unsent: [
+		409,
+		'Your identity was already confirmed using an earlier link, which wasn’t sent by email. For your security this link can’t continue: please contact your sales representative, who can help you finish on that link if it still works, or in person.'
 	],
 	identity_in_person: [
 		409,
@@ -55,13 +62,15 @@ export const load: PageServerLoad = async (event) => {
 		item = undefined;
 	}
 	// No Start button that could only fail: the page says why and whom to contact instead.
-	const blocked: StartRefusal | null =
+	const blocked: keyof typeof REFUSALS | null =
 		item && isDecided(item)
 			? 'decided'
 			: earlier.kind === 'refused'
 				? earlier.inPerson
 					? 'identity_in_person'
-					: 'identity_elsewhere'
+					: earlier.email === null
+						? 'identity_elsewhere_unsent'
+						: 'identity_elsewhere'
 				: null;
 	return {
 		business: item ? businessName(item) : null,

@@ -92,6 +92,8 @@ export const load: PageServerLoad = async (event) => {
 		earlier: earlier.kind,
 		/** A pass that does not carry was made in person (the page says so, not "a link"). */
 		earlierInPerson: earlier.kind === 'refused' && earlier.inPerson,
+		/** …or on a link that was never emailed: no address a new link could go to. */
+		earlierUnsent: earlier.kind === 'refused' && !earlier.inPerson && earlier.email === null,
 		open: state.open
 			? {
 					deadline: state.open.attempt.deadlineAt.toISOString(),
