@@ -21,12 +21,13 @@ export function requireStep(event: RequestEvent, step: Step): SigningSession {
 		const ended = event.locals.signingEnded;
 		// A page left behind by identity passing, or the done page once it closed: the merchant
 		// did nothing wrong, say so first.
+		const finished = closedAfter(ended);
 		const title =
 			ended?.end === 'replaced'
 				? 'Your identity is confirmed'
-				: ended?.finished === 'decided'
+				: finished === 'decided'
 					? 'Your decision is recorded'
-					: ended?.finished === 'declined'
+					: finished === 'declined'
 						? 'Your decline is recorded'
 						: undefined;
 		error(401, { message: endedMessage(ended, step), title });
@@ -43,10 +44,11 @@ export function requireStep(event: RequestEvent, step: Step): SigningSession {
 export function endedMessage(ended: EndedSession | undefined, step?: Step): string {
 	// The done page, closed since (idle, say): what was recorded stands, and nothing is to be done
 	// again; not "open the link again", whose page now says only that it is used up.
-	if (ended?.finished === 'decided') {
+	const finished = closedAfter(ended);
+	if (finished === 'decided') {
 		return `This confirmation page has closed: it closes ${plural(app().config.SESSION_IDLE_MINUTES, 'minute')} after you leave it, to keep your information safe. Your sales representative can send you copies of the documents.`;
 	}
-	if (ended?.finished === 'declined') {
+	if (finished === 'declined') {
 		return 'This page has closed, and nothing more is needed from you. If you change your mind, ask your sales representative for a new link.';
 	}
 	switch (ended?.end) {
@@ -82,6 +84,14 @@ export function endedMessage(ended: EndedSession | undefined, step?: Step): stri
 			return 'Your signing session has ended or was never started. Open the link from your email again, or ask your sales representative for a new one.';
 	}
 }
+
+/**
+ * How a finished session's done page ended: idle, too old or closed. A cookie from before identity
+ * passed (`replaced`) keeps its own words: the done page it led to may still be open in the tab
+ * that has the new one.
+ */
+const closedAfter = (ended: EndedSession | undefined) =>
+	ended && ended.end !== 'replaced' ? ended.finished : undefined;
 
 const keptNote = (ended: EndedSession) =>
 	ended.kept
