@@ -8,7 +8,7 @@ import { officeTime, serviceDate } from '$lib/server/console/time';
 import { withoutControlCharacters } from '$lib/server/http/inputs';
 import { requireRep } from '$lib/server/reps/guard';
 import { databaseUnavailable } from '$lib/server/db/problems';
-import { OnboardingError } from '$lib/server/onboarding/errors';
+import { officeUnknown } from '$lib/server/onboarding/errors';
 import { ConsoleQuerySchema } from './schema';
 import type { PageServerLoad } from './$types';
 
@@ -42,7 +42,7 @@ export const load: PageServerLoad = async (event) => {
 		// The database away is its own page (503), not the service's silence.
 		if (databaseUnavailable(err)) throw err;
 		rows = null;
-		noOffice = err instanceof OnboardingError && err.status === 404;
+		noOffice = officeUnknown(err);
 	}
 	const counts = Object.fromEntries(STATE_KINDS.map((k) => [k, 0])) as Record<string, number>;
 	for (const r of rows ?? []) counts[r.state.kind]!++;

@@ -266,8 +266,12 @@ export const triesWindow = (ctx: AppContext, now: Date) => ({
 	lateBefore: new Date(now.getTime() - GRACE_MS).toISOString()
 });
 
-/** The statements' values for the session's application. */
-const windowOf = (ctx: AppContext, s: SigningSession, now: Date) => ({
+/** The statements' values for the session's (or any) application. */
+const windowOf = (
+	ctx: AppContext,
+	s: Pick<SigningSession, 'officeId' | 'applicationId'>,
+	now: Date
+) => ({
 	officeId: s.officeId,
 	applicationId: s.applicationId,
 	...triesWindow(ctx, now)
@@ -344,7 +348,12 @@ export const passesJson = (db: Tx, of?: WhichApplication) =>
  * Where the application stands with the tries of every link and device: judged as failed, out of
  * time (closed or not yet noticed), or sent to the bureau with no verdict recorded.
  */
-async function triesUsed(ctx: AppContext, db: Tx, s: SigningSession, now: Date) {
+async function triesUsed(
+	ctx: AppContext,
+	db: Tx,
+	s: Pick<SigningSession, 'officeId' | 'applicationId'>,
+	now: Date
+) {
 	const [row] = await triesQuery(db).execute(windowOf(ctx, s, now));
 	return standing(ctx, row?.lost ?? [], now);
 }
@@ -615,12 +624,8 @@ export async function questionsLockedUntil(
 	m: { officeId: number; applicationId: number },
 	now = new Date()
 ): Promise<Date | null> {
-	const [row] = await triesQuery(db).execute({
-		officeId: m.officeId,
-		applicationId: m.applicationId,
-		...triesWindow(ctx, now)
-	});
-	return lockOf(ctx, row?.lost ?? [], now);
+	const { lockedUntil } = await triesUsed(ctx, db, m, now);
+	return lockedUntil === null ? null : new Date(lockedUntil);
 }
 
 /** earlierPass's judgement, on the passes and the email of the link `linkId` (if any). */

@@ -126,3 +126,11 @@ function readModelState(state: Record<string, unknown>): Record<string, string[]
 	}
 	return out;
 }
+
+/**
+ * The service answered 404 to an office's list of applications: it has no such office, or the
+ * portal asks the wrong address (a base URL without its path answers 404 to everything). An
+ * answer, not the service's silence: said so by the console, an application's page and the API.
+ */
+export const officeUnknown = (err: unknown): boolean =>
+	err instanceof OnboardingError && err.status === 404;

@@ -6,7 +6,7 @@ export type {
 	OnboardingClientOptions,
 	SalesTaxQuery
 } from './client';
-export { OnboardingError, parseErrorBody } from './errors';
+export { OnboardingError, officeUnknown, parseErrorBody } from './errors';
 export type { OnboardingErrorKind, UpstreamErrorForm } from './errors';
 export type { SendLogEntry } from './send';
 export * from './schemas';

@@ -1,7 +1,7 @@
 import { error, redirect, type RequestEvent } from '@sveltejs/kit';
 import { app, type AppContext } from '$lib/server/app';
 import type { ApplicationListItem } from '$lib/server/onboarding';
-import { OnboardingError } from '$lib/server/onboarding/errors';
+import { officeUnknown } from '$lib/server/onboarding/errors';
 import { findApplication } from '$lib/server/signing/application';
 import { REP_COOKIE, type SignedInRep } from './session';
 
@@ -82,7 +82,7 @@ export async function requireOfficeApplication(
 		);
 	} catch (err) {
 		// As the console's list says it (rep/+page.server.ts): a 404 is the service's answer.
-		if (err instanceof OnboardingError && err.status === 404) {
+		if (officeUnknown(err)) {
 			error(502, {
 				title: 'The onboarding service doesn’t know this office',
 				message: `The onboarding service says it has no office ${rep.officeId}, so this application can’t be shown. Tell whoever runs this portal: your account may name the wrong office, or the portal may be asking the service at the wrong address.`

@@ -7,7 +7,7 @@ import { requestMeta } from '$lib/server/http/meta';
 import { issueLink } from '$lib/server/links/ending';
 import { BY_OPERATOR_API } from '$lib/server/links/links';
 import { sendLinkMail } from '$lib/server/links/mail';
-import { isDecided, OnboardingError } from '$lib/server/onboarding';
+import { isDecided, officeUnknown } from '$lib/server/onboarding';
 import { businessName, findApplication } from '$lib/server/signing/application';
 import { decisionFor } from '$lib/server/decisions/decisions';
 import { declinedSinceLastLink } from '$lib/server/signing/decline';
@@ -67,7 +67,7 @@ export const POST: RequestHandler = async (event) => {
 	} catch (err) {
 		// A 404 to the office's whole list: the office is unknown there, or the portal asks the
 		// wrong address (a base URL without its path answers 404 to everything).
-		if (err instanceof OnboardingError && err.status === 404) {
+		if (officeUnknown(err)) {
 			return problem(
 				404,
 				`The Onboarding Service answered 404 to office ${officeId}'s list of applications: it does not know that office, or ONBOARDING_BASE_URL is not its address. Nothing was created.`
