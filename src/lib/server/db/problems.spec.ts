@@ -183,4 +183,26 @@ describe('whether the database is away, rather than a statement wrong', () => {
 		expect(databaseUnavailable(new TypeError('x is undefined'))).toBe(false);
 		expect(databaseUnavailable(undefined)).toBe(false);
 	});
+
+	it('reads pg’s codeless words for a lost connection, not those of a wrong setting', () => {
+		const wrapped = (message: string) =>
+			Object.assign(new Error('Failed query: select 1'), { cause: new Error(message) });
+		for (const words of [
+			'Client has encountered a connection error and is not queryable',
+			'timeout expired',
+			'Connection terminated unexpectedly'
+		]) {
+			expect(databaseUnavailable(wrapped(words)), words).toBe(true);
+		}
+		for (const words of [
+			'The server does not support SSL connections',
+			'SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string',
+			'Connection terminated unexpectedly, said a test'
+		]) {
+			expect(databaseUnavailable(wrapped(words)), words).toBe(false);
+		}
+		// A pool's broken client is no start-up problem to name.
+		const broken = new Error('Client has encountered a connection error and is not queryable');
+		expect(databaseProblem(broken, URL_)).toBeNull();
+	});
 });

@@ -55,8 +55,9 @@ export function databaseProblem(err: unknown, url: string | undefined): string |
 export const CONNECT_TIMEOUT_SECONDS = 10;
 
 /**
- * pg's refusals without a code, by their words (matched, never printed), under codes of our own;
- * the start's first statement goes through drizzle, which wraps them as its error's cause.
+ * pg's refusals and lost connections without a code, by their words (matched, never printed),
+ * under codes of our own; the start's first statement goes through drizzle, which wraps them as
+ * its error's cause. BROKEN has no words above: it comes after a start, never at one.
  */
 const CODELESS: Record<string, string> = {
 	'The server does not support SSL connections': 'NO_SSL',
@@ -64,17 +65,24 @@ const CODELESS: Record<string, string> = {
 	'Connection terminated unexpectedly': 'CLOSED',
 	'timeout expired': 'TIMEOUT',
 	'Connection terminated due to connection timeout': 'TIMEOUT',
-	'timeout exceeded when trying to connect': 'TIMEOUT'
+	'timeout exceeded when trying to connect': 'TIMEOUT',
+	'Client has encountered a connection error and is not queryable': 'BROKEN'
 };
 
-/** The first code in `err` or what it wraps: the driver's own, or ours for its words above. */
-function problemCode(err: unknown): string | null {
+/** The codes of `err` and of what it wraps, outermost first: the driver's own, or ours above. */
+function* problemCodes(err: unknown): Generator<string> {
 	for (const e of causes(err)) {
 		if (!e || typeof e !== 'object') break;
 		const { code, message } = e as { code?: unknown; message?: unknown };
-		if (typeof code === 'string') return code;
-		if (typeof message === 'string' && Object.hasOwn(CODELESS, message)) return CODELESS[message]!;
+		if (typeof code === 'string') yield code;
+		else if (typeof message === 'string' && Object.hasOwn(CODELESS, message)) {
+			yield CODELESS[message]!;
+		}
 	}
+}
+
+function problemCode(err: unknown): string | null {
+	for (const code of problemCodes(err)) return code;
 	return null;
 }
 
@@ -88,6 +96,9 @@ const UNAVAILABLE = new Set([
 	'EHOSTUNREACH',
 	'ENETUNREACH',
 	'EPIPE',
+	'CLOSED', // ours, from pg's words above, as are the next two
+	'TIMEOUT',
+	'BROKEN',
 	'53300', // too many connections
 	'57P01', // admin shutdown
 	'57P02', // crash shutdown
@@ -100,27 +111,11 @@ const UNAVAILABLE = new Set([
 ]);
 
 /**
- * pg's own words for a connection that ended or never came, which it throws without a code:
- * matched, never printed.
- */
-const UNAVAILABLE_WORDS = [
-	'Connection terminated unexpectedly',
-	'Connection terminated due to connection timeout',
-	'timeout exceeded when trying to connect',
-	'Client has encountered a connection error and is not queryable'
-];
-
-/**
  * Whether `err` (or what it wraps: drizzle wraps the driver's error as its cause) says the
  * database could not be reached or dropped the connection, rather than that a statement failed:
  * what a page then tells its reader is that nothing was recorded and to try again shortly.
  */
 export function databaseUnavailable(err: unknown): boolean {
-	for (const e of causes(err)) {
-		if (!e || typeof e !== 'object') break;
-		const { code, message } = e as { code?: unknown; message?: unknown };
-		if (typeof code === 'string' && UNAVAILABLE.has(code)) return true;
-		if (typeof message === 'string' && UNAVAILABLE_WORDS.includes(message)) return true;
-	}
+	for (const code of problemCodes(err)) if (UNAVAILABLE.has(code)) return true;
 	return false;
 }
