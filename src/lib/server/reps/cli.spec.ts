@@ -9,6 +9,7 @@ import { listReps } from './accounts';
 import { parseCommand, runCli } from './cli';
 import { runRepsCli } from './cli-testing';
 import { signIn } from './signin';
+import { json, startTestServer } from '$lib/server/onboarding/test-server';
 
 const PASSWORD = 'correct horse battery staple';
 const dataDir = mkdtempSync(join(tmpdir(), 'portal-reps-cli-'));
@@ -116,12 +117,12 @@ describe('npm run reps (a child process on a temporary data folder)', { timeout:
 const ownDir = mkdtempSync(join(tmpdir(), 'portal-reps-cli-'));
 afterAll(() => rmSync(ownDir, { recursive: true, force: true }));
 
-async function inProcess(args: string[], input = '') {
+async function inProcess(args: string[], input = '', extraEnv: Record<string, string> = {}) {
 	let out = '';
 	let err = '';
 	const code = await runCli({
 		args,
-		env: { DATA_DIR: ownDir },
+		env: { DATA_DIR: ownDir, ...extraEnv },
 		stdin: Readable.from([input]),
 		out: { write: (s: string) => (out += s) },
 		err: { write: (s: string) => (err += s) }
@@ -190,6 +191,57 @@ describe('the command line, checked', { timeout: 90_000 }, () => {
 			code: 0,
 			out: 'Added Lee Park <lee@example.com>, rep 32 of office 1207.\n'
 		});
+	});
+});
+
+describe('a rep’s office, asked of the Onboarding Service', { timeout: 90_000 }, () => {
+	it('refuses an office the service has not, and only warns when it cannot be asked', async () => {
+		const service = await startTestServer((req, res) => {
+			const office = /^\/api\/office\/(\d+)\/application\/$/.exec(req.url)?.[1];
+			if (office === '9999') json(res, 404, { Message: 'No such office' });
+			else if (office === '4400') json(res, 503, { Message: 'Down for maintenance' });
+			else json(res, 200, []);
+		});
+		const upstream = { ONBOARDING_BASE_URL: service.baseUrl };
+		const add = (office: string, repNo: string, email: string) =>
+			inProcess(
+				['add', '--office', office, '--rep-no', repNo, '--email', email, '--name', 'Ana Ruiz'],
+				PASSWORD,
+				upstream
+			);
+		try {
+			const unknown = await add('9999', '7', 'ana@example.com');
+			expect(unknown).toMatchObject({
+				code: 1,
+				out: '',
+				err: `error: the Onboarding Service at ${service.baseUrl} has no office 9999: is --office right? No rep was added.\n`
+			});
+			const away = await add('4400', '7', 'ana@example.com');
+			expect(away.code).toBe(0);
+			expect(away.err).toBe(
+				`warning: the Onboarding Service at ${service.baseUrl} could not be asked whether it has office 4400: their console will say if it has none.\n`
+			);
+			expect(away.out).toBe('Added Ana Ruiz <ana@example.com>, rep 7 of office 4400.\n');
+			const known = await add('1207', '8', 'ana.r@example.com');
+			expect(known).toMatchObject({ code: 0, err: '' });
+			// The client asks a 503 again (a GET), so the middle one may come more than once.
+			expect([...new Set(service.seen.map((r) => r.url))]).toEqual([
+				'/api/office/9999/application/',
+				'/api/office/4400/application/',
+				'/api/office/1207/application/'
+			]);
+		} finally {
+			await service.close();
+		}
+		// The embedded sandbox serves every office: nothing is asked of it.
+		expect(
+			(
+				await inProcess(
+					['add', '--office', '9999', '--rep-no', '9', '--email', 'b@example.com', '--name', 'B'],
+					PASSWORD
+				)
+			).code
+		).toBe(0);
 	});
 });
 

@@ -19,6 +19,7 @@ import {
 import { EmailSchema, issueLines, NewRepSchema, OfficeIdSchema, PasswordSchema } from './schemas';
 import { PasswordMismatch, PromptAborted, readPassword, type PasswordInput } from './prompt';
 import { forgetDemoPassword } from './demo';
+import { createOnboardingClient, officeUnknown } from '$lib/server/onboarding';
 
 /**
  * `npm run reps -- <command>`: the operator's tool for rep accounts. It opens the same database
@@ -31,7 +32,8 @@ export const USAGE = `Usage: npm run reps -- <command> [options]
 Commands:
   add --office <id> --rep-no <n> --email <email> --name "<name>" [--phone <phone>]
         Adds a rep. The password is read from standard input (typed twice, unseen, at a
-        terminal; the first line when piped: echo "…" | npm run reps -- add …).
+        terminal; the first line when piped: echo "…" | npm run reps -- add …). With
+        ONBOARDING_BASE_URL set, an office the service has not is refused.
   list [--office <id>]
         Lists reps.
   disable --email <email>
@@ -152,6 +154,34 @@ async function open(env: CliIo['env'], command: Command): Promise<Database> {
 	return openDatabase({ dataDir: config.DATA_DIR, holder: '`npm run reps`' });
 }
 
+/**
+ * Asks the Onboarding Service, before a rep is added, whether it has their office: an office it
+ * has not (a 404 for its list) is refused, since a rep's office is not changed once added; a
+ * service that cannot be asked is only a warning (returned), so that it being away does not stop
+ * an operator. The sandbox serves any office, so it is not asked.
+ */
+async function officeDoubt(env: CliIo['env'], officeId: number): Promise<string | null> {
+	const config = parseConfig(env);
+	if (config.sandbox) return null;
+	const service = createOnboardingClient({
+		baseUrl: config.onboardingBaseUrl,
+		authHeader: config.ONBOARDING_AUTH_HEADER,
+		authValue: config.ONBOARDING_AUTH_VALUE,
+		timeoutMs: config.ONBOARDING_TIMEOUT_MS
+	});
+	try {
+		await service.listApplications(officeId);
+		return null;
+	} catch (err) {
+		if (officeUnknown(err)) {
+			throw new Failure(
+				`the Onboarding Service at ${config.onboardingBaseUrl} has no office ${officeId}: is --office right? No rep was added.`
+			);
+		}
+		return `the Onboarding Service at ${config.onboardingBaseUrl} could not be asked whether it has office ${officeId}: their console will say if it has none.`;
+	}
+}
+
 function describe(rep: Rep): string {
 	return `${rep.name} <${rep.email}>, rep ${rep.repNo} of office ${rep.officeId}`;
 }
@@ -221,6 +251,8 @@ async function run(io: CliIo, command: Command, options: Record<string, string>)
 		}
 		if (input) {
 			if (await findRepByEmail(db, input.email)) throw new RepExistsError('email');
+			const doubt = await officeDoubt(io.env, input.officeId);
+			if (doubt) io.err.write(`warning: ${doubt}\n`);
 			const password = await newPassword(io, input.email);
 			const rep = await addRep(db, input, password);
 			io.out.write(`Added ${describe(rep)}.\n`);
