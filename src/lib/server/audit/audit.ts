@@ -42,7 +42,12 @@ type Hashed = Pick<
 
 /** SHA-256 over the canonical JSON of every field but the row id and the hash itself. */
 export function hashEvent(e: Hashed): string {
-	const body = canonicalJson({
+	return createHash('sha256').update(hashedJson(e), 'utf8').digest('hex');
+}
+
+/** The canonical JSON an event's hash is of (the rep's certificate attaches it, one per line). */
+export function hashedJson(e: Hashed): string {
+	return canonicalJson({
 		officeId: e.officeId,
 		applicationId: e.applicationId,
 		seq: e.seq,
@@ -56,7 +61,6 @@ export function hashEvent(e: Hashed): string {
 		data: e.data,
 		prevHash: e.prevHash
 	});
-	return createHash('sha256').update(body, 'utf8').digest('hex');
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { PDFDocument } from 'pdf-lib';
+import { hashedJson } from '$lib/server/audit/audit';
 import { carriedFrom, channelLabel } from '$lib/server/audit/labels';
+import { ACCEPTANCE_SECTIONS } from '$lib/server/onboarding';
 import { IDENTITY_STEP, type EvidenceFacts, type KeyStep } from './facts';
 import { CONTENT_WIDTH, COLOR, MARGIN, Sheet, needsUnicode, type Style } from './layout';
 import { eventSentence, officeTime, utcTime } from './words';
@@ -14,6 +16,9 @@ export interface CertificateOptions {
 }
 
 const HASH = { font: 'mono', size: 7 } as const;
+
+/** The rep's copy's attachment: the JSON each audit event's hash is of, a line each. */
+export const TRAIL_FILE = 'audit-trail.jsonl';
 
 /**
  * The key steps as printed: in time order, a pass from an earlier session named so. The facts
@@ -115,7 +120,7 @@ function summary(s: Sheet, f: EvidenceFacts, o: CertificateOptions): void {
 		{ size: 8.5, color: COLOR.white },
 		s.y - 17
 	);
-	s.y -= bandH + 10;
+	s.y -= bandH + 7;
 
 	// Two columns: the signer and the agreement; how it was signed and who they are.
 	const gap = 18;
@@ -173,6 +178,7 @@ function summary(s: Sheet, f: EvidenceFacts, o: CertificateOptions): void {
 	const rightBottom = column(x + colW + gap, 'Agreement', [
 		{ label: 'Business', value: f.businessName },
 		{ label: 'Application', value: `${f.applicationId} (office ${f.officeId})` },
+		...(f.serviceVersion ? [{ label: 'Terms version', value: f.serviceVersion }] : []),
 		{
 			label: 'Outcome',
 			value: f.outcome === 'accepted' ? 'Accepted and signed' : 'Declined',
@@ -191,7 +197,7 @@ function summary(s: Sheet, f: EvidenceFacts, o: CertificateOptions): void {
 							: 'Refused by the service; the rep follows up'
 		}
 	]);
-	s.y = Math.min(leftBottom, rightBottom) - 8;
+	s.y = Math.min(leftBottom, rightBottom) - 5;
 
 	const photoId = photoIdText(f);
 	const leftBottom2 = column(
@@ -199,7 +205,8 @@ function summary(s: Sheet, f: EvidenceFacts, o: CertificateOptions): void {
 		f.outcome === 'accepted' ? 'How it was signed' : 'How it was decided',
 		[
 			{ label: 'Channel', value: channelText(f) },
-			...(photoId ? [{ label: 'Photo ID', value: photoId }] : [])
+			...(photoId ? [{ label: 'Photo ID', value: photoId }] : []),
+			...(f.declineReason ? [{ label: 'Reason given', value: `“${f.declineReason}”` }] : [])
 		]
 	);
 	const rightBottom2 = column(x + colW + gap, 'Identity check', [
@@ -211,7 +218,7 @@ function summary(s: Sheet, f: EvidenceFacts, o: CertificateOptions): void {
 		},
 		{ label: 'Answers', value: 'Never stored; only the outcome' }
 	]);
-	s.y = Math.min(leftBottom2, rightBottom2) - 6;
+	s.y = Math.min(leftBottom2, rightBottom2) - 3;
 
 	// When each key step happened.
 	s.heading('When it happened', 40);
@@ -225,18 +232,29 @@ function summary(s: Sheet, f: EvidenceFacts, o: CertificateOptions): void {
 		{ rowGap: 1 }
 	);
 
-	// What was presented, each by its hash.
+	// What was presented, each by its hash; a section the office does not present, named, as the
+	// service receives a flag for each of the five (the signed copy lists them all).
+	const notPresented = ACCEPTANCE_SECTIONS.filter(
+		(a) => !f.sections.some((shown) => shown.title === a.title)
+	).map((a) => [a.title, 'not presented', '-']);
+	const rows = f.documents.map((d) => [d.title, d.note, d.sha256 ?? 'not recorded']);
 	s.heading('Documents presented', 40);
 	s.table(
 		[
 			{ title: 'Document', width: 150, style: { size: 8 } },
 			{ title: '', width: 80, style: { size: 8, color: COLOR.muted } },
-			{ title: 'SHA-256 of exactly what was shown', width: CONTENT_WIDTH - 230, style: HASH }
+			{
+				title:
+					f.outcome === 'accepted'
+						? 'SHA-256 of what was shown (the signed copy attaches each file)'
+						: 'SHA-256 of what was shown',
+				width: CONTENT_WIDTH - 230,
+				style: HASH
+			}
 		],
-		f.documents.map((d) => [d.title, d.note, d.sha256 ?? 'not recorded']),
+		[...rows.slice(0, f.sections.length), ...notPresented, ...rows.slice(f.sections.length)],
 		{ rowGap: 1 }
 	);
-
 	// Integrity: the chain and the seal, kept on one page: its last lines alone atop the next read
 	// as a stray (a summary made longer by a note pushed them there).
 	const c = f.chain;
@@ -249,13 +267,14 @@ function summary(s: Sheet, f: EvidenceFacts, o: CertificateOptions): void {
 		['Decision event', `#${f.decisionEvent.seq}  ${f.decisionEvent.hash}`],
 		['Certificate hash', f.contentHash]
 	];
-	const sealLine = `The certificate hash covers the facts above as fixed at the decision${f.outcome === 'accepted' ? '; the signed copy prints it too' : ''}. This PDF is sealed with the portal's digital signature (${o.sealedBy}): a PDF reader shows it as signed, and any change breaks the seal. Verify at ${o.verifyUrl}.`;
+	const sealLine = `The certificate hash covers the facts above as fixed at the decision${f.outcome === 'accepted' ? '; the signed copy prints it too' : ''}. Sealed with the portal's digital signature (${o.sealedBy}): any change breaks the seal. Verify at ${o.verifyUrl}.`;
 	const sealStyle: Style = { size: 7, color: COLOR.muted };
 	s.heading(
 		'Integrity of this record',
 		s.textHeight(chainLine, CONTENT_WIDTH, chainStyle) +
 			2 +
-			hashRows.length * (s.lineHeight(HASH) + 1) +
+			// A row is as tall as its label (keyValuesAt's, 8.5 pt), and 1 pt apart.
+			hashRows.length * (Math.max(s.lineHeight(HASH), s.lineHeight({ size: 8.5 })) + 1) +
 			s.textHeight(sealLine, CONTENT_WIDTH, sealStyle)
 	);
 	s.paragraph(chainLine, chainStyle, 2);
@@ -271,8 +290,13 @@ function summary(s: Sheet, f: EvidenceFacts, o: CertificateOptions): void {
 
 function timeline(s: Sheet, f: EvidenceFacts, tz: string): void {
 	s.heading('Timeline of the signing session', 80);
+	const elsewhere = f.trail ? 0 : f.chain.count - f.sessionEvents.length;
+	const rest =
+		elsewhere > 0
+			? ` The application's trail holds ${f.chain.count} events in all: the other ${elsewhere} (${f.otherSessions > 0 ? `${f.otherSessions} other signing session${f.otherSessions === 1 ? '' : 's'}, ` : ''}links made or sent, delivery) are in the rep's and operator's copy.`
+			: '';
 	s.paragraph(
-		`Every event of this signing session as the audit trail records it, oldest first. Channel: ${channelLabel(f.sessionEvents[0]?.channel ?? null) || 'not recorded'}.`,
+		`Every event of this signing session as the audit trail records it, oldest first. Channel: ${channelLabel(f.sessionEvents[0]?.channel ?? null) || 'not recorded'}.${rest}`,
 		{ size: 8, color: COLOR.muted }
 	);
 	s.table(
@@ -294,11 +318,11 @@ function appendix(s: Sheet, f: EvidenceFacts): void {
 	s.newPage();
 	s.heading('Appendix: the application’s full audit trail', 80);
 	s.paragraph(
-		'For the rep and the operator only. Every event of the application, all links and sessions, delivery included, with its data and its place in the hash chain. Each event’s hash is the SHA-256 of the canonical JSON (keys sorted) of its office, application, number, time, type, channel, IP address, user agent, rep, session, data and the previous event’s hash (64 zeros for the first).',
+		`For the rep and the operator only. Every event of the application, all links and sessions, delivery included, with its data and its place in the hash chain. Each event’s hash is the SHA-256 of the canonical JSON (UTF-8, keys sorted, no spaces) of its officeId, applicationId, seq, at (UTC, to the millisecond), type, channel, ip, userAgent, rep, sessionId, data and prevHash (the previous event’s hash; 64 zeros for the first). That JSON is attached to this PDF as ${TRAIL_FILE}, one event per line, oldest first: save it (pdfdetach -saveall, or a PDF reader’s attachments), and the SHA-256 of each line without its line break is that event’s hash. In the data, ssnLast4 is the last four digits of the Social Security Number the signer typed; the number itself is never printed.`,
 		{ size: 7.5, color: COLOR.muted }
 	);
 	for (const e of f.trail) {
-		const head = `#${e.seq}  ${utcTime(e.at)}  ${e.type}${e.channel ? `  ${e.channel}` : ''}${e.rep ? `  rep ${e.rep}` : ''}`;
+		const head = `#${e.seq}  ${e.at.toISOString()}  ${e.type}${e.channel ? `  ${e.channel}` : ''}${e.rep ? `  rep ${e.rep}` : ''}`;
 		const who = [
 			e.sessionId ? `session ${e.sessionId}` : null,
 			e.ip ? `IP ${e.ip}` : null,
@@ -336,6 +360,15 @@ export async function renderCertificate(
 	s.newPage();
 	timeline(s, f, o.timeZone);
 	appendix(s, f);
+	if (f.trail) {
+		const lines = f.trail.map((e) => hashedJson(e) + '\n').join('');
+		await s.pdf.attach(Buffer.from(lines, 'utf8'), TRAIL_FILE, {
+			mimeType: 'text/plain',
+			description: 'The audit trail: the canonical JSON each event’s hash is of, one per line',
+			creationDate: o.generatedAt,
+			modificationDate: o.generatedAt
+		});
+	}
 	s.footers(
 		`Certificate of completion - application ${f.applicationId} - ref. ${f.reference} - ${f.trail ? 'rep and operator copy' : 'signer’s copy'} - made ${utcTime(o.generatedAt)}`
 	);

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,6 +67,19 @@ function qrOnPage1(file: string): string | null {
 	return jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data ?? null;
 }
 
+const sha256 = (b: string | Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+/** The files attached to a PDF, by name, as pdfdetach saves them. */
+function detach(file: string): Record<string, Buffer> {
+	const out = mkdtempSync(join(dir, 'detach-'));
+	run('pdfdetach', ['-saveall', '-o', out, file]);
+	return Object.fromEntries(
+		readdirSync(out)
+			.sort()
+			.map((name) => [name, readFileSync(join(out, name))])
+	);
+}
+
 /** Digits that could be a full SSN, once hashes and ids are taken out. */
 function ssnShaped(text: string): string[] {
 	const prose = text
@@ -83,7 +97,7 @@ describe('certificate of completion and signed copy', () => {
 	});
 	afterAll(async () => {
 		await t.close();
-		rmSync(dir, { recursive: true, force: true });
+		if (!process.env.KEEP_EVIDENCE) rmSync(dir, { recursive: true, force: true });
 	});
 
 	async function reload(s: SigningSession): Promise<SigningSession> {
@@ -345,6 +359,9 @@ describe('certificate of completion and signed copy', () => {
 		]) {
 			expect(p1, expected).toContain(expected);
 		}
+		// The service's version of its language, and the section the office does not present.
+		expect(p1).toMatch(/Terms version\s+2026-09-01/);
+		expect(p1).toMatch(/Seasonal Addendum\s+not presented/);
 		expect(p1).toMatch(/C[SD]T \(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\)/);
 		expect(p1).toMatch(/Service decision\s+No\. \d+/);
 		const all = text.join('\n');
@@ -353,7 +370,14 @@ describe('certificate of completion and signed copy', () => {
 		expect(all).toContain('typing “Dana Whitfield” as their signature');
 		expect(all).toContain('delivered to the onboarding service');
 		expect(all.replace(/\s+/g, ' ')).toContain('the signed copy prints it too');
-		// The signer's copy: their session only, no operator or other addresses, no appendix.
+		// The signer's copy: their session only, no operator or other addresses, no appendix; it
+		// says the trail holds more (links made and sent, delivery), and where.
+		const count = (await listAudit(t.ctx.db, 1207, applicationId)).length;
+		expect(all.replace(/\s+/g, ' ')).toMatch(
+			new RegExp(
+				`trail holds ${count} events in all: the other \\d+ \\(links made or sent, delivery\\) are in the rep's and operator's copy`
+			)
+		);
 		expect(all).not.toContain('APPENDIX');
 		expect(all).not.toContain('198.51.100.2');
 		expect(ssnShaped(all)).toEqual([]);
@@ -369,6 +393,7 @@ describe('certificate of completion and signed copy', () => {
 		);
 		const all = pages(file).join('\n').replace(/\s+/g, ' ');
 		expect(all).toContain('Declined');
+		expect(all).toContain('Reason given “The fees are too high”');
 		expect(all).toContain('The certificate hash covers the facts above as fixed at the decision.');
 		expect(all).not.toContain('signed copy');
 		// Nothing was signed: the channel's heading says how it was decided.
@@ -434,6 +459,13 @@ describe('certificate of completion and signed copy', () => {
 		const appendix = text.slice(appendixAt).join('\n');
 		const events = await listAudit(t.ctx.db, 1207, applicationId);
 		for (const e of events) expect(appendix).toContain(e.hash);
+		// The JSON each hash is of, attached, a line each: its SHA-256 is the event's hash.
+		const saved = detach(file);
+		expect(Object.keys(saved)).toEqual(['audit-trail.jsonl']);
+		const lines = saved['audit-trail.jsonl']!.toString('utf8').split('\n');
+		expect(lines.pop()).toBe('');
+		expect(lines.map(sha256)).toEqual(events.map((e) => e.hash));
+		expect(lines.map((l) => JSON.parse(l).prevHash)).toEqual(events.map((e) => e.prevHash));
 		expect(appendix).toContain('198.51.100.2');
 		expect(appendix).toContain('link.created');
 		expect(ssnShaped(text.join('\n'))).toEqual([]);
@@ -495,6 +527,22 @@ describe('certificate of completion and signed copy', () => {
 		]) {
 			expect(last, expected).toContain(expected);
 		}
+		expect(last).toMatch(/Terms version\s+2026-09-01/);
+		// Each printed hash is of a file attached to the copy, which a reviewer can hash again.
+		expect(read).toContain(`CONSENT TO ELECTRONIC RECORDS - AGREED SHA-256 ${CONSENT_SHA256}`);
+		const saved = detach(file);
+		const hashes = Object.fromEntries(Object.entries(saved).map(([n, b]) => [n, sha256(b)]));
+		expect(hashes).toEqual({
+			...Object.fromEntries(
+				shown.map((section, i) => [
+					`shown-${i + 1}-${section.title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.html`,
+					section.sha256
+				])
+			),
+			'shown-consent.txt': CONSENT_SHA256,
+			'application-as-presented.pdf': applicationPdf.sha256
+		});
+		for (const name of Object.keys(saved)) expect(last, name).toContain(name);
 		// The pages before them are the presented PDF's, unchanged in text.
 		const source = await offerApplicationPdf(t.ctx, {
 			id: decision.sessionId,

@@ -56,6 +56,9 @@ function linkMaker(createdBy: string | null): 'rep' | 'operator' | 'demo' | null
 	return null;
 }
 
+/** The consent's document row, which the signed copy prints and attaches. */
+export const CONSENT_TITLE = 'Consent to electronic records';
+
 /** The key step of the identity pass (certificate.ts names one from an earlier session). */
 export const IDENTITY_STEP = 'Identity verified';
 
@@ -66,7 +69,11 @@ export interface KeyStep {
 
 export interface PresentedDocument {
 	title: string;
-	/** SHA-256 of exactly what was shown; null when it was not recorded. */
+	/**
+	 * SHA-256 of the bytes kept from the signing (a section's sanitized HTML, the consent's text,
+	 * the application PDF as the service gave it; the signed copy attaches each); null when it was
+	 * not recorded.
+	 */
 	sha256: string | null;
 	/** Accepted, pages, or why there is no hash. */
 	note: string;
@@ -123,6 +130,14 @@ export interface EvidenceFacts {
 	trail: AuditEvent[] | null;
 	/** SHA-256 of the canonical content fixed at the decision (see `contentHash`). */
 	contentHash: string;
+	/**
+	 * What follows is printed but not in the content hash (documents made before it was printed
+	 * still verify): the service's version of its acceptance language as shown, the reason a
+	 * decline gave (typed for the rep), and how many other signing sessions the application had.
+	 */
+	serviceVersion: string | null;
+	declineReason: string | null;
+	otherSessions: number;
 }
 
 export class EvidenceNotFoundError extends Error {
@@ -278,7 +293,7 @@ export async function gatherFacts(ctx: AppContext, req: FactsRequest): Promise<E
 			note: accepted[s.key] ? 'accepted' : 'not accepted'
 		})),
 		{
-			title: 'Consent to electronic records',
+			title: CONSENT_TITLE,
 			sha256: consent ? consentSha : null,
 			note: consent ? 'agreed' : 'not given in this session'
 		},
@@ -306,6 +321,17 @@ export async function gatherFacts(ctx: AppContext, req: FactsRequest): Promise<E
 	step('Delivered to the onboarding service', delivered);
 
 	const body = decision.body;
+	const otherSessions = new Set(
+		trail
+			.filter(
+				(e) =>
+					e.type === 'session.started' &&
+					e.seq < decided.seq &&
+					e.sessionId &&
+					e.sessionId !== sessionId
+			)
+			.map((e) => e.sessionId)
+	).size;
 	const facts: Omit<EvidenceFacts, 'contentHash'> = {
 		officeId: req.officeId,
 		applicationId: req.applicationId,
@@ -334,7 +360,10 @@ export async function gatherFacts(ctx: AppContext, req: FactsRequest): Promise<E
 		decisionEvent: { seq: decided.seq, hash: decided.hash },
 		chain,
 		sessionEvents: trail.filter((e) => e.sessionId === (req.sessionId ?? sessionId)),
-		trail: req.audience === 'rep' ? trail : null
+		trail: req.audience === 'rep' ? trail : null,
+		serviceVersion: str(terms?.data.serviceVersion),
+		declineReason: decision.isAccepted ? null : str(decision.declineReason),
+		otherSessions
 	};
 	return { ...facts, contentHash: contentHash(facts) };
 }

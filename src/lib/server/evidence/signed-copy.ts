@@ -1,9 +1,10 @@
 import { PDFDocument } from 'pdf-lib';
 import { ACCEPTANCE_SECTIONS } from '$lib/server/onboarding';
 import { agreementBlocks, blocksText, type Block } from './agreement';
-import type { EvidenceFacts } from './facts';
-import { CONTENT_WIDTH, COLOR, MARGIN, Sheet, needsUnicode } from './layout';
+import { CONSENT_TITLE, type EvidenceFacts } from './facts';
+import { CONTENT_WIDTH, COLOR, MARGIN, Sheet, needsUnicode, type Style } from './layout';
 import { officeTime, utcTime } from './words';
+import { CONSENT_SHA256, CONSENT_TEXT } from '$lib/server/signing/terms';
 
 export interface SignedCopyOptions {
 	timeZone: string;
@@ -34,13 +35,15 @@ function agreementPages(s: Sheet, sections: { section: AgreementSection; blocks:
 	const x = MARGIN.x;
 	s.title('THE AGREEMENT AS SHOWN', 'The documents the signer accepted', 18);
 	s.paragraph(
-		'The acceptance language as the agreement page showed it to the signer, section by section, with the words in their order (the page’s styling is not kept, and a link’s address follows its words). Each section’s SHA-256, on the certificate of completion too, is of exactly the text that was shown.',
+		'The acceptance language as the agreement page showed it to the signer, section by section, with the words in their order (the page’s styling is not kept, and a link’s address follows its words). Each section’s SHA-256, on the certificate of completion too, is of the section’s HTML as the page showed it: that HTML is attached to this PDF (see the last page), so the hash can be checked.',
 		{ size: 8.5, color: COLOR.muted },
 		6
 	);
 	const body = { size: 9 };
 	for (const { section, blocks } of sections) {
-		s.heading(`${section.title} - ${section.accepted ? 'accepted' : 'not accepted'}`, 40);
+		// The heading, its hash and the section's first lines together: not a heading alone at a
+		// page's foot.
+		s.heading(`${section.title} - ${section.accepted ? 'accepted' : 'not accepted'}`, 80);
 		if (section.sha256) {
 			s.paragraph(`SHA-256 ${section.sha256}`, { size: 7, font: 'mono', color: COLOR.muted }, 6);
 		}
@@ -81,6 +84,63 @@ function agreementPages(s: Sheet, sections: { section: AgreementSection; blocks:
 	}
 }
 
+/** The consent to electronic records as the terms page showed it, when it is today's text. */
+function consentPages(s: Sheet, f: EvidenceFacts) {
+	const consent = f.documents.find((d) => d.title === CONSENT_TITLE);
+	if (consent?.sha256 !== CONSENT_SHA256) return;
+	s.heading(`${CONSENT_TITLE} - agreed`, 80);
+	s.paragraph(`SHA-256 ${CONSENT_SHA256}`, { size: 7, font: 'mono', color: COLOR.muted }, 6);
+	for (const line of CONSENT_TEXT) s.paragraph(line, { size: 9 }, 4);
+}
+
+/**
+ * The files each printed hash is of, attached to the signed copy: a reviewer saves them and
+ * hashes them (pdfdetach -saveall). Named in the signature page's list.
+ */
+async function attachShown(
+	pdf: PDFDocument,
+	f: EvidenceFacts,
+	o: SignedCopyOptions
+): Promise<{ name: string; what: string }[]> {
+	const files: { name: string; what: string; bytes: Uint8Array; type: string }[] = [];
+	o.agreement.forEach((section, i) => {
+		if (section.html === null) return;
+		const slug = section.title.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+		files.push({
+			name: `shown-${i + 1}-${slug}.html`,
+			what: `${section.title}, the HTML the page showed`,
+			bytes: Buffer.from(section.html, 'utf8'),
+			type: 'text/html'
+		});
+	});
+	if (f.documents.find((d) => d.title === CONSENT_TITLE)?.sha256 === CONSENT_SHA256) {
+		files.push({
+			name: 'shown-consent.txt',
+			what: 'Consent to electronic records: its paragraphs, a line each (no line break at the end)',
+			bytes: Buffer.from(CONSENT_TEXT.join('\n'), 'utf8'),
+			type: 'text/plain'
+		});
+	}
+	const presented = o.source.sha256 === f.applicationPdf?.sha256;
+	files.push({
+		name: presented ? 'application-as-presented.pdf' : 'application-fetched-later.pdf',
+		what: presented
+			? 'Application PDF, as the service gave it for the signer'
+			: 'Application PDF, as the service gave it after the signing',
+		bytes: o.source.bytes,
+		type: 'application/pdf'
+	});
+	for (const file of files) {
+		await pdf.attach(file.bytes, file.name, {
+			mimeType: file.type,
+			description: file.what,
+			creationDate: o.generatedAt,
+			modificationDate: o.generatedAt
+		});
+	}
+	return files.map(({ name, what }) => ({ name, what }));
+}
+
 /** The five acceptance flags as the service receives them. */
 function flagRows(f: EvidenceFacts): { label: string; value: string }[] {
 	return ACCEPTANCE_SECTIONS.map((section) => {
@@ -115,8 +175,10 @@ export async function renderSignedCopy(
 	});
 	if (agreement.length > 0) {
 		agreementPages(s, agreement);
+		consentPages(s, f);
 		s.newPage();
 	}
+	const attached = await attachShown(pdf, f, o);
 	const signaturePage = pdf.getPageCount() - 1;
 	const tz = o.timeZone;
 	const x = MARGIN.x;
@@ -154,8 +216,17 @@ export async function renderSignedCopy(
 	s.textAt(caption, x + 14, inner, captionStyle, captionTop);
 	s.y -= height + 16;
 
-	const rows: { label: string; value: string; style?: { font: 'mono'; size: number } }[] = [
+	const rows: { label: string; value: string; style?: Style }[] = [
 		{ label: 'Signer', value: `${f.signerName} <${f.signerEmail}>` },
+		...(f.ownerName
+			? [
+					{
+						label: 'Owner',
+						value: `${f.ownerName}, as the application names them. The identity questions were about the owner; the signer typed other names.`,
+						style: { color: COLOR.bad, size: 9 }
+					}
+				]
+			: []),
 		{ label: 'Signed at', value: `${officeTime(f.decidedAt, tz)}  (${utcTime(f.decidedAt)})` },
 		{ label: 'IP address', value: f.ip ?? 'not recorded', style: { font: 'mono', size: 9 } },
 		{ label: 'Device', value: f.device },
@@ -168,7 +239,15 @@ export async function renderSignedCopy(
 	s.heading('The signing', 60);
 	s.y -= s.keyValuesAt(rows, x, CONTENT_WIDTH, 130);
 	s.heading('Acceptance', 60);
-	s.y -= s.keyValuesAt(flagRows(f), x, CONTENT_WIDTH, 130);
+	s.y -= s.keyValuesAt(
+		[
+			...(f.serviceVersion ? [{ label: 'Terms version', value: f.serviceVersion }] : []),
+			...flagRows(f)
+		],
+		x,
+		CONTENT_WIDTH,
+		130
+	);
 	s.heading('Evidence', 40);
 	s.y -= s.keyValuesAt(
 		[{ label: 'Certificate hash', value: f.contentHash, style: { font: 'mono', size: 8 } }],
@@ -179,6 +258,18 @@ export async function renderSignedCopy(
 	s.paragraph(
 		`The certificate of completion for this decision carries the same certificate hash and the full record of the signing. This file is sealed with the portal's digital signature: a PDF reader shows it as signed, and any change breaks the seal. Check it at ${o.verifyUrl}.`,
 		{ size: 7.5, color: COLOR.muted }
+	);
+	s.heading('Attached files', 40);
+	s.paragraph(
+		'What each hash on the certificate of completion is of, attached to this PDF (a PDF reader lists them as attachments; pdfdetach -saveall saves them): the SHA-256 of each file is the hash printed for it.',
+		{ size: 7.5, color: COLOR.muted },
+		2
+	);
+	s.y -= s.keyValuesAt(
+		attached.map((a) => ({ label: a.name, value: a.what, style: { size: 8 } })),
+		x,
+		CONTENT_WIDTH,
+		200
 	);
 	if (agreement.length > 0) {
 		s.footers(
