@@ -183,6 +183,14 @@ test('/verify works with JavaScript off and names a missing file', async ({ brow
 		await expect(page.getByRole('alert')).toContainText(
 			'A reference is the 36 letters, digits and dashes printed after “Decision reference”'
 		);
+		// An SSN typed there is neither kept in the address (nor the history) nor shown back.
+		await page.goto('/verify?reference=372-51-8806');
+		await expect(page).toHaveURL(/\/verify\?refused=ssn$/);
+		await expect(page.getByRole('alert')).toContainText('looked like a Social Security Number');
+		await expect(field).toHaveValue('');
+		expect(await page.content()).not.toMatch(/8806/);
+		await page.goto('/verify/372518806');
+		await expect(page).toHaveURL(/\/verify\?refused=ssn$/);
 		await field.fill('00000000-0000-4000-8000-000000000000');
 		await page.getByRole('button', { name: 'Check the reference' }).click();
 		await expect(page).toHaveURL(/\/verify\/00000000-0000-4000-8000-000000000000$/);

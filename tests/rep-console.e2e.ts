@@ -452,6 +452,15 @@ test('search and filter by state work without JavaScript', async ({ browser, req
 		Number((await page.getByText(/^All states \((\d+)\)$/).innerText()).match(/\d+/)![0])
 	);
 
+	// An SSN typed into the search is not searched for, kept in the address or shown back.
+	await page.getByLabel('Search business or owner').fill('372 51 8806');
+	await page.getByRole('button', { name: 'Show' }).click();
+	await expect(page).toHaveURL(/\/rep\?refused=ssn$/);
+	await expect(page.getByRole('alert')).toContainText('looked like a Social Security Number');
+	await expect(page.getByLabel('Search business or owner')).toHaveValue('');
+	expect(await page.content()).not.toMatch(/8806/);
+
+	await page.getByLabel('Search business or owner').fill('Nojs');
 	await page.getByLabel('State').selectOption('link_sent');
 	await page.getByRole('button', { name: 'Show' }).click();
 	await expect(page).toHaveURL(/state=link_sent/);

@@ -1,4 +1,4 @@
-import { error } from '@sveltejs/kit';
+import { error, redirect } from '@sveltejs/kit';
 import * as v from 'valibot';
 import { app } from '$lib/server/app';
 import { attention, FILTER_LABELS, stateDetail, stateLabel } from '$lib/server/console/labels';
@@ -9,6 +9,7 @@ import { withoutControlCharacters } from '$lib/server/http/inputs';
 import { requireRep } from '$lib/server/reps/guard';
 import { databaseUnavailable } from '$lib/server/db/problems';
 import { officeUnknown } from '$lib/server/onboarding/errors';
+import { looksLikeSsn } from '$lib/server/signing/ssn';
 import { ConsoleQuerySchema } from './schema';
 import type { PageServerLoad } from './$types';
 
@@ -17,6 +18,13 @@ export const load: PageServerLoad = async (event) => {
 	event.depends('rep:console');
 	const ctx = app();
 	const zone = ctx.config.OFFICE_TIME_ZONE;
+	// A search that looks like an SSN (typed into the wrong box, or pasted): the console never
+	// holds one to find, and the number must not stay in the address bar or the browser's
+	// history, so the page is sent again without it (a redirect leaves no history entry).
+	if (looksLikeSsn(event.url.searchParams.get('q') ?? '')) {
+		const state = event.url.searchParams.get('state');
+		redirect(303, `/rep?refused=ssn${state ? `&state=${encodeURIComponent(state)}` : ''}`);
+	}
 	const query = v.safeParse(ConsoleQuerySchema, {
 		q: event.url.searchParams.get('q') ?? undefined,
 		state: event.url.searchParams.get('state') ?? undefined,
@@ -55,6 +63,7 @@ export const load: PageServerLoad = async (event) => {
 	return {
 		q,
 		state,
+		refusedSsn: event.url.searchParams.get('refused') === 'ssn',
 		zone,
 		updated: officeTime(now, zone),
 		refreshSeconds: ctx.config.CONSOLE_REFRESH_SECONDS,

@@ -2,12 +2,18 @@ import { redirect } from '@sveltejs/kit';
 import * as v from 'valibot';
 import { uploadForm, verifyUpload } from '$lib/server/evidence/upload';
 import { answerPageWith } from '$lib/server/http/status';
-import { ReferenceSchema } from './lookup';
+import { looksLikeSsn } from '$lib/server/signing/ssn';
+import { ReferenceSchema, SSN_REFUSED } from './lookup';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = ({ url, request }) => {
 	// "Check by reference" (a form sent by GET, with or without script): its page, or why not.
 	const asked = url.searchParams.get('reference');
+	if (url.searchParams.get('refused') === 'ssn') {
+		return { upload: uploadForm(), lookup: { typed: '', error: SSN_REFUSED } };
+	}
+	// Not kept in the address bar or the browser's history: asked again without it.
+	if (asked !== null && looksLikeSsn(asked)) redirect(303, '/verify?refused=ssn');
 	if (asked === null) return { upload: uploadForm(), lookup: null };
 	const parsed = v.safeParse(ReferenceSchema, asked);
 	if (parsed.success) redirect(303, `/verify/${parsed.output}`);

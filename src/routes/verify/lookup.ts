@@ -1,6 +1,10 @@
 import * as v from 'valibot';
 import { isUuid } from '$lib/server/db/uuid';
 
+/** A reference that looked like an SSN, refused without being shown back (+page.server.ts). */
+export const SSN_REFUSED =
+	'That looked like a Social Security Number, which checking never needs, so it was not kept. (If it was the decision number from the confirmation page: checking takes the decision reference instead.) Type the 36 letters, digits and dashes printed after “Decision reference” (“Decision ref.” on the certificate), such as c7e618ff-565a-4f3b-b3f8-8f367a591a4b.';
+
 /**
  * A decision reference as the documents print it ("Decision reference c7e618ff-…"): typed from
  * paper, so spaces around it and capitals are forgiven.

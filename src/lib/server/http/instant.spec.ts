@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { BodySchema } from '../../../routes/api/v1/offices/[officeId]/applications/[applicationId]/signing-links/schema';
-import { ISO_INSTANT_MESSAGE as MESSAGE, isoInstant } from './instant';
+import { ISO_INSTANT_MESSAGE as MESSAGE, YEARS_MESSAGE, isoInstant } from './instant';
 
 const instant = isoInstant();
 
@@ -33,6 +33,14 @@ describe('a moment written in ISO 8601', () => {
 		for (const text of ['2026-11-31T17:00:00Z', '2026-02-29T00:00:00Z', '2026-04-31T00:00:00Z']) {
 			expect(v.safeParse(instant, text).issues?.map((i) => i.message)).toEqual([MESSAGE]);
 		}
+	});
+
+	it('is refused outside the years a database timestamp holds (PostgreSQL has no year 0)', () => {
+		for (const text of ['0000-01-01T00:00:00Z', '0001-01-01T00:30:00+01:00']) {
+			expect(v.safeParse(instant, text).issues?.map((i) => i.message)).toEqual([YEARS_MESSAGE]);
+		}
+		expect(v.parse(instant, '0001-01-01T00:00:00Z').toISOString()).toBe('0001-01-01T00:00:00.000Z');
+		expect(v.parse(instant, '9999-12-31T23:59:59Z').getUTCFullYear()).toBe(9999);
 	});
 
 	it('is how the operator API reads expiresAt', () => {

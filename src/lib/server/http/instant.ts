@@ -18,8 +18,15 @@ export const isoInstant = (message: string = ISO_INSTANT_MESSAGE) =>
 		v.isoTimestamp(message),
 		v.check(dayExists, message),
 		v.transform((s) => new Date(s)),
-		v.check((d) => !Number.isNaN(d.getTime()), message)
+		v.check((d) => !Number.isNaN(d.getTime()), message),
+		// PostgreSQL has no year 0 (1 BC), which 0000 and an offset before 0001's first hours name.
+		v.check(
+			(d) => Number.isNaN(d.getTime()) || (d.getUTCFullYear() >= 1 && d.getUTCFullYear() <= 9999),
+			YEARS_MESSAGE
+		)
 	);
+
+export const YEARS_MESSAGE = 'must be a moment in the years 0001 to 9999 (UTC)';
 
 /**
  * Whether the date part (YYYY-MM-DD) names a day its month has. Text with no such part is left to

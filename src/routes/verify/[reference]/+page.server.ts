@@ -1,4 +1,6 @@
+import { redirect } from '@sveltejs/kit';
 import { app } from '$lib/server/app';
+import { looksLikeSsn } from '$lib/server/signing/ssn';
 import { verifyReference } from '$lib/server/evidence';
 import { uploadForm, verifyUpload } from '$lib/server/evidence/upload';
 import { referenceVerdict } from '$lib/server/evidence/verdict';
@@ -6,6 +8,7 @@ import { answerPageWith } from '$lib/server/http/status';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ params, request }) => {
+	if (looksLikeSsn(params.reference)) redirect(303, '/verify?refused=ssn');
 	const reference = params.reference.slice(0, 64);
 	const found = await verifyReference(app(), reference);
 	if (!found.found) answerPageWith(request, 404);
