@@ -394,18 +394,21 @@ const apiNotFound: Handle = ({ event, resolve }) => {
 };
 
 /**
- * SvelteKit's own 405 (a PUT or DELETE on a page: only tools send them) says "PUT method not
- * allowed". Said in our words, with kit's `Allow`. The operator API and the sandbox answer their
- * own 405s.
+ * SvelteKit's own 405 (a PUT or DELETE on a page, a POST to an endpoint that only answers GET:
+ * only tools send them) says "PUT method not allowed". Said in our words, with kit's `Allow`.
+ * The operator API and the sandbox answer their own 405s.
  */
 const methods: Handle = async ({ event, resolve }) => {
 	const response = await resolve(event);
 	const { method } = event.request;
 	const path = event.url.pathname;
+	// A page's own 405 (a form posted to a page without one) is its error page, in our words
+	// already (handleError); an endpoint's (a POST to /healthz or a PDF, a GET to a POST-only
+	// address) is kit's "POST method not allowed", said again here.
 	if (
 		response.status !== 405 ||
-		method === 'GET' ||
-		method === 'POST' ||
+		(response.headers.get('content-type') ?? '').includes('text/html') ||
+		event.request.headers.get('x-sveltekit-action') === 'true' ||
 		isApiPath(path) ||
 		path === '/sandbox' ||
 		path.startsWith('/sandbox/')

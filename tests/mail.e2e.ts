@@ -103,6 +103,25 @@ test('a reminder is sent by a clock moved forward, once, and names the business'
 	const broken = await withKey('{"at": ');
 	expect(broken.status()).toBe(400);
 	expect(broken.headers()['content-type']).toContain('application/json');
+	// A year a database timestamp cannot hold (there is no year 0): refused, not a failure.
+	const yearZero = await withKey('{"at": "0000-01-01T00:00:00Z"}');
+	expect(yearZero.status()).toBe(400);
+	expect(((await yearZero.json()) as { errors: object }).errors).toEqual({
+		at: ['must be a moment in the years 0001 to 9999 (UTC)']
+	});
+	// A form (an operator's curl -d) is refused as not JSON, not as a cross-site form; another
+	// method gets the API's JSON 405.
+	const form = await request.post('/dev/reminders', {
+		headers: { authorization: `Bearer ${E2E.operatorKey}` },
+		form: { at: '2026' }
+	});
+	expect(form.status()).toBe(415);
+	expect(((await form.json()) as { message: string }).message).toBe(
+		'Send the body as JSON, with the header content-type: application/json.'
+	);
+	const put = await request.fetch('/dev/reminders', { method: 'PUT' });
+	expect(put.status()).toBe(405);
+	expect(await put.json()).toEqual({ message: 'PUT is not allowed here; use POST.' });
 });
 
 test.describe('with an SMTP server', () => {

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { E2E } from './support/env';
 import {
@@ -238,6 +239,31 @@ test('a method no page takes is named in our words, with what the address answer
 		expect(body, path).toContain('This page has no form to send');
 		expect(body, path).not.toContain('Something went wrong');
 	}
+	// An address that answers GET alone (or POST alone), asked otherwise: kit's "POST method not
+	// allowed" in our words.
+	for (const [method, path] of [
+		['POST', '/healthz'],
+		['GET', '/sign/still-here']
+	] as const) {
+		const res = await request.fetch(path, { method, headers: { origin: E2E.origin } });
+		expect(res.status(), path).toBe(405);
+		expect(await res.text(), path).toMatch(
+			new RegExp(`^${method} is not accepted at this address: it answers [A-Z, ]+\\.$`)
+		);
+		expect(res.headers()['allow'], path).toBeTruthy();
+	}
+	// A form sent compressed is refused as such, not read as if it were not.
+	const gzipped = await request.post('/sign/terms?/consent', {
+		headers: {
+			origin: E2E.origin,
+			'content-type': 'application/x-www-form-urlencoded',
+			'content-encoding': 'gzip'
+		},
+		data: gzipSync('consent=on'),
+		maxRedirects: 0
+	});
+	expect(gzipped.status()).toBe(415);
+	expect(await gzipped.text()).toContain('Send the form uncompressed.');
 	// The operator API keeps its own JSON answer.
 	const api = await request.fetch('/api/v1/offices/1207/applications/50001/signing-links', {
 		method: 'PUT'

@@ -80,6 +80,9 @@ describe('form posts from our own pages only', () => {
 	it('leaves the operator API’s paths, and only those, to their bearer key', () => {
 		expect(foreign({ 'content-type': 'text/plain' }, 'POST', API)).toBe(false);
 		expect(foreign({ ...form, origin: 'https://evil.example' }, 'POST', API)).toBe(false);
+		expect(foreign({ ...form, origin: 'https://evil.example' }, 'POST', '/dev/reminders')).toBe(
+			false
+		);
 		expect(foreign({ ...form, origin: 'https://evil.example' }, 'POST', `${API}/x`)).toBe(true);
 		expect(foreign({ ...form, origin: 'https://evil.example' }, 'POST', '/api/v1/other')).toBe(
 			true

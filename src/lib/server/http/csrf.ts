@@ -16,15 +16,16 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * origin is accepted only when the browser itself vouches with `Sec-Fetch-Site: same-origin`
  * (a header pages cannot set); a sandboxed frame elsewhere also sends `null`, but not that.
  *
- * Only the operator API is exempt, by path: it authenticates by bearer key alone and never by
- * cookie, so a forged cross-site post gains nothing there. Any other path is checked whatever
- * headers the request carries.
+ * Only the operator's JSON endpoints are exempt, by path (the operator API and /dev/reminders):
+ * they authenticate by bearer key alone and never by cookie, so a forged cross-site post gains
+ * nothing there, and a form sent to them is refused as not JSON. Any other path is checked
+ * whatever headers the request carries.
  */
 export function isForeignFormPost(request: Request, url: URL): boolean {
 	if (!UNSAFE.has(request.method)) return false;
 	const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
 	if (!FORM_TYPES.includes(type)) return false;
-	if (isOperatorApiPath(url.pathname)) return false;
+	if (isOperatorApiPath(url.pathname) || url.pathname === '/dev/reminders') return false;
 	const from = request.headers.get('origin');
 	if (from === url.origin) return false;
 	const site = request.headers.get('sec-fetch-site');

@@ -256,6 +256,45 @@ describe('JSON bodies', () => {
 		expect(problem).toMatchObject({ status: 415 });
 		expect(Object.keys(problem!.errors)).toEqual(['content-encoding']);
 	});
+
+	it('answers a body the client stopped sending with a 400, rather than failing', async () => {
+		// What the request's stream does when the client resets the connection mid-body.
+		const body = new ReadableStream<Uint8Array>({
+			start(controller) {
+				controller.enqueue(new TextEncoder().encode('{"email":'));
+				controller.error(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+			}
+		});
+		const r = new Request(`${ORIGIN}/api/v1/offices/1/applications/2/signing-links`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body,
+			duplex: 'half'
+		} as RequestInit);
+		expect(await checkRequest(r, new URL(r.url))).toEqual({
+			status: 400,
+			message: 'The body could not be read: the connection ended before all of it arrived.',
+			errors: { body: 'arrived incomplete' }
+		});
+	});
+});
+
+describe('compressed forms', () => {
+	it('are refused as compressed, not read as if they were not', async () => {
+		const r = new Request(`${ORIGIN}/sign/terms?/consent`, {
+			method: 'POST',
+			headers: {
+				'content-type': 'application/x-www-form-urlencoded',
+				'content-encoding': 'gzip'
+			},
+			body: 'consent=on'
+		});
+		expect(await checkRequest(r, new URL(r.url))).toEqual({
+			status: 415,
+			message: 'Send the form uncompressed.',
+			errors: { 'content-encoding': 'gzip is not accepted here' }
+		});
+	});
 });
 
 describe('problem responses', () => {

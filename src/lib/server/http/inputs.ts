@@ -182,16 +182,45 @@ const isJson = (type: string) => type === 'application/json' || type.endsWith('+
  * type) is named as such rather than read as JSON, or found not to be. A body compressed on the
  * way is not unpacked here, so it is refused rather than read as text. No body needs no type.
  */
-async function checkApiBody(request: Request, type: string): Promise<InputProblem | null> {
+/** A body sent compressed: neither the forms nor the JSON endpoints read one. */
+function compressed(request: Request, what: 'body' | 'form'): InputProblem | null {
 	const encoding = request.headers.get('content-encoding')?.trim().toLowerCase();
-	if (encoding && encoding !== 'identity') {
+	if (!encoding || encoding === 'identity') return null;
+	return {
+		status: 415,
+		message: `Send the ${what} uncompressed.`,
+		errors: { 'content-encoding': `${encoding} is not accepted here` }
+	};
+}
+
+/**
+ * The body as text, or why not: cut off at the server's size limit (adapter-node's 413), or the
+ * client gone before it was all sent (a reset): the client's doing, answered, never logged.
+ */
+async function bodyText(request: Request): Promise<string | InputProblem> {
+	try {
+		return await request.clone().text();
+	} catch (error) {
+		if ((error as { status?: unknown } | null)?.status === 413) {
+			return {
+				status: 413,
+				message: 'What was sent is larger than this portal takes.',
+				errors: { body: 'is larger than the portal’s limit' }
+			};
+		}
 		return {
-			status: 415,
-			message: 'Send the body uncompressed.',
-			errors: { 'content-encoding': `${encoding} is not accepted here` }
+			status: 400,
+			message: 'The body could not be read: the connection ended before all of it arrived.',
+			errors: { body: 'arrived incomplete' }
 		};
 	}
-	const text = await request.clone().text();
+}
+
+async function checkApiBody(request: Request, type: string): Promise<InputProblem | null> {
+	const packed = compressed(request, 'body');
+	if (packed) return packed;
+	const text = await bodyText(request);
+	if (typeof text !== 'string') return text;
 	if (text.trim() !== '' && !isJson(type)) {
 		return {
 			status: 415,
@@ -222,7 +251,7 @@ export async function checkRequest(request: Request, url: URL): Promise<InputPro
 		if (problem) return problem;
 	}
 	if (isApiPath(url.pathname)) return checkApiBody(request, type);
-	if (FORM_TYPES.has(type)) return checkForm(request);
+	if (FORM_TYPES.has(type)) return compressed(request, 'form') ?? checkForm(request);
 	// Refused as what it is, whether it parses or not: a 400 about JSON would answer a question
 	// the page's form never asked.
 	if (isJson(type) || UNREADABLE_FORM_TYPES.has(type)) return NOT_A_FORM(type);

@@ -59,3 +59,9 @@ export const POST: RequestHandler = async (event) => {
 	const mail = await deliverMailDue(ctx, body.output.at);
 	return json({ reminders, mail });
 };
+
+export const fallback: RequestHandler = ({ request }) =>
+	json(
+		{ message: `${request.method} is not allowed here; use POST.` },
+		{ status: 405, headers: { allow: 'POST' } }
+	);

@@ -36,7 +36,8 @@ export const POST: RequestHandler = async (event) => {
 	if (!params.success) Object.assign(errors, reasons(params.issues));
 	// Valibot's object schemas take arrays too; an array is not a link request.
 	const isObject = typeof raw.value === 'object' && raw.value !== null && !Array.isArray(raw.value);
-	const body = isObject ? v.safeParse(BodySchema, raw.value) : null;
+	// One reason per field: a line break is not also named a letter outside ASCII.
+	const body = isObject ? v.safeParse(BodySchema, raw.value, { abortPipeEarly: true }) : null;
 	if (!isObject) errors.body = ['must be a JSON object'];
 	else {
 		Object.assign(errors, unknownFields(raw.value as object, Object.keys(BodySchema.entries)));

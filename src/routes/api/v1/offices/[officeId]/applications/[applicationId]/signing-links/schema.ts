@@ -22,6 +22,8 @@ export const BodySchema = v.object(
 				v.string('must be a string'),
 				v.trim(),
 				v.maxLength(254, 'is too long: an email address has at most 254 characters'),
+				// A line break would otherwise be named a letter outside ASCII (it is not).
+				v.check((s) => !/\s/.test(s), 'must be one email address, without spaces or line breaks'),
 				plainEmail(
 					'must be written in ASCII: an address with other letters (an internationalised address) cannot be used'
 				),
