@@ -362,6 +362,7 @@ test('handed over again on another device: the first tablet locks, and the merch
 	await expect(
 		second.getByText(/A tablet is in the merchant’s hands now\. Handing over here locks that one/)
 	).toBeVisible();
+	await expect(second.getByRole('button', { name: 'Hand to merchant here instead' })).toBeVisible();
 	// Nor does a link go out beside the tablet: whoever opened it could decline while the merchant
 	// signs at the counter. The page says so before anything is pressed.
 	await expect(second.locator('#tablet-out')).toContainText(
@@ -741,7 +742,7 @@ test('a hand-over ends the application’s emailed link: nobody goes on with it 
 		// The rep is told before the hand-over, not after it.
 		await tablet.goto(appPath(app.id));
 		await expect(tablet.locator('dd').filter({ hasText: /Rep 99\b/ })).toHaveText(
-			'Rep 99, who has no account on this portal'
+			'Rep 99, who has no active account on this portal'
 		);
 		await expect(
 			tablet.getByText('The link that is out stops working when you hand over')

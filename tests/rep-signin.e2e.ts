@@ -159,6 +159,12 @@ test('one message for a wrong password and an unknown email; what was typed stay
 	await expect(page.getByText('Enter your email.')).toBeVisible();
 	await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
 	await expect(page.getByText('Enter your password.')).toBeVisible();
+	// Not an email at all: said so at the field, not "don't match" (and not counted).
+	await page.getByLabel('Email').fill('sam ortiz');
+	await page.getByLabel('Password').fill('not the password, but long');
+	await page.getByRole('button', { name: 'Sign in' }).click();
+	await expect(page.getByText('Enter your email address, such as sam@example.com.')).toBeVisible();
+	await expect(page.getByLabel('Email')).toHaveValue('sam ortiz');
 
 	// An SSN typed as the email is not sent back, as a page or as the form's data, and is refused
 	// at its field: not counted under it, so not kept (the last test file searches for it).

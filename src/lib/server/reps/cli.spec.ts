@@ -145,6 +145,22 @@ describe('the command line, checked', { timeout: 90_000 }, () => {
 		expect(missing.err).toContain('error: --email: is required');
 		const phone = await inProcess([...ADD, '--name', 'Lee', '--phone', 'call me']);
 		expect(phone.err).toContain('error: --phone: must be digits');
+		// Too large or too long, said so rather than "not a number".
+		const large = await inProcess([
+			'add',
+			'--office',
+			'1207',
+			'--rep-no',
+			'99999999999999999999',
+			'--email',
+			'lee@example.com',
+			'--name',
+			'Lee',
+			'--phone',
+			'5'.repeat(300)
+		]);
+		expect(large.err).toContain('error: --rep-no: is too large (at most 9 digits)');
+		expect(large.err).toContain('error: --phone: is too long (at most 25 characters)');
 		const emoji = await inProcess([...ADD, '--name', 'Jo Kim 🌵']);
 		expect(emoji.err).toContain(
 			'error: --name: may not contain emoji or symbols: it goes on the certificates'

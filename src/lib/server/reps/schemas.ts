@@ -13,7 +13,9 @@ const wholeNumber = (example: string) =>
 	v.pipe(
 		v.string('is required'),
 		v.trim(),
-		v.regex(/^\d{1,9}$/, `must be a whole number such as ${example}`),
+		v.regex(/^\d+$/, `must be a whole number such as ${example}`),
+		// One over nine digits is too large, not "no number" (PostgreSQL's integer holds nine).
+		v.regex(/^\d{1,9}$/, 'is too large (at most 9 digits)'),
 		v.transform(Number)
 	);
 
@@ -45,6 +47,7 @@ export const NameSchema = v.pipe(
 export const PhoneSchema = v.pipe(
 	v.string(),
 	v.trim(),
+	v.maxLength(25, 'is too long (at most 25 characters)'),
 	v.regex(
 		/^\+?[0-9 ().-]{7,25}$/,
 		'must be digits with spaces, dashes or brackets, such as (217) 555-0100'

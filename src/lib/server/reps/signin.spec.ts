@@ -78,7 +78,7 @@ describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 		const answers = await Promise.all([
 			attempt('lee@example.com', 'not the password at all', '198.51.100.2'),
 			attempt('nobody@example.com', PASSWORD, '198.51.100.3'),
-			attempt('ray@example.com', PASSWORD, '198.51.100.4')
+			attempt('ray@example.com', 'not the password at all', '198.51.100.4')
 		]);
 		// The same tries left too: the count is by the email typed, known or not.
 		expect(answers).toEqual([
@@ -86,6 +86,13 @@ describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 			{ ok: false, reason: 'invalid', left: 2 },
 			{ ok: false, reason: 'invalid', left: 2 }
 		]);
+		// The disabled account's own password learns that it is disabled, and no more.
+		expect(await attempt('ray@example.com', PASSWORD, '198.51.100.5')).toEqual({
+			ok: false,
+			reason: 'invalid',
+			left: 1,
+			disabled: true
+		});
 	});
 
 	it('takes no other spelling of a locked email that the database would fold onto it (İ for i)', async () => {

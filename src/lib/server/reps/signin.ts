@@ -28,7 +28,11 @@ export const signInRules = (config: Config): SignInRules => ({
  * checked before a pause (the email's or the address's, whichever comes first); 0 when the next
  * one, right or wrong, is already paused.
  */
-export type WrongPassword = { ok: false; reason: 'invalid'; left: number };
+/**
+ * `disabled`: the password was the account's own, and an operator disabled it. Only someone who
+ * knows the password learns that much, and the rep is then told whom to ask, not to try again.
+ */
+export type WrongPassword = { ok: false; reason: 'invalid'; left: number; disabled?: boolean };
 
 /**
  * `said` of a wrong password, and once few tries are left (WrongPassword's `left`) a warning
@@ -109,7 +113,8 @@ export async function checkRepPassword(
 		// the address's is shared by a whole office behind one address, and a colleague's slips
 		// bring its pause nearer, but that pause stops this rep too, so it is told before it comes.
 		const left = Math.min(account.max - a.count, address.max - b.count);
-		return { ok: false, reason: 'invalid', left: Math.max(0, left) };
+		const disabled = Boolean(rep?.disabledAt) && matches;
+		return { ok: false, reason: 'invalid', left: Math.max(0, left), ...(disabled && { disabled }) };
 	}
 	await clearLimit(db, account.key);
 	await undoHit(db, address, now);

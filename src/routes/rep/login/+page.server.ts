@@ -55,8 +55,16 @@ export const actions: Actions = {
 				message: `Too many sign-in attempts. For your security, sign-in is paused: try again in ${waitWords(result.retryAfterSeconds)}.`
 			});
 		}
+		if (!result.ok && result.disabled) {
+			return fail(403, {
+				email,
+				errors: {},
+				message:
+					'This rep account is disabled, so it can’t sign in. Ask whoever runs this portal to enable it again.'
+			});
+		}
 		if (!result.ok) {
-			// One message for an unknown email, a wrong password and a disabled account alike.
+			// One message for an unknown email and a wrong password alike.
 			return fail(400, {
 				email,
 				errors: {},

@@ -9,7 +9,9 @@ export const SignInSchema = v.object({
 		v.nonEmpty('Enter your email.'),
 		v.maxLength(254, 'That is too long for an email address.'),
 		// No rep's address holds one (the reps CLI refuses it): never counted, kept or shown back.
-		noSsn('That looks like a Social Security Number, not your email. Enter your email.')
+		noSsn('That looks like a Social Security Number, not your email. Enter your email.'),
+		// Not an address at all (a name, a typo'd paste): said so, and not counted as a try.
+		v.regex(/^[^\s@]+@[^\s@]+$/, 'Enter your email address, such as sam@example.com.')
 	),
 	password: v.pipe(
 		v.optional(v.string('Enter your password.'), ''),

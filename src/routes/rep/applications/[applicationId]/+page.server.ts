@@ -214,6 +214,8 @@ export const load: PageServerLoad = async (event) => {
 		copied: copied ? { url: copied.url, expires: shownTime(copied.expiresAt, zone) } : null,
 		timeline: timeline(events, zone, repNames),
 		mailOn: mailEnabled(ctx),
+		// Once decided, no link opens: that is why, whatever came before.
+		mailLinksEnded: state.decided ? ('decided' as const) : null,
 		mail: mail.map((m) => ({
 			id: m.id,
 			subject: m.subject,

@@ -6,10 +6,11 @@ const handOver = (idLast4: string) =>
 	v.safeParse(HandOverSchema, { photoIdChecked: 'on', idType: 'Passport', idLast4 });
 
 describe('the hand-over’s ID note', () => {
-	it('keeps the last four as typed, spaces aside, or nothing', () => {
+	it('keeps the last four as typed, in capitals, spaces aside, or nothing', () => {
 		expect(handOver('5678').output).toMatchObject({ idLast4: '5678' });
 		expect(handOver(' 56 78 ').output).toMatchObject({ idLast4: '5678' });
 		expect(handOver('').output).toMatchObject({ idLast4: null });
+		expect(handOver('k7q2').output).toMatchObject({ idLast4: 'K7Q2' });
 	});
 
 	it('refuses a whole number rather than keep its first four as the last four', () => {

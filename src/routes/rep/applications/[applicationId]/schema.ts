@@ -80,6 +80,8 @@ export const HandOverSchema = v.object({
 		v.check(
 			(s) => s === null || /^[A-Za-z0-9]{1,4}$/.test(s),
 			'The last four characters of the ID number are letters and digits only.'
-		)
+		),
+		// As IDs print them (K7Q2), whichever case was typed.
+		v.transform((s) => s?.toUpperCase() ?? null)
 	)
 });
