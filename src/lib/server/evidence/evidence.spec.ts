@@ -30,6 +30,7 @@ import {
 	verifyReference
 } from '.';
 import { readStamp } from './documents';
+import { documentVerdict } from './verdict';
 import { sealPdf } from './seal';
 import { generateSealP12, readP12 } from './seal-key';
 
@@ -773,10 +774,22 @@ describe('certificate of completion and signed copy', () => {
 			location: 'elsewhere',
 			signingTime: new Date()
 		});
-		expect(await verifyDocument(t.ctx, foreign)).toMatchObject({ result: 'foreign' });
+		const foreignCheck = await verifyDocument(t.ctx, foreign);
+		expect(foreignCheck).toMatchObject({ result: 'foreign' });
+		// The same name as ours may be written on anyone's certificate: the verdict names the key.
+		expect(documentVerdict(foreignCheck).lines[0]).toContain(
+			`its certificate (SHA-256 ${foreignKey.certSha256.slice(0, 16)}…) is not one of this portal’s keys`
+		);
 		expect(await verifyDocument(t.ctx, await (await PDFDocument.create()).save())).toEqual({
 			result: 'unsealed'
 		});
+		// A genuine one saved again by a PDF program (pdf-lib packs its objects into streams):
+		// the seal can no longer be read, and the verdict says why that may be.
+		const resaved = await (await PDFDocument.load(cert)).save();
+		expect(await verifyDocument(t.ctx, resaved)).toEqual({ result: 'unsealed' });
+		expect(documentVerdict({ result: 'unsealed' }).lines.join(' ')).toContain(
+			'rewritten by a PDF program'
+		);
 		expect(await verifyDocument(t.ctx, Buffer.from('GIF89a garbage'))).toEqual({
 			result: 'not-pdf'
 		});

@@ -50,7 +50,7 @@ export function documentVerdict(c: DocumentCheck): Verdict {
 				tone: 'bad',
 				title: 'Not sealed',
 				lines: [
-					'This PDF carries no digital signature. Every certificate and signed copy from this portal is sealed, so this is not an original one (a printout saved again as PDF loses the seal).'
+					'This PDF carries no digital signature that can be read. Every certificate and signed copy from this portal is sealed, so this is not the file as the portal made it: printed or saved again as PDF, or rewritten by a PDF program, a file loses its seal, or hides it. Ask for the file as it was downloaded from the portal.'
 				],
 				details: []
 			};
@@ -66,7 +66,7 @@ export function documentVerdict(c: DocumentCheck): Verdict {
 				tone: 'bad',
 				title: 'Not sealed by this portal',
 				lines: [
-					`It carries a digital signature, but by “${c.sealedBy}”, which is not this portal’s key. It did not come from here.`
+					`It carries a digital signature by “${c.sealedBy}”, but its certificate (SHA-256 ${c.certSha256.slice(0, 16)}…) is not one of this portal’s keys: a name can be copied, a key cannot. It did not come from here.`
 				],
 				details: []
 			};

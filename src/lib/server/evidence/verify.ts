@@ -29,7 +29,7 @@ export type DocumentCheck =
 	| { result: 'not-pdf' }
 	| { result: 'unsealed' }
 	| { result: 'tampered'; reason: string }
-	| { result: 'foreign'; sealedBy: string }
+	| { result: 'foreign'; sealedBy: string; certSha256: string }
 	| {
 			result: 'genuine';
 			kind: EvidenceStamp['kind'] | null;
@@ -95,7 +95,7 @@ export async function verifyDocument(ctx: AppContext, bytes: Uint8Array): Promis
 		.select({ sha256: sealCertificates.sha256 })
 		.from(sealCertificates)
 		.where(eq(sealCertificates.sha256, seal.certSha256));
-	if (!known) return { result: 'foreign', sealedBy: seal.subject };
+	if (!known) return { result: 'foreign', sealedBy: seal.subject, certSha256: seal.certSha256 };
 
 	let stamp: EvidenceStamp | null = null;
 	try {
