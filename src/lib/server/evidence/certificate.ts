@@ -4,7 +4,7 @@ import { carriedFrom, channelLabel } from '$lib/server/audit/labels';
 import { ACCEPTANCE_SECTIONS } from '$lib/server/onboarding';
 import { IDENTITY_STEP, type EvidenceFacts, type KeyStep } from './facts';
 import { CONTENT_WIDTH, COLOR, MARGIN, Sheet, needsUnicode, type Style } from './layout';
-import { eventSentence, officeTime, utcTime } from './words';
+import { eventSentence, officeTime, ownerNote, utcTime } from './words';
 
 export interface CertificateOptions {
 	timeZone: string;
@@ -165,7 +165,7 @@ function summary(s: Sheet, f: EvidenceFacts, o: CertificateOptions): void {
 			? [
 					{
 						label: 'Owner',
-						value: `${f.ownerName}, as the application names them. The identity questions were about the owner; the signer typed other names.`,
+						value: ownerNote(f.ownerName),
 						style: { color: COLOR.bad }
 					}
 				]
@@ -291,10 +291,14 @@ function summary(s: Sheet, f: EvidenceFacts, o: CertificateOptions): void {
 function timeline(s: Sheet, f: EvidenceFacts, tz: string): void {
 	s.heading('Timeline of the signing session', 80);
 	const elsewhere = f.trail ? 0 : f.chain.count - f.sessionEvents.length;
+	const sessions =
+		f.otherSessions === 1
+			? 'one other signing session'
+			: `${f.otherSessions} other signing sessions`;
 	const rest =
-		elsewhere > 0
-			? ` The application's trail holds ${f.chain.count} events in all: the other ${elsewhere} (${f.otherSessions > 0 ? `${f.otherSessions} other signing session${f.otherSessions === 1 ? '' : 's'}, ` : ''}links made or sent, delivery) are in the rep's and operator's copy.`
-			: '';
+		elsewhere === 0
+			? ''
+			: ` The application's trail holds ${f.chain.count} events in all: the other ${elsewhere} (${f.otherSessions > 0 ? `${sessions}, links, delivery` : 'links, delivery and the like'}) are in the rep's and operator's copy.`;
 	s.paragraph(
 		`Every event of this signing session as the audit trail records it, oldest first. Channel: ${channelLabel(f.sessionEvents[0]?.channel ?? null) || 'not recorded'}.${rest}`,
 		{ size: 8, color: COLOR.muted }

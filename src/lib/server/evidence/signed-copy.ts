@@ -3,7 +3,7 @@ import { ACCEPTANCE_SECTIONS } from '$lib/server/onboarding';
 import { agreementBlocks, blocksText, type Block } from './agreement';
 import { CONSENT_TITLE, type EvidenceFacts } from './facts';
 import { CONTENT_WIDTH, COLOR, MARGIN, Sheet, needsUnicode, type Style } from './layout';
-import { officeTime, utcTime } from './words';
+import { officeTime, ownerNote, utcTime } from './words';
 import { CONSENT_SHA256, CONSENT_TEXT } from '$lib/server/signing/terms';
 
 export interface SignedCopyOptions {
@@ -84,10 +84,13 @@ function agreementPages(s: Sheet, sections: { section: AgreementSection; blocks:
 	}
 }
 
+/** Whether the signer agreed to the consent's text as this portal holds it now (its hash). */
+const consentIsToday = (f: EvidenceFacts) =>
+	f.documents.find((d) => d.title === CONSENT_TITLE)?.sha256 === CONSENT_SHA256;
+
 /** The consent to electronic records as the terms page showed it, when it is today's text. */
 function consentPages(s: Sheet, f: EvidenceFacts) {
-	const consent = f.documents.find((d) => d.title === CONSENT_TITLE);
-	if (consent?.sha256 !== CONSENT_SHA256) return;
+	if (!consentIsToday(f)) return;
 	s.heading(`${CONSENT_TITLE} - agreed`, 80);
 	s.paragraph(`SHA-256 ${CONSENT_SHA256}`, { size: 7, font: 'mono', color: COLOR.muted }, 6);
 	for (const line of CONSENT_TEXT) s.paragraph(line, { size: 9 }, 4);
@@ -113,7 +116,7 @@ async function attachShown(
 			type: 'text/html'
 		});
 	});
-	if (f.documents.find((d) => d.title === CONSENT_TITLE)?.sha256 === CONSENT_SHA256) {
+	if (consentIsToday(f)) {
 		files.push({
 			name: 'shown-consent.txt',
 			what: 'Consent to electronic records: its paragraphs, a line each (no line break at the end)',
@@ -222,7 +225,7 @@ export async function renderSignedCopy(
 			? [
 					{
 						label: 'Owner',
-						value: `${f.ownerName}, as the application names them. The identity questions were about the owner; the signer typed other names.`,
+						value: ownerNote(f.ownerName),
 						style: { color: COLOR.bad, size: 9 }
 					}
 				]

@@ -16,6 +16,11 @@ export function describeDevice(userAgent: string | null): string {
 }
 
 /** `2026-11-03 16:42:05 UTC` */
+/** The note beside a signer who typed other names than the owner's (certificate, signed copy). */
+export function ownerNote(ownerName: string): string {
+	return `${ownerName}, as the application names them. The identity questions were about the owner; the signer typed other names.`;
+}
+
 export function utcTime(at: Date): string {
 	return at.toISOString().slice(0, 19).replace('T', ' ') + ' UTC';
 }
