@@ -106,6 +106,10 @@ test('accepting sends the service exactly what the merchant confirmed', async ({
 	// Done: the time and the decision number the service assigned.
 	await page.reload();
 	await expect(page.getByText(String(d.merchantDecisionId), { exact: true })).toBeVisible();
+	// …and the portal's reference, which the copies print and /verify takes.
+	await expect(page.locator('dd.reference')).toHaveText(
+		/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+	);
 	const when = await page.locator('time').getAttribute('datetime');
 	expect(Math.abs(new Date(when!).getTime() - before)).toBeLessThan(60_000);
 	await expect(

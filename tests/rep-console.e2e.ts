@@ -427,6 +427,12 @@ test('the search box keeps what the rep types through the page’s refresh; Show
 	await rep.getByRole('link', { name: 'Clear' }).click();
 	await expect(rep).toHaveURL(/\/rep$/);
 	await expect(search).toHaveValue('');
+	// An SSN searched for, with script: refused, and gone from the field too.
+	await search.fill('372-51-8806');
+	await rep.getByRole('button', { name: 'Show' }).click();
+	await expect(rep).toHaveURL(/\/rep\?refused=ssn$/);
+	await expect(rep.getByRole('alert')).toContainText('looked like a Social Security Number');
+	await expect(search).toHaveValue('');
 });
 
 test('search and filter by state work without JavaScript', async ({ browser, request }) => {

@@ -39,6 +39,9 @@ describe('a form posted with fields missing (a stale page, a tool) is answered i
 		expect(messages(SignInSchema, { email: '318-46-2075', password: 'long enough' })).toEqual([
 			'That looks like a Social Security Number, not your email. Enter your email.'
 		]);
+		expect(messages(SignInSchema, { email: 'sam ortiz', password: 'long enough' })).toEqual([
+			'Enter your email address, such as sam@example.com.'
+		]);
 		expect(messages(UnlockSchema, {})).toEqual(['Enter your password.']);
 		expect(messages(PasswordChangeSchema, {})).toEqual([
 			'Enter your current password.',

@@ -12,11 +12,12 @@ export const load: PageServerLoad = ({ url, request }) => {
 	if (url.searchParams.get('refused') === 'ssn') {
 		return { upload: uploadForm(), lookup: { typed: '', error: SSN_REFUSED } };
 	}
-	// Not kept in the address bar or the browser's history: asked again without it.
-	if (asked !== null && looksLikeSsn(asked)) redirect(303, '/verify?refused=ssn');
 	if (asked === null) return { upload: uploadForm(), lookup: null };
 	const parsed = v.safeParse(ReferenceSchema, asked);
 	if (parsed.success) redirect(303, `/verify/${parsed.output}`);
+	// Not a reference (whose hex digits may run nine in a row), but an SSN: not kept in the address
+	// bar or the browser's history, nor shown back; asked again without it.
+	if (looksLikeSsn(asked)) redirect(303, '/verify?refused=ssn');
 	answerPageWith(request, 400);
 	return {
 		upload: uploadForm(),

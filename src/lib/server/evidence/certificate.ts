@@ -291,14 +291,14 @@ function summary(s: Sheet, f: EvidenceFacts, o: CertificateOptions): void {
 function timeline(s: Sheet, f: EvidenceFacts, tz: string): void {
 	s.heading('Timeline of the signing session', 80);
 	const elsewhere = f.trail ? 0 : f.chain.count - f.sessionEvents.length;
-	const sessions =
-		f.otherSessions === 1
-			? 'one other signing session'
-			: `${f.otherSessions} other signing sessions`;
+	const others =
+		f.otherSessions === 0
+			? ''
+			: ` The application had ${f.otherSessions === 1 ? 'one other signing session' : `${f.otherSessions} other signing sessions`} before this decision.`;
 	const rest =
 		elsewhere === 0
 			? ''
-			: ` The application's trail holds ${f.chain.count} events in all: the other ${elsewhere} (${f.otherSessions > 0 ? `${sessions}, links, delivery` : 'links, delivery and the like'}) are in the rep's and operator's copy.`;
+			: ` The application's trail holds ${f.chain.count} events in all; ${elsewhere === 1 ? 'the other one is' : `the other ${elsewhere} are`} in the rep's and operator's copy.${others}`;
 	s.paragraph(
 		`Every event of this signing session as the audit trail records it, oldest first. Channel: ${channelLabel(f.sessionEvents[0]?.channel ?? null) || 'not recorded'}.${rest}`,
 		{ size: 8, color: COLOR.muted }
@@ -374,7 +374,7 @@ export async function renderCertificate(
 		});
 	}
 	s.footers(
-		`Certificate of completion - application ${f.applicationId} - ref. ${f.reference} - ${f.trail ? 'rep and operator copy' : 'signer’s copy'} - made ${utcTime(o.generatedAt)}`
+		`Certificate of completion - application ${f.applicationId} - ref. ${f.reference} - ${f.trail ? 'rep’s copy' : 'signer’s copy'} - made ${utcTime(o.generatedAt)}`
 	);
 	return s.pdf;
 }

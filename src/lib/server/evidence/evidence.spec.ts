@@ -377,7 +377,7 @@ describe('certificate of completion and signed copy', () => {
 		const count = (await listAudit(t.ctx.db, 1207, applicationId)).length;
 		expect(all.replace(/\s+/g, ' ')).toMatch(
 			new RegExp(
-				`trail holds ${count} events in all: the other \\d+ \\(links, delivery and the like\\) are in the rep's and operator's copy`
+				`trail holds ${count} events in all; the other \\d+ are in the rep's and operator's copy\\.`
 			)
 		);
 		expect(all).not.toContain('APPENDIX');

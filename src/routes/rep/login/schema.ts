@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { noSsn } from '$lib/server/signing/ssn';
+import { looksLikeSsn, noSsn } from '$lib/server/signing/ssn';
 
 /** Only the shape: whether the account exists and the password is right is the domain's answer. */
 export const SignInSchema = v.object({
@@ -10,8 +10,12 @@ export const SignInSchema = v.object({
 		v.maxLength(254, 'That is too long for an email address.'),
 		// No rep's address holds one (the reps CLI refuses it): never counted, kept or shown back.
 		noSsn('That looks like a Social Security Number, not your email. Enter your email.'),
-		// Not an address at all (a name, a typo'd paste): said so, and not counted as a try.
-		v.regex(/^[^\s@]+@[^\s@]+$/, 'Enter your email address, such as sam@example.com.')
+		// Not an address at all (a name, a typo'd paste): said so, and not counted as a try. One
+		// reason per field: nothing typed, or an SSN, is said above.
+		v.check(
+			(s) => s === '' || looksLikeSsn(s) || /^[^\s@]+@[^\s@]+$/.test(s),
+			'Enter your email address, such as sam@example.com.'
+		)
 	),
 	password: v.pipe(
 		v.optional(v.string('Enter your password.'), ''),

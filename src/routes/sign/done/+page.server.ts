@@ -26,6 +26,8 @@ export const load: PageServerLoad = async (event) => {
 	return {
 		kind: 'decision' as const,
 		idleMinutes,
+		// The portal's reference, which the copies print and /verify takes.
+		reference: session.decisionId,
 		accepted: d?.isAccepted ?? false,
 		at: (d?.createdAt ?? new Date()).toISOString(),
 		status: d?.status ?? 'pending',

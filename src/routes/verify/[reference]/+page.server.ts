@@ -1,5 +1,6 @@
 import { redirect } from '@sveltejs/kit';
 import { app } from '$lib/server/app';
+import { isUuid } from '$lib/server/db/uuid';
 import { looksLikeSsn } from '$lib/server/signing/ssn';
 import { verifyReference } from '$lib/server/evidence';
 import { uploadForm, verifyUpload } from '$lib/server/evidence/upload';
@@ -8,7 +9,10 @@ import { answerPageWith } from '$lib/server/http/status';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ params, request }) => {
-	if (looksLikeSsn(params.reference)) redirect(303, '/verify?refused=ssn');
+	// A reference's hex digits may run nine in a row: only what is no reference is taken for an SSN.
+	if (!isUuid(params.reference.toLowerCase()) && looksLikeSsn(params.reference)) {
+		redirect(303, '/verify?refused=ssn');
+	}
 	const reference = params.reference.slice(0, 64);
 	const found = await verifyReference(app(), reference);
 	if (!found.found) answerPageWith(request, 404);
