@@ -368,6 +368,8 @@ test('handed over again on another device: the first tablet locks, and the merch
 	await expect(second.locator('#tablet-out')).toContainText(
 		'The merchant has the tablet now, so no link can be made'
 	);
+	// …once: not again as "no usable link" under it.
+	await expect(second.getByText('There is no usable link.')).toHaveCount(0);
 	// …with nothing to press that could only be refused.
 	await expect(second.getByRole('button', { name: SEND_LINK })).toHaveCount(0);
 	await expect(second.getByRole('button', { name: 'Make a link to copy' })).toHaveCount(0);

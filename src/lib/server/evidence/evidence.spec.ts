@@ -778,7 +778,7 @@ describe('certificate of completion and signed copy', () => {
 		const foreignCheck = await verifyDocument(t.ctx, foreign);
 		expect(foreignCheck).toMatchObject({ result: 'foreign' });
 		// The same name as ours may be written on anyone's certificate: the verdict names the key.
-		expect(documentVerdict(foreignCheck).lines[0]).toContain(
+		expect(documentVerdict(foreignCheck, 'UTC').lines[0]).toContain(
 			`its certificate (SHA-256 ${foreignKey.certSha256.slice(0, 16)}…) is not one of this portal’s keys`
 		);
 		expect(await verifyDocument(t.ctx, await (await PDFDocument.create()).save())).toEqual({
@@ -788,7 +788,7 @@ describe('certificate of completion and signed copy', () => {
 		// the seal can no longer be read, and the verdict says why that may be.
 		const resaved = await (await PDFDocument.load(cert)).save();
 		expect(await verifyDocument(t.ctx, resaved)).toEqual({ result: 'unsealed' });
-		expect(documentVerdict({ result: 'unsealed' }).lines.join(' ')).toContain(
+		expect(documentVerdict({ result: 'unsealed' }, 'UTC').lines.join(' ')).toContain(
 			'rewritten by a PDF program'
 		);
 		expect(await verifyDocument(t.ctx, Buffer.from('GIF89a garbage'))).toEqual({

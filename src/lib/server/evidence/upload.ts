@@ -71,7 +71,10 @@ export async function verifyUpload(event: RequestEvent) {
 	}
 	const bytes = new Uint8Array(await parsed.output.arrayBuffer());
 	const checked = await verifyDocument(ctx, bytes);
-	const answer = { verdict: documentVerdict(checked), fileName: parsed.output.name.slice(0, 120) };
+	const answer = {
+		verdict: documentVerdict(checked, ctx.config.OFFICE_TIME_ZONE),
+		fileName: parsed.output.name.slice(0, 120)
+	};
 	// A file that is no PDF at all is bad input (400); any PDF gets its verdict, good or bad.
 	return checked.result === 'not-pdf' ? fail(400, answer) : answer;
 }

@@ -1,5 +1,5 @@
 import type { DocumentCheck, ReferenceCheck } from './verify';
-import { utcTime } from './words';
+import { officeTime, utcTime } from './words';
 
 /** A check's answer in plain words, for the /verify pages; no personal data in it. */
 export interface Verdict {
@@ -11,12 +11,15 @@ export interface Verdict {
 
 const KIND = { certificate: 'a certificate of completion', 'signed-copy': 'a signed copy' };
 
-function recordLines(r: ReferenceCheck): { ok: boolean; lines: string[] } {
+/** A moment as the documents give it: the office's time first, UTC beside it. */
+const when = (at: Date, timeZone: string) => `${officeTime(at, timeZone)} (${utcTime(at)})`;
+
+function recordLines(r: ReferenceCheck, timeZone: string): { ok: boolean; lines: string[] } {
 	if (!r.found) {
 		return { ok: false, lines: ['The signing it names is not in our records.'] };
 	}
 	const decided = r.outcome === 'accepted' ? 'accepted and signed' : 'declined';
-	const base = `The signing it names is in our records: application ${r.applicationId} of office ${r.officeId}, ${decided} ${utcTime(r.decidedAt)}.`;
+	const base = `The signing it names is in our records: application ${r.applicationId} of office ${r.officeId}, ${decided} ${when(r.decidedAt, timeZone)}.`;
 	return r.chainOk
 		? {
 				ok: true,
@@ -34,7 +37,7 @@ function recordLines(r: ReferenceCheck): { ok: boolean; lines: string[] } {
 			};
 }
 
-export function documentVerdict(c: DocumentCheck): Verdict {
+export function documentVerdict(c: DocumentCheck, timeZone: string): Verdict {
 	switch (c.result) {
 		case 'not-pdf':
 			return {
@@ -72,8 +75,8 @@ export function documentVerdict(c: DocumentCheck): Verdict {
 			};
 		case 'genuine': {
 			const what = c.kind ? KIND[c.kind] : 'a document';
-			const sealed = `This is ${what} sealed by this portal${c.sealedAt ? ` on ${utcTime(c.sealedAt)}` : ''}${c.currentKey ? '' : ' (with a key it used before the current one)'}, and not one byte has changed since.`;
-			const records = recordLines(c.records);
+			const sealed = `This is ${what} sealed by this portal${c.sealedAt ? ` on ${when(c.sealedAt, timeZone)}` : ''}${c.currentKey ? '' : ' (with a key it used before the current one)'}, and not one byte has changed since.`;
+			const records = recordLines(c.records, timeZone);
 			const lines = [sealed, ...records.lines];
 			let ok = records.ok;
 			if (c.records.found && c.contentMatches === false) {
@@ -104,7 +107,7 @@ export function documentVerdict(c: DocumentCheck): Verdict {
 	}
 }
 
-export function referenceVerdict(reference: string, r: ReferenceCheck): Verdict {
+export function referenceVerdict(reference: string, r: ReferenceCheck, timeZone: string): Verdict {
 	if (!r.found) {
 		return {
 			tone: 'bad',
@@ -115,7 +118,7 @@ export function referenceVerdict(reference: string, r: ReferenceCheck): Verdict 
 			details: []
 		};
 	}
-	const records = recordLines(r);
+	const records = recordLines(r, timeZone);
 	return {
 		tone: records.ok ? 'good' : 'warn',
 		title: `${r.outcome === 'accepted' ? 'Signed' : 'Declined'}, on record${records.ok ? ', and the trail verifies' : ', but the trail does not verify'}`,

@@ -79,6 +79,34 @@ async function closeSessionsOf(db: Tx, repId: string, now: Date, keep?: string) 
 		);
 }
 
+/** What `npm run reps -- update` may change: a typo in an email, a name or a phone. */
+export interface RepChanges {
+	email?: string;
+	name?: string;
+	/** null: no phone any more. */
+	phone?: string | null;
+}
+
+/**
+ * Changes a rep's email, name or phone (their office and number stay: what they signed in person
+ * is recorded under them). A new email another rep has, in any case, is refused.
+ */
+export async function updateRep(db: Db, email: string, changes: RepChanges) {
+	if (changes.email !== undefined) {
+		const holder = await findRepByEmail(db, changes.email);
+		if (holder && holder.email.toLowerCase() !== email.trim().toLowerCase()) {
+			throw new RepExistsError('email');
+		}
+	}
+	try {
+		const [row] = await db.update(reps).set(changes).where(sameEmail(email)).returning();
+		return row;
+	} catch (err) {
+		if (uniqueViolation(err) !== undefined) throw new RepExistsError('email');
+		throw err;
+	}
+}
+
 export async function disableRep(db: Db, email: string, now = new Date()) {
 	return db.transaction(async (tx) => {
 		const [row] = await tx

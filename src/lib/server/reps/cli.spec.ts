@@ -210,6 +210,97 @@ describe('the command line, checked', { timeout: 90_000 }, () => {
 	});
 });
 
+describe('a rep’s details corrected', { timeout: 90_000 }, () => {
+	it('changes the email, name and phone, and refuses another rep’s email or nothing to change', async () => {
+		const kim = ['add', '--office', '1207', '--rep-no', '51', '--email', 'kim@exmaple.com'];
+		expect(
+			(await inProcess([...kim, '--name', 'Kim Lee', '--phone', '217 555 0101'], PASSWORD)).code
+		).toBe(0);
+		expect(
+			(
+				await inProcess(
+					[
+						'add',
+						'--office',
+						'1207',
+						'--rep-no',
+						'52',
+						'--email',
+						'jo@example.com',
+						'--name',
+						'Jo'
+					],
+					PASSWORD
+				)
+			).code
+		).toBe(0);
+		const fixed = await inProcess([
+			'update',
+			'--email',
+			'KIM@exmaple.com',
+			'--new-email',
+			'kim@example.com',
+			'--name',
+			'Kim Leigh',
+			'--phone',
+			''
+		]);
+		expect(fixed).toMatchObject({
+			code: 0,
+			out: 'Updated Kim Leigh <kim@example.com>, rep 51 of office 1207.\n'
+		});
+		const [row] = (await inProcess(['list', '--office', '1207'])).out
+			.split('\n')
+			.filter((l) => l.includes('kim@example.com'));
+		expect(row).toMatch(/^1207\s+51\s+Kim Leigh\s+kim@example.com\s+active$/);
+		// The same account and password, under the new address.
+		const database = await openDatabase({ dataDir: ownDir });
+		try {
+			const rules = { maxFailures: 5, maxFailuresPerAddress: 50, lockoutMinutes: 15 };
+			const signedIn = await signIn(
+				database.db,
+				rules,
+				{ email: 'kim@example.com', password: PASSWORD },
+				{ ip: '127.0.0.1', userAgent: 'vitest' }
+			);
+			expect(signedIn.ok).toBe(true);
+		} finally {
+			await database.close();
+		}
+		const taken = await inProcess([
+			'update',
+			'--email',
+			'kim@example.com',
+			'--new-email',
+			'JO@example.com'
+		]);
+		expect(taken).toMatchObject({ code: 1, err: 'error: a rep with this email already exists\n' });
+		const none = await inProcess(['update', '--email', 'kim@example.com']);
+		expect(none.code).toBe(2);
+		expect(none.err).toContain(
+			'error: update needs --new-email, --name or --phone: what to change'
+		);
+		const bad = await inProcess([
+			'update',
+			'--email',
+			'kim@example.com',
+			'--new-email',
+			'nope',
+			'--phone',
+			'call me'
+		]);
+		expect(bad.err).toContain(
+			'error: --new-email: must be an email address such as sam@example.com'
+		);
+		expect(bad.err).toContain('error: --phone: must be digits');
+		const nobody = await inProcess(['update', '--email', 'nobody@example.com', '--name', 'X']);
+		expect(nobody).toMatchObject({
+			code: 1,
+			err: 'error: no rep has the email nobody@example.com\n'
+		});
+	});
+});
+
 describe('a rep’s office, asked of the Onboarding Service', { timeout: 90_000 }, () => {
 	it('refuses an office the service has not, and only warns when it cannot be asked', async () => {
 		const service = await startTestServer((req, res) => {

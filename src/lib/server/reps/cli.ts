@@ -14,9 +14,18 @@ import {
 	listReps,
 	RepExistsError,
 	setRepPassword,
+	updateRep,
 	type Rep
 } from './accounts';
-import { EmailSchema, issueLines, NewRepSchema, OfficeIdSchema, PasswordSchema } from './schemas';
+import {
+	EmailSchema,
+	issueLines,
+	NameSchema,
+	NewRepSchema,
+	OfficeIdSchema,
+	PasswordSchema,
+	PhoneSchema
+} from './schemas';
 import { PasswordMismatch, PromptAborted, readPassword, type PasswordInput } from './prompt';
 import { forgetDemoPassword } from './demo';
 import { createOnboardingClient, officeUnknown } from '$lib/server/onboarding';
@@ -36,6 +45,9 @@ Commands:
         ONBOARDING_BASE_URL set, an office the service has not is refused.
   list [--office <id>]
         Lists reps.
+  update --email <email> [--new-email <email>] [--name "<name>"] [--phone <phone>]
+        Corrects a rep's email, name or phone (--phone "" takes it away). Their office and
+        number stay.
   disable --email <email>
         Disables a rep and ends their sessions.
   enable --email <email>
@@ -73,6 +85,7 @@ class Failure extends Error {
 const COMMANDS = {
 	add: ['office', 'rep-no', 'email', 'name', 'phone'],
 	list: ['office'],
+	update: ['email', 'new-email', 'name', 'phone'],
 	disable: ['email'],
 	enable: ['email'],
 	'reset-password': ['email'],
@@ -86,6 +99,7 @@ const FLAG_OF: Record<string, string> = {
 	email: '--email',
 	name: '--name',
 	phone: '--phone',
+	newEmail: '--new-email',
 	password: 'password'
 };
 
@@ -100,7 +114,10 @@ export function parseCommand(args: string[]): {
 		allowPositionals: true,
 		tokens: true,
 		options: Object.fromEntries(
-			['office', 'rep-no', 'email', 'name', 'phone'].map((o) => [o, { type: 'string' as const }])
+			['office', 'rep-no', 'email', 'new-email', 'name', 'phone'].map((o) => [
+				o,
+				{ type: 'string' as const }
+			])
 		)
 	});
 	const problems: string[] = [];
@@ -139,6 +156,13 @@ function check<T extends v.GenericSchema>(schema: T, input: unknown): v.InferOut
 }
 
 const EmailArgs = v.object({ email: EmailSchema });
+
+/** `update`'s changes, each optional (an empty --phone is handled before: no phone any more). */
+const ChangesSchema = v.object({
+	newEmail: v.optional(EmailSchema),
+	name: v.optional(NameSchema),
+	phone: v.optional(PhoneSchema)
+});
 
 async function open(env: CliIo['env'], command: Command): Promise<Database> {
 	const config = parseConfig(env);
@@ -236,6 +260,20 @@ async function run(io: CliIo, command: Command, options: Record<string, string>)
 		command === 'list' || command === 'add'
 			? undefined
 			: check(EmailArgs, { email: options.email }).email;
+	const changes =
+		command === 'update'
+			? {
+					...check(ChangesSchema, {
+						newEmail: options['new-email'],
+						name: options.name,
+						phone: options.phone?.trim() === '' ? undefined : options.phone
+					}),
+					...(options.phone?.trim() === '' && { phone: null })
+				}
+			: undefined;
+	if (changes && Object.values(changes).every((value) => value === undefined)) {
+		throw new UsageError(['update needs --new-email, --name or --phone: what to change']);
+	}
 	const office =
 		command === 'list' && options.office !== undefined
 			? check(v.object({ officeId: OfficeIdSchema }), { officeId: options.office }).officeId
@@ -260,6 +298,17 @@ async function run(io: CliIo, command: Command, options: Record<string, string>)
 		}
 		const rep = await findRepByEmail(db, email!);
 		if (!rep) throw new Failure(`no rep has the email ${email}`);
+		if (changes) {
+			const updated = await updateRep(db, rep.email, {
+				...(changes.newEmail !== undefined && { email: changes.newEmail }),
+				...(changes.name !== undefined && { name: changes.name }),
+				...(changes.phone !== undefined && { phone: changes.phone })
+			});
+			// The start's banner names the demo rep by its first email: no password beside another.
+			if (changes.newEmail !== undefined) forgetDemoPassword(parseConfig(io.env), rep.email);
+			io.out.write(`Updated ${describe(updated ?? rep)}.\n`);
+			return;
+		}
 		if (command === 'disable') {
 			const done = await disableRep(db, rep.email);
 			io.out.write(

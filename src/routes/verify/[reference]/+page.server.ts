@@ -14,9 +14,14 @@ export const load: PageServerLoad = async ({ params, request }) => {
 		redirect(303, '/verify?refused=ssn');
 	}
 	const reference = params.reference.slice(0, 64);
-	const found = await verifyReference(app(), reference);
+	const ctx = app();
+	const found = await verifyReference(ctx, reference);
 	if (!found.found) answerPageWith(request, 404);
-	return { reference, record: referenceVerdict(reference, found), upload: uploadForm() };
+	return {
+		reference,
+		record: referenceVerdict(reference, found, ctx.config.OFFICE_TIME_ZONE),
+		upload: uploadForm()
+	};
 };
 
 export const actions: Actions = { default: verifyUpload };
