@@ -204,7 +204,8 @@ async function bodyText(request: Request): Promise<string | InputProblem> {
 		if ((error as { status?: unknown } | null)?.status === 413) {
 			return {
 				status: 413,
-				message: 'What was sent is larger than this portal takes.',
+				// As handleError said it when this read failed in the hook (links e2e).
+				message: 'What was sent is larger than this portal accepts.',
 				errors: { body: 'is larger than the portal’s limit' }
 			};
 		}
