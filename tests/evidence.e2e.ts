@@ -216,6 +216,15 @@ test('/verify’s reference takes no SSN, and never takes a reference for one', 
 	expect(await page.content()).not.toMatch(/8806/);
 	await page.goto('/verify/372518806');
 	await expect(page).toHaveURL(/\/verify\?refused=ssn$/);
+	// Typed into the box, it is posted: in no address the browser asks for either.
+	const asked: string[] = [];
+	page.on('request', (r) => asked.push(r.url()));
+	await field.fill('372 51 8806');
+	await page.getByRole('button', { name: 'Check the reference' }).click();
+	await expect(page).toHaveURL(/\/verify\?refused=ssn$/);
+	await expect(page.getByRole('alert')).toContainText('looked like a Social Security Number');
+	expect(asked.some((u) => u.endsWith('/verify?/lookup'))).toBe(true);
+	expect(asked.filter((u) => /8806/.test(u))).toEqual([]);
 	// A reference whose hex runs nine digits in a row is a reference, not an SSN.
 	const nines = '00000000-0000-4000-8000-123456789abc';
 	await page.goto(`/verify?reference=${nines}`);

@@ -222,9 +222,10 @@ test('a method no page takes is named in our words, with what the address answer
 		);
 	}
 	// A form posted to a page that has none, or without naming one of its forms (the start page's
-	// is "?/demo"): told so, not that something went wrong, nor that the page is not there.
+	// is "?/demo", the console's "?/search"): told so, not that something went wrong, nor that the
+	// page is not there.
 	for (const [path, status] of [
-		['/rep', 405],
+		['/rep', 404],
 		['/sign/review', 405],
 		['/', 404]
 	] as const) {

@@ -2,7 +2,13 @@ import { error, redirect } from '@sveltejs/kit';
 import * as v from 'valibot';
 import { app } from '$lib/server/app';
 import { attention, FILTER_LABELS, stateDetail, stateLabel } from '$lib/server/console/labels';
-import { matches, officeConsole, PAGE_SIZE, type ConsoleRow } from '$lib/server/console/list';
+import {
+	isOfficeApplicationNumber,
+	matches,
+	officeConsole,
+	PAGE_SIZE,
+	type ConsoleRow
+} from '$lib/server/console/list';
 import { STATE_KINDS } from '$lib/server/console/state';
 import { officeTime, serviceDate } from '$lib/server/console/time';
 import { withoutControlCharacters } from '$lib/server/http/inputs';
@@ -10,34 +16,35 @@ import { requireRep } from '$lib/server/reps/guard';
 import { databaseUnavailable } from '$lib/server/db/problems';
 import { officeUnknown } from '$lib/server/onboarding/errors';
 import { looksLikeSsn } from '$lib/server/signing/ssn';
+import { consoleHref } from './href';
 import { ConsoleQuerySchema } from './schema';
-import type { PageServerLoad } from './$types';
+import type { Actions, PageServerLoad } from './$types';
+
+// The refusal page offers the search again, as typed less what was refused in it.
+function refuseSearch(typed: string, message: string): never {
+	error(400, { message, search: withoutControlCharacters(typed).slice(0, 100) });
+}
 
 export const load: PageServerLoad = async (event) => {
 	const rep = requireRep(event);
 	event.depends('rep:console');
 	const ctx = app();
 	const zone = ctx.config.OFFICE_TIME_ZONE;
-	// A search that looks like an SSN (typed into the wrong box, or pasted): the console never
-	// holds one to find, and the number must not stay in the address bar or the browser's
-	// history, so the page is sent again without it (a redirect leaves no history entry).
-	if (looksLikeSsn(event.url.searchParams.get('q') ?? '')) {
-		const state = event.url.searchParams.get('state');
-		redirect(303, `/rep?refused=ssn${state ? `&state=${encodeURIComponent(state)}` : ''}`);
+	// A search that looks like an SSN (an address typed by hand, or from before searches were
+	// posted): the console never holds one to find, and the number must not stay in the address
+	// bar or the browser's history, so the page is sent again without it (a redirect leaves no
+	// history entry). One of the office's own nine-digit application numbers is searched for.
+	const typed = event.url.searchParams.get('q') ?? '';
+	const asked = event.url.searchParams.get('state') ?? '';
+	if (looksLikeSsn(typed) && !(await isOfficeApplicationNumber(ctx, rep.officeId, typed))) {
+		redirect(303, consoleHref('/rep', { refused: 'ssn', state: asked }));
 	}
 	const query = v.safeParse(ConsoleQuerySchema, {
 		q: event.url.searchParams.get('q') ?? undefined,
 		state: event.url.searchParams.get('state') ?? undefined,
 		page: event.url.searchParams.get('page') ?? undefined
 	});
-	if (!query.success) {
-		// The refusal page offers the search again, as typed less what was refused in it.
-		const typed = event.url.searchParams.get('q') ?? '';
-		error(400, {
-			message: query.issues[0].message,
-			search: withoutControlCharacters(typed).slice(0, 100)
-		});
-	}
+	if (!query.success) refuseSearch(typed, query.issues[0].message);
 	const { q, state } = query.output;
 	const now = new Date();
 	let rows: ConsoleRow[] | null;
@@ -88,4 +95,21 @@ export const load: PageServerLoad = async (event) => {
 			attention: attention(r.state, zone)
 		}))
 	};
+};
+
+export const actions: Actions = {
+	// The console's search, posted so that what was typed reaches no address (above); answered with
+	// the list's address for it, or without it when it looks like an SSN.
+	search: async (event) => {
+		const rep = requireRep(event);
+		const form = Object.fromEntries(await event.request.formData());
+		const typed = typeof form.q === 'string' ? form.q : '';
+		const state = typeof form.state === 'string' ? form.state : '';
+		if (looksLikeSsn(typed) && !(await isOfficeApplicationNumber(app(), rep.officeId, typed))) {
+			redirect(303, consoleHref('/rep', { refused: 'ssn', state }));
+		}
+		const query = v.safeParse(ConsoleQuerySchema, { q: form.q, state: form.state });
+		if (!query.success) refuseSearch(typed, query.issues[0].message);
+		redirect(303, consoleHref('/rep', query.output));
+	}
 };

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { ReferenceSchema } from './lookup';
+import { ReferenceSchema, referenceLookup } from './lookup';
 
 const said = (typed: string) => {
 	const r = v.safeParse(ReferenceSchema, typed);
@@ -20,5 +20,15 @@ describe('a decision reference typed into /verify', () => {
 		);
 		expect(said('c7e618ff-565a')).toMatch(/^A reference is the 36 letters, digits and dashes/);
 		expect(said(' ')).toBe('Type the reference printed on the document.');
+	});
+
+	it('leads to the reference’s page, away from an SSN, or says why not', () => {
+		const nines = '00000000-0000-4000-8000-123456789abc';
+		expect(referenceLookup(` ${nines.toUpperCase()}`)).toEqual({ to: `/verify/${nines}` });
+		for (const ssn of ['372-51-8806', '372518806', '372 51 8806'])
+			expect(referenceLookup(ssn), ssn).toEqual({ to: '/verify?refused=ssn' });
+		expect(referenceLookup('c7e618ff-565a')).toEqual({
+			refused: expect.stringMatching(/^A reference is the 36 letters/)
+		});
 	});
 });

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { isUuid } from '$lib/server/db/uuid';
+import { looksLikeSsn } from '$lib/server/signing/ssn';
 
 /** A reference that looked like an SSN, refused without being shown back (+page.server.ts). */
 export const SSN_REFUSED =
@@ -24,3 +25,16 @@ export const ReferenceSchema = v.pipe(
 		'A reference is the 36 letters, digits and dashes printed after “Decision reference” (“Decision ref.” on the certificate), such as c7e618ff-565a-4f3b-b3f8-8f367a591a4b.'
 	)
 );
+
+/**
+ * Where a reference typed into /verify's second box leads: its page, or /verify again without it
+ * when it looks like an SSN (neither kept in the address or the history nor shown back), or the
+ * words that refuse it. A reference's hex digits may run nine in a row: only what is no reference
+ * is taken for an SSN.
+ */
+export function referenceLookup(asked: string): { to: string } | { refused: string } {
+	const parsed = v.safeParse(ReferenceSchema, asked);
+	if (parsed.success) return { to: `/verify/${parsed.output}` };
+	if (looksLikeSsn(asked)) return { to: '/verify?refused=ssn' };
+	return { refused: parsed.issues[0].message };
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { searchFold } from '$lib/fold';
-import { matches, type ConsoleRow } from './list';
+import type { ApplicationListItem } from '$lib/server/onboarding';
+import { holdsApplication, matches, type ConsoleRow } from './list';
 
 const row = (over: Partial<ConsoleRow> = {}) =>
 	({
@@ -28,5 +29,19 @@ describe('console search', () => {
 
 	it('folds the letters decomposition leaves alone', () => {
 		expect(searchFold('Søren Ærø Straße')).toBe('soren aero strasse');
+	});
+
+	it('takes a nine-digit number for an application only when the office lists it', () => {
+		const items = [
+			{ ApplicationID: 123456789, OfficeNo: 1207 },
+			{ ApplicationID: 50006, OfficeNo: '1207' },
+			{ ApplicationID: 987654321, OfficeNo: 1300 }
+		] as unknown as ApplicationListItem[];
+		expect(holdsApplication(items, 1207, '123456789')).toBe(true);
+		expect(holdsApplication(items, 1207, '050006')).toBe(true);
+		// Another office's application, or a number nobody has: an SSN as far as the console knows.
+		expect(holdsApplication(items, 1207, '987654321')).toBe(false);
+		expect(holdsApplication(items, 1207, '372518806')).toBe(false);
+		expect(holdsApplication([], 1207, '123456789')).toBe(false);
 	});
 });

@@ -87,6 +87,32 @@ export async function officeConsole(
 }
 
 /**
+ * Whether a search is exactly one of the office's application numbers, which may run to nine
+ * digits and so look like an SSN: those are searched for, anything else SSN-shaped is refused
+ * (`routes/rep/+page.server.ts`). Read from the office's list as the console last had it; when
+ * it cannot be had, the search is refused, which errs on the side of the SSN.
+ */
+export async function isOfficeApplicationNumber(
+	ctx: AppContext,
+	officeId: number,
+	typed: string
+): Promise<boolean> {
+	const digits = typed.trim();
+	if (!/^\d{9}$/.test(digits)) return false;
+	let items: ApplicationListItem[];
+	try {
+		items = await officeApplications(ctx, officeId, ctx.config.CONSOLE_REFRESH_SECONDS);
+	} catch {
+		return false;
+	}
+	return holdsApplication(items, officeId, digits);
+}
+
+/** Whether the office's list holds the application numbered `digits` (as the service writes it). */
+export const holdsApplication = (items: ApplicationListItem[], officeId: number, digits: string) =>
+	items.some((i) => Number(i.OfficeNo) === officeId && Number(i.ApplicationID) === Number(digits));
+
+/**
  * Search by business (trading or legal name), owner, owner's email or application number,
  * whatever the case or accents typed ("Beltran" finds Beltrán, "cafe" Café).
  */

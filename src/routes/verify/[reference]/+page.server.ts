@@ -24,4 +24,4 @@ export const load: PageServerLoad = async ({ params, request }) => {
 	};
 };
 
-export const actions: Actions = { default: verifyUpload };
+export const actions: Actions = { upload: verifyUpload };
