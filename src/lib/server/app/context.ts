@@ -6,7 +6,7 @@ import { openDatabase, type Database, type Db } from '$lib/server/db';
 import { checkEncryptionKey, KEY_REFUSED } from '$lib/server/crypto/key-check';
 import { loadOrCreateKey } from '$lib/server/crypto/secretbox';
 import type { SealKey } from '$lib/server/evidence/seal-key';
-import { createOnboardingClient, type OnboardingClient } from '$lib/server/onboarding';
+import { onboardingClientFor, type OnboardingClient } from '$lib/server/onboarding';
 import { upstreamCacheFor, type UpstreamCache } from '$lib/server/onboarding/cache';
 import { createSandbox } from '$lib/server/sandbox';
 import { sandboxSsnKey } from '$lib/server/sandbox/ssn';
@@ -216,12 +216,7 @@ export async function startApp(
 	// with modes of its own (0666), whatever the umask: the walk comes after it has opened.
 	secureDataDir(config.DATA_DIR);
 	const seal = sealOpener(config, database.db);
-	const onboarding = createOnboardingClient({
-		baseUrl: config.onboardingBaseUrl,
-		authHeader: config.ONBOARDING_AUTH_HEADER,
-		authValue: config.ONBOARDING_AUTH_VALUE,
-		timeoutMs: config.ONBOARDING_TIMEOUT_MS
-	});
+	const onboarding = onboardingClientFor(config);
 	let sandbox: AppContext['sandbox'];
 	if (config.sandbox) {
 		sandbox = createSandbox({

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import type { Config } from '$lib/server/config/config';
 import { OnboardingError } from './errors';
 import {
 	ANSWER_SET_REFUSALS,
@@ -204,3 +205,20 @@ async function readPdf(res: Response): Promise<Uint8Array> {
 	}
 	return bytes;
 }
+
+/** The client as the portal's settings describe it (the portal's start, the reps tool's checks). */
+export const onboardingClientFor = (
+	config: Pick<
+		Config,
+		| 'onboardingBaseUrl'
+		| 'ONBOARDING_AUTH_HEADER'
+		| 'ONBOARDING_AUTH_VALUE'
+		| 'ONBOARDING_TIMEOUT_MS'
+	>
+): OnboardingClient =>
+	createOnboardingClient({
+		baseUrl: config.onboardingBaseUrl,
+		authHeader: config.ONBOARDING_AUTH_HEADER,
+		authValue: config.ONBOARDING_AUTH_VALUE,
+		timeoutMs: config.ONBOARDING_TIMEOUT_MS
+	});

@@ -1,4 +1,4 @@
-export { createOnboardingClient } from './client';
+export { createOnboardingClient, onboardingClientFor } from './client';
 export type {
 	AnswerSetResult,
 	DecisionResult,
