@@ -96,6 +96,9 @@ function demoRep() {
 	if (process.env.DATABASE_URL) return null;
 	const file = dataFile('demo-rep-password');
 	const email = 'sam.ortiz@office1207.example';
+	// Disabled with `npm run reps -- disable` (src/lib/server/reps/demo.ts): no password that
+	// cannot sign in.
+	if (existsSync(dataFile('demo-rep-disabled'))) return { email, password: null, disabled: true };
 	// Gone once the demo rep's password was changed (in the console, or with `npm run reps`).
 	if (!existsSync(file)) return { email, password: null };
 	return { email, password: readFileSync(file, 'utf8').trim() };
@@ -218,7 +221,11 @@ if (status?.sandbox) {
 	if (demo.url) lines.push(`Demo signing link: ${demo.url}  (office 1207, application ${demo.id})`);
 	else lines.push(`Demo signing link: none (${demo.why})`);
 	const rep = demoRep();
-	if (rep?.password)
+	if (rep?.disabled)
+		lines.push(
+			`Rep console:       ${origin}/rep  (demo rep ${rep.email} is disabled: \`npm run reps -- enable --email ${rep.email}\` enables it)`
+		);
+	else if (rep?.password)
 		lines.push(
 			`Rep console:       ${origin}/rep  (demo rep ${rep.email}, password ${rep.password})`
 		);

@@ -27,8 +27,8 @@ import {
 	PhoneSchema
 } from './schemas';
 import { PasswordMismatch, PromptAborted, readPassword, type PasswordInput } from './prompt';
-import { forgetDemoPassword } from './demo';
-import { createOnboardingClient, officeUnknown } from '$lib/server/onboarding';
+import { forgetDemoPassword, noteDemoDisabled } from './demo';
+import { officeUnknown, onboardingClientFor } from '$lib/server/onboarding';
 
 /**
  * `npm run reps -- <command>`: the operator's tool for rep accounts. It opens the same database
@@ -114,10 +114,7 @@ export function parseCommand(args: string[]): {
 		allowPositionals: true,
 		tokens: true,
 		options: Object.fromEntries(
-			['office', 'rep-no', 'email', 'new-email', 'name', 'phone'].map((o) => [
-				o,
-				{ type: 'string' as const }
-			])
+			[...new Set(Object.values(COMMANDS).flat())].map((o) => [o, { type: 'string' as const }])
 		)
 	});
 	const problems: string[] = [];
@@ -187,12 +184,7 @@ async function open(env: CliIo['env'], command: Command): Promise<Database> {
 async function officeDoubt(env: CliIo['env'], officeId: number): Promise<string | null> {
 	const config = parseConfig(env);
 	if (config.sandbox) return null;
-	const service = createOnboardingClient({
-		baseUrl: config.onboardingBaseUrl,
-		authHeader: config.ONBOARDING_AUTH_HEADER,
-		authValue: config.ONBOARDING_AUTH_VALUE,
-		timeoutMs: config.ONBOARDING_TIMEOUT_MS
-	});
+	const service = onboardingClientFor(config);
 	try {
 		await service.listApplications(officeId);
 		return null;
@@ -260,15 +252,17 @@ async function run(io: CliIo, command: Command, options: Record<string, string>)
 		command === 'list' || command === 'add'
 			? undefined
 			: check(EmailArgs, { email: options.email }).email;
+	// An empty --phone takes the phone away: null, which the schema's phone is never.
+	const noPhone = options.phone?.trim() === '';
 	const changes =
 		command === 'update'
 			? {
 					...check(ChangesSchema, {
 						newEmail: options['new-email'],
 						name: options.name,
-						phone: options.phone?.trim() === '' ? undefined : options.phone
+						phone: noPhone ? undefined : options.phone
 					}),
-					...(options.phone?.trim() === '' && { phone: null })
+					...(noPhone && { phone: null })
 				}
 			: undefined;
 	if (changes && Object.values(changes).every((value) => value === undefined)) {
@@ -311,6 +305,7 @@ async function run(io: CliIo, command: Command, options: Record<string, string>)
 		}
 		if (command === 'disable') {
 			const done = await disableRep(db, rep.email);
+			noteDemoDisabled(parseConfig(io.env), rep.email, true);
 			io.out.write(
 				done
 					? `Disabled ${describe(rep)}; their sessions ended.\n`
@@ -322,6 +317,7 @@ async function run(io: CliIo, command: Command, options: Record<string, string>)
 				return;
 			}
 			await enableRep(db, rep.email);
+			noteDemoDisabled(parseConfig(io.env), rep.email, false);
 			io.out.write(`Enabled ${describe(rep)}.\n`);
 		} else {
 			const password = await newPassword(io, rep.email);

@@ -5,7 +5,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openMemoryDatabase } from '$lib/server/db';
 import { verifyPassword } from './password';
 import { findRepByEmail } from './accounts';
-import { DEMO_PASSWORD_FILE, DEMO_REP, forgetDemoPassword, seedDemoRep } from './demo';
+import {
+	DEMO_DISABLED_FILE,
+	DEMO_PASSWORD_FILE,
+	DEMO_REP,
+	forgetDemoPassword,
+	noteDemoDisabled,
+	seedDemoRep
+} from './demo';
 
 describe('the demo rep', { timeout: 60_000 }, () => {
 	const dir = mkdtempSync(join(tmpdir(), 'demo-rep-'));
@@ -34,5 +41,17 @@ describe('the demo rep', { timeout: 60_000 }, () => {
 		expect(existsSync(file)).toBe(false);
 		// Twice is nothing more.
 		forgetDemoPassword({ DATA_DIR: dir }, DEMO_REP.email);
+	});
+
+	it('is noted as disabled while it is, so that the start prints no password for it', () => {
+		const marker = join(dir, DEMO_DISABLED_FILE);
+		noteDemoDisabled({ DATA_DIR: dir }, 'riley@example.com', true);
+		noteDemoDisabled({ DATA_DIR: dir, DATABASE_URL: 'postgres://x@h/db' }, DEMO_REP.email, true);
+		expect(existsSync(marker)).toBe(false);
+		noteDemoDisabled({ DATA_DIR: dir }, DEMO_REP.email.toUpperCase(), true);
+		expect(existsSync(marker)).toBe(true);
+		noteDemoDisabled({ DATA_DIR: dir }, DEMO_REP.email, false);
+		expect(existsSync(marker)).toBe(false);
+		noteDemoDisabled({ DATA_DIR: dir }, DEMO_REP.email, false);
 	});
 });

@@ -19,6 +19,8 @@ export const DEMO_REP = {
 } as const;
 
 export const DEMO_PASSWORD_FILE = 'demo-rep-password';
+/** Present while the demo rep is disabled: `npm start` then prints no password that cannot sign in. */
+export const DEMO_DISABLED_FILE = 'demo-rep-disabled';
 
 function demoPassword(dataDir: string): string {
 	const file = resolve(dataDir, DEMO_PASSWORD_FILE);
@@ -46,6 +48,21 @@ export async function seedDemoRep(db: Db, dataDir: string): Promise<void> {
  * the generated one in the data folder no longer signs in, so `npm start` stops printing it.
  * The new one is never written down. On embedded defaults only, where the demo rep is seeded.
  */
+/**
+ * The demo rep was disabled, or enabled again (`npm run reps -- disable`/`enable`): noted in the
+ * data folder, where `npm start` reads it, on embedded defaults only.
+ */
+export function noteDemoDisabled(
+	config: { DATABASE_URL?: string | null; DATA_DIR: string },
+	email: string,
+	disabled: boolean
+): void {
+	if (config.DATABASE_URL || email.trim().toLowerCase() !== DEMO_REP.email) return;
+	const file = resolve(config.DATA_DIR, DEMO_DISABLED_FILE);
+	if (disabled) writeFileSync(file, 'disabled\n', { mode: 0o600 });
+	else rmSync(file, { force: true });
+}
+
 export function forgetDemoPassword(
 	config: { DATABASE_URL?: string | null; DATA_DIR: string },
 	email: string
