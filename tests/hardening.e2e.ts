@@ -172,6 +172,49 @@ test('questions open on one device: another device on the same link is told to w
 	}
 });
 
+test('the link opened again in the same browser goes on with its session: the questions open in the first tab are answered there', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'Two tabs');
+	const { path } = await createLink(request, app.id);
+	const context = await browser.newContext();
+	try {
+		const a = await context.newPage();
+		await openLinkAndStart(a, path);
+		await agreeToTerms(a);
+		await startQuestions(a);
+		// The email's link again, in a second tab: it says how far this browser got, and Continue
+		// goes there, with the same questions, rather than starting over.
+		const b = await context.newPage();
+		await b.goto(path);
+		await expect(b.getByText('You already started on this link in this browser')).toContainText(
+			'got as far as the identity questions'
+		);
+		await expect(b.getByRole('button', { name: 'Start' })).toHaveCount(0);
+		await ready(b);
+		await b.getByRole('button', { name: 'Continue' }).click();
+		await expect(b).toHaveURL(/\/sign\/identity$/);
+		await expect(b.locator('fieldset')).toHaveCount(5);
+		await expect(b.getByText(/open in another window/)).toHaveCount(0);
+		// The first tab's answers still count: its session was never replaced.
+		await answerQuestions(a, app.id, 'right');
+		await expect(a).toHaveURL(/\/sign\/sign$/);
+		await b.goto(path);
+		await expect(b.getByText('got as far as signing')).toBeVisible();
+		await b.getByRole('button', { name: 'Continue' }).click();
+		await expect(b).toHaveURL(/\/sign\/sign$/);
+		// Another browser on the same link is none of this: its Start is a session of its own.
+		const other = await (await browser.newContext()).newPage();
+		await other.goto(path);
+		await expect(other.getByText('You already started')).toHaveCount(0);
+		await expect(other.getByRole('button', { name: 'Start' })).toBeVisible();
+		await other.context().close();
+	} finally {
+		await context.close();
+	}
+});
+
 test('an address with a damaged %-escape is answered 400 in words a merchant can act on', async ({
 	page
 }) => {

@@ -46,14 +46,35 @@ export async function createSession(tx: Tx, input: NewSession, now = new Date())
 	return { secret, session: row! };
 }
 
-/** Gives the browser the session's secret: only the signing pages ever receive it. */
-export function setSessionCookie(cookies: Cookies, url: URL, secret: string): void {
-	cookies.set(SESSION_COOKIE, secret, {
-		path: '/sign',
-		httpOnly: true,
-		sameSite: 'strict',
-		secure: url.protocol === 'https:'
-	});
+/**
+ * Where the browser sends the session's secret: the signing pages, and for a session opened from
+ * a link the links' own pages (`/s/<token>`), so that Start pressed again in the same browser (a
+ * second tab, the email's link opened again) goes on with the session it has rather than opening
+ * another (sessionOnLink). A tablet handed over in person has no link to open. No other page ever
+ * receives it.
+ */
+const SESSION_PATHS = ['/sign', '/s'] as const;
+
+/** Gives the browser the secret of a session opened on `channel` (SESSION_PATHS). */
+export function setSessionCookie(
+	cookies: Cookies,
+	url: URL,
+	secret: string,
+	channel: Channel
+): void {
+	for (const path of channel === 'link' ? SESSION_PATHS : SESSION_PATHS.slice(0, 1)) {
+		cookies.set(SESSION_COOKIE, secret, {
+			path,
+			httpOnly: true,
+			sameSite: 'strict',
+			secure: url.protocol === 'https:'
+		});
+	}
+}
+
+/** Takes the session's secret back from the browser (a tablet unlocked by its rep). */
+export function forgetSessionCookie(cookies: Cookies): void {
+	for (const path of SESSION_PATHS) cookies.delete(SESSION_COOKIE, { path });
 }
 
 /**
@@ -197,6 +218,23 @@ export function sessionIsOpen(
 
 export async function closeSession(db: Tx, id: string, now = new Date()): Promise<void> {
 	await db.update(signingSessions).set({ closedAt: now }).where(eq(signingSessions.id, id));
+}
+
+/**
+ * The session this browser has open on the link, read on the link's own page: Start there goes on
+ * with it (to its current step) instead of opening another, whose secret would take this one's
+ * place in every tab, leaving questions it has open where no tab can answer them.
+ */
+export async function sessionOnLink(
+	db: Db,
+	secret: string | undefined,
+	linkId: string,
+	idleMinutes: number
+): Promise<SigningSession | undefined> {
+	const found = await findSession(db, secret, idleMinutes);
+	if (!found || !('open' in found)) return undefined;
+	const s = found.open;
+	return s.channel === 'link' && s.linkId === linkId ? s : undefined;
 }
 
 export type Step = 'terms' | 'identity' | 'sign' | 'done';

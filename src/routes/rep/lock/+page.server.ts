@@ -9,7 +9,7 @@ import { TABLET_COOKIE, lockHandover } from '$lib/server/inperson/handover';
 import { handoverRep, unlockHandover } from '$lib/server/inperson/unlock';
 import { setRepCookie } from '$lib/server/reps/session';
 import { signInRules, withPauseWarning } from '$lib/server/reps/signin';
-import { SESSION_COOKIE } from '$lib/server/signing/session';
+import { forgetSessionCookie } from '$lib/server/signing/session';
 import { LockSchema, UnlockSchema } from './schema';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -94,7 +94,7 @@ export const actions: Actions = {
 			});
 		}
 		event.cookies.delete(TABLET_COOKIE, { path: '/' });
-		event.cookies.delete(SESSION_COOKIE, { path: '/sign' });
+		forgetSessionCookie(event.cookies);
 		if (result.repSecret) setRepCookie(event.cookies, event.url, result.repSecret);
 		redirect(303, `/rep/applications/${h.applicationId}?done=unlocked`);
 	}

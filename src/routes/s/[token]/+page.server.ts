@@ -9,7 +9,14 @@ import { merchantRepContact, orOffice, senderContact, senderRepNo } from '$lib/s
 import { businessName, findApplication } from '$lib/server/signing/application';
 import { declineBeforeIdentity, identityCarries } from '$lib/server/signing/decline';
 import { declineOnSignStep, readDecline, toDone } from '$lib/server/signing/decline-form';
-import { setSessionCookie } from '$lib/server/signing/session';
+import {
+	currentStep,
+	SESSION_COOKIE,
+	sessionOnLink,
+	setSessionCookie,
+	STEP_PATHS,
+	type SigningSession
+} from '$lib/server/signing/session';
 import { openSession, startSigningSession, type StartRefusal } from '$lib/server/signing/start';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -51,7 +58,26 @@ const repOf = async (link: SigningLink, item: ApplicationListItem | undefined) =
 			(item ? await merchantRepContact(app(), link.officeId, Number(item.RepNo)) : null)
 	);
 
-// Mail scanners open links too: this load reads and never writes (but for the rate-limit count).
+/** The session this browser already has open on the link (a second tab, the email opened again). */
+const ownSession = (event: RequestEvent, link: SigningLink) =>
+	sessionOnLink(
+		app().db,
+		event.cookies.get(SESSION_COOKIE),
+		link.id,
+		app().config.SESSION_IDLE_MINUTES
+	);
+
+/** Where a session the browser goes on with stands, in the link page's words. */
+const RESUMED_AT: Record<ReturnType<typeof currentStep>, string> = {
+	terms: 'reading the agreement',
+	identity: 'the identity questions',
+	sign: 'signing',
+	done: 'the confirmation page'
+};
+const resumedAt = (s: SigningSession | undefined) => (s ? RESUMED_AT[currentStep(s)] : null);
+
+// Mail scanners open links too: this load reads and never writes (but for the rate-limit count,
+// and the idle clock of a session this browser already has open on the link: ownSession).
 export const load: PageServerLoad = async (event) => {
 	const ctx = app();
 	const { link, earlier, lockedUntil } = await openLinkView(ctx, event, event.params.token);
@@ -83,6 +109,8 @@ export const load: PageServerLoad = async (event) => {
 		// Opened again after the questions were answered (Back, the email again): Start reads the
 		// agreement once more, then goes straight to signing.
 		identityDone: earlier.kind === 'carries',
+		// Started in this browser already: Start goes on from there (the step named).
+		resumes: resumedAt(await ownSession(event, link)),
 		rep: await repOf(link, item)
 	};
 };
@@ -106,6 +134,8 @@ export const actions: Actions = {
 		// A page loaded before the lock still offers Start: nothing is opened, and the page says
 		// until when the questions are locked, as it would have if loaded now.
 		if (lockedUntil) return fail(409, { lockedUntil: lockedUntil.toISOString(), final: true });
+		const own = await ownSession(event, link);
+		if (own) redirect(303, STEP_PATHS[currentStep(own)]);
 		const started = await startSigningSession(ctx, {
 			officeId: link.officeId,
 			applicationId: link.applicationId,
@@ -121,7 +151,7 @@ export const actions: Actions = {
 			const final = started.reason !== 'unavailable';
 			return fail(status, { message, final, rep: await repOf(link, started.item) });
 		}
-		setSessionCookie(event.cookies, event.url, started.secret);
+		setSessionCookie(event.cookies, event.url, started.secret, 'link');
 		redirect(303, '/sign/terms');
 	},
 	decline: async (event) => {
@@ -158,7 +188,7 @@ export const actions: Actions = {
 			return created;
 		});
 		// The done page says it is recorded; the session that shows it is already finished.
-		setSessionCookie(event.cookies, event.url, secret);
+		setSessionCookie(event.cookies, event.url, secret, 'link');
 		toDone();
 	}
 };

@@ -139,7 +139,7 @@ export const actions: Actions = {
 		) {
 			refusedTo(result);
 		}
-		if (secret) setSessionCookie(event.cookies, event.url, secret);
+		if (secret) setSessionCookie(event.cookies, event.url, secret, session.channel);
 		redirect(303, result === 'verified' ? '/sign/sign' : '/sign/identity');
 	},
 	answer: async (event) => {
@@ -160,7 +160,7 @@ export const actions: Actions = {
 		const { result, secret } = await submitAnswers(ctx, session, state.open, parsed.answers, meta);
 		if (result === 'unavailable') return fail(503, { message: UNAVAILABLE });
 		// Identity passed: the session goes on under a new secret (see markPassed).
-		if (secret) setSessionCookie(event.cookies, event.url, secret);
+		if (secret) setSessionCookie(event.cookies, event.url, secret, session.channel);
 		redirect(303, result === 'passed' ? '/sign/sign' : '/sign/identity');
 	},
 	decline: async (event) => {

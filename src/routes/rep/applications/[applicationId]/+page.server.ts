@@ -322,7 +322,7 @@ export const actions: Actions = {
 			const [status, error] = HAND_OVER_REFUSED[result.reason];
 			return fail(status, { ...kept, errors: {}, error });
 		}
-		setSessionCookie(event.cookies, event.url, result.signingSecret);
+		setSessionCookie(event.cookies, event.url, result.signingSecret, 'in_person');
 		setTabletCookie(event.cookies, event.url, result.tabletSecret);
 		redirect(303, STEP_PATHS[currentStep(result.session)]);
 	},
