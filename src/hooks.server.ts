@@ -42,6 +42,7 @@ import {
 	findSession
 } from '$lib/server/signing/session';
 import { REP_COOKIE, resumeRepSession } from '$lib/server/reps/session';
+import { UNATTENDED_COOKIE } from '$lib/unattended';
 
 /** Why adapter-node could not listen, in our words, by the error's code. */
 function listenProblem(code: string | undefined): string | undefined {
@@ -268,7 +269,8 @@ const session: Handle = async ({ event, resolve }) => {
 	const resumed = isRepPath(event.url.pathname)
 		? await resumeRepSession(ctx.db, event.cookies.get(REP_COOKIE), {
 				idleMinutes: ctx.config.REP_SESSION_IDLE_MINUTES,
-				maxHours: ctx.config.REP_SESSION_MAX_HOURS
+				maxHours: ctx.config.REP_SESSION_MAX_HOURS,
+				unattended: event.cookies.get(UNATTENDED_COOKIE) !== undefined
 			})
 		: undefined;
 	event.locals.rep = resumed?.rep;

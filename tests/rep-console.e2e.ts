@@ -373,11 +373,27 @@ test('left alone for nearly the idle timeout the console stops refreshing and sa
 	const meta = rep.locator('p.meta');
 	await expect(meta).toContainText('this page refreshes itself while it is open.');
 	const refreshes: string[] = [];
-	rep.on('request', (r) => {
-		if (r.url().includes('/rep/__data.json')) refreshes.push(r.url());
+	// Whether each refresh told the server nobody had touched the page since the one before.
+	const unattended: boolean[] = [];
+	rep.on('request', async (r) => {
+		if (!r.url().includes('/rep/__data.json')) return;
+		refreshes.push(r.url());
+		unattended.push(((await r.allHeaders()).cookie ?? '').includes('rep_unattended=1'));
 	});
 	await rep.clock.runFor(2_100);
 	await expect.poll(() => refreshes.length).toBeGreaterThan(0);
+	// The first follows the rep's own load; the next, untouched, is no activity of theirs.
+	await rep.clock.runFor(2_100);
+	await expect.poll(() => unattended.length).toBeGreaterThan(1);
+	expect(unattended.slice(0, 2)).toEqual([false, true]);
+	await rep.keyboard.press('Shift');
+	await rep.clock.runFor(2_100);
+	await expect.poll(() => unattended.length).toBeGreaterThan(2);
+	expect(unattended[2]).toBe(false);
+	// The cookie is the refresh's alone: gone once it is answered.
+	await expect
+		.poll(async () => (await rep.context().cookies()).some((c) => c.name === 'rep_unattended'))
+		.toBe(false);
 	// 29 minutes untouched: the console no longer asks, so the rep's session can time out.
 	await rep.clock.fastForward('29:00');
 	await expect(meta).toContainText(

@@ -1,6 +1,7 @@
 import { onMount } from 'svelte';
 import { invalidate } from '$app/navigation';
 import { navigating } from '$app/state';
+import { UNATTENDED_COOKIE } from '$lib/unattended';
 
 /** Whether the page is refreshing itself now, for the words that say so. */
 export interface RefreshStatus {
@@ -12,9 +13,12 @@ export interface RefreshStatus {
 
 /**
  * Re-runs the page's load every few seconds while the tab is visible, so a rep across the counter
- * sees the merchant's progress. It pauses once nobody has touched the page for nearly the idle
- * timeout: polling is not activity, and an unattended console must be able to time out. The rep's
- * next touch refreshes at once and goes on.
+ * sees the merchant's progress. Polling is not activity: a refresh with no touch, key or scroll
+ * since the one before says so (UNATTENDED_COOKIE), and does not keep the rep's session going, so
+ * an unattended console times out after the idle limit. It pauses once nobody has touched the
+ * page for nearly that long; past it, it looks once a minute, and the session's end takes the page
+ * to the sign-in, with nothing of the office's left on the screen. The rep's next touch refreshes
+ * at once and goes on.
  */
 export function autoRefresh(
 	dependency: string,
@@ -27,13 +31,23 @@ export function autoRefresh(
 	let paused = $state(false);
 	// Not while the rep's own click is on its way to another page: kit lets an invalidation "win"
 	// over a navigation in flight, and the page the rep asked for would never come.
+	// Touched since the last refresh (the page's own load was the rep's request).
+	let attended = true;
 	const refresh = () => {
-		if (document.visibilityState === 'visible' && !navigating.to) void invalidate(dependency);
+		if (document.visibilityState !== 'visible' || navigating.to) return;
+		const unattended = !attended;
+		attended = false;
+		if (unattended) document.cookie = `${UNATTENDED_COOKIE}=1; path=/rep; samesite=strict`;
+		void invalidate(dependency).finally(() => {
+			if (unattended) document.cookie = `${UNATTENDED_COOKIE}=; path=/rep; max-age=0`;
+		});
 	};
 	onMount(() => {
 		let lastTouch = Date.now();
+		let lastLook = 0;
 		const touched = () => {
 			lastTouch = Date.now();
+			attended = true;
 			if (paused) {
 				paused = false;
 				refresh();
@@ -43,9 +57,14 @@ export function autoRefresh(
 		for (const e of events) window.addEventListener(e, touched, { passive: true });
 		live = true;
 		const timer = setInterval(() => {
-			const limit = Math.max(1, idleMinutes() - 1) * 60_000;
-			paused = Date.now() - lastTouch >= limit;
+			const now = Date.now();
+			const idle = now - lastTouch;
+			paused = idle >= Math.max(1, idleMinutes() - 1) * 60_000;
 			if (!paused) refresh();
+			else if (idle >= idleMinutes() * 60_000 && now - lastLook >= 60_000) {
+				lastLook = now;
+				refresh();
+			}
 		}, seconds() * 1000);
 		return () => {
 			clearInterval(timer);

@@ -23,6 +23,8 @@ export interface SignedInRep {
 export interface RepSessionRules {
 	idleMinutes: number;
 	maxHours: number;
+	/** A page's refresh nobody asked for (UNATTENDED_COOKIE): read, but not counted as activity. */
+	unattended?: boolean;
 }
 
 /** A fresh session (a new id at every sign-in); the secret goes in the cookie, its hash here. */
@@ -66,7 +68,7 @@ export interface ResumedRep {
 /**
  * The signed-in rep behind a cookie, if the session is open, neither idle nor too old, and the
  * account not disabled. Activity is written at most once a minute: a page that refreshes itself
- * would otherwise write on every poll.
+ * would otherwise write on every poll; and a refresh nobody asked for is no activity at all.
  */
 export async function resumeRepSession(
 	db: Db,
@@ -81,7 +83,10 @@ export async function resumeRepSession(
 	const idleMs = rules.idleMinutes * 60_000;
 	if (now.getTime() - session.lastSeenAt.getTime() > idleMs) return undefined;
 	if (now.getTime() - session.createdAt.getTime() > rules.maxHours * 3_600_000) return undefined;
-	if (now.getTime() - session.lastSeenAt.getTime() > Math.min(60_000, idleMs / 4)) {
+	if (
+		!rules.unattended &&
+		now.getTime() - session.lastSeenAt.getTime() > Math.min(60_000, idleMs / 4)
+	) {
 		await db.update(repSessions).set({ lastSeenAt: now }).where(eq(repSessions.id, session.id));
 	}
 	return {

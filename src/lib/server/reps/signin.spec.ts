@@ -244,6 +244,21 @@ describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 			expect(await resumeRepSession(database.db, secret, sessions, at(149))).toBeUndefined();
 		});
 
+		it('are not kept going by a page refreshing itself while nobody uses it', async () => {
+			const secret = await start(at(400));
+			const unattended = { ...sessions, unattended: true };
+			// Polled every few minutes for longer than the idle time: read each time, never renewed.
+			for (let m = 405; m < 430; m += 5) {
+				expect(await resumeRepSession(database.db, secret, unattended, at(m))).toBeDefined();
+			}
+			expect(await resumeRepSession(database.db, secret, unattended, at(431))).toBeUndefined();
+			// The rep's own request in time is activity.
+			const again = await start(at(500));
+			await resumeRepSession(database.db, again, unattended, at(520));
+			expect(await resumeRepSession(database.db, again, sessions, at(525))).toBeDefined();
+			expect(await resumeRepSession(database.db, again, unattended, at(550))).toBeDefined();
+		});
+
 		it('end at the absolute limit however active', async () => {
 			const secret = await start(at(200));
 			for (let m = 220; m < 200 + 12 * 60; m += 25) {
