@@ -264,6 +264,10 @@ test('in person, a pass on a lost link carries over: the rep checked the photo I
 	// The certificate says where the pass came from: not "an earlier session on the same link".
 	// (The tablet is locked now: the rep's certificate, from another device.)
 	const desk = await repPage(browser, REPS.sam);
+	// Beside the documents, the way to check a copy someone sends back.
+	await desk.goto(appPath(app.id));
+	await desk.getByRole('link', { name: 'the portal’s check page' }).click();
+	await expect(desk).toHaveURL(/\/verify$/);
 	const cert = await desk.request.get(`${appPath(app.id)}/certificate.pdf`);
 	expect(cert.status()).toBe(200);
 	const file = resolve(E2E.dir, 'deadend-in-person-certificate.pdf');
