@@ -41,7 +41,7 @@ import {
 	openSessionById,
 	findSession
 } from '$lib/server/signing/session';
-import { REP_COOKIE, resumeRepSession } from '$lib/server/reps/session';
+import { REP_COOKIE, resumeRepSession, whyRepSessionEnded } from '$lib/server/reps/session';
 import { UNATTENDED_COOKIE } from '$lib/unattended';
 
 /** Why adapter-node could not listen, in our words, by the error's code. */
@@ -266,14 +266,20 @@ const session: Handle = async ({ event, resolve }) => {
 		: undefined;
 	event.locals.signing = found && 'open' in found ? found.open : undefined;
 	event.locals.signingEnded = found && 'ended' in found ? found.ended : undefined;
+	const repSecret = event.cookies.get(REP_COOKIE);
+	const rules = {
+		idleMinutes: ctx.config.REP_SESSION_IDLE_MINUTES,
+		maxHours: ctx.config.REP_SESSION_MAX_HOURS,
+		unattended: event.cookies.get(UNATTENDED_COOKIE) !== undefined
+	};
 	const resumed = isRepPath(event.url.pathname)
-		? await resumeRepSession(ctx.db, event.cookies.get(REP_COOKIE), {
-				idleMinutes: ctx.config.REP_SESSION_IDLE_MINUTES,
-				maxHours: ctx.config.REP_SESSION_MAX_HOURS,
-				unattended: event.cookies.get(UNATTENDED_COOKIE) !== undefined
-			})
+		? await resumeRepSession(ctx.db, repSecret, rules)
 		: undefined;
 	event.locals.rep = resumed?.rep;
+	// A cookie whose session is over: the sign-in page says why (requireRep).
+	if (repSecret && !resumed && isRepPath(event.url.pathname)) {
+		event.locals.repEnded = await whyRepSessionEnded(ctx.db, repSecret, rules);
+	}
 	repHandovers.set(event.locals, resumed?.handover ?? undefined);
 	return resolve(event);
 };

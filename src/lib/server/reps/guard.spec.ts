@@ -27,10 +27,11 @@ function event(opts: {
 	cookie?: string;
 	data?: boolean;
 	method?: string;
+	ended?: 'idle';
 }): RequestEvent {
 	const url = new URL(opts.path ?? '/rep', 'http://portal.test');
 	return {
-		locals: { rep: opts.rep, signing: undefined },
+		locals: { rep: opts.rep, signing: undefined, repEnded: opts.ended },
 		params: { applicationId: opts.applicationId },
 		url,
 		request: new Request(url, { method: opts.method ?? 'GET' }),
@@ -71,6 +72,9 @@ describe('rep guards', () => {
 		);
 		const ended = await thrown(() => requireRep(event({ cookie: 'stale', data: true })));
 		expect(isRedirect(ended) && ended.location).toBe('/rep/login?ended=1');
+		// With the reason, when the session hook found it.
+		const idle = await thrown(() => requireRep(event({ cookie: 'stale', ended: 'idle' })));
+		expect(isRedirect(idle) && idle.location).toBe('/rep/login?ended=idle');
 		expect(requireRep(event({ rep: rep(1207) })).officeId).toBe(1207);
 	});
 

@@ -28,7 +28,7 @@ export function requireRep(event: RequestEvent): SignedInRep {
 	const params = new URLSearchParams();
 	// A cookie without a session: it ended (idle, too old, signed out elsewhere). A page's own
 	// refresh or a click within the console without one: this browser signed out in another tab.
-	if (event.cookies.get(REP_COOKIE)) params.set('ended', '1');
+	if (event.cookies.get(REP_COOKIE)) params.set('ended', event.locals.repEnded ?? '1');
 	else if (event.isDataRequest) params.set('gone', '1');
 	if (event.request.method === 'GET') {
 		const next = safeNext(event.url.pathname + event.url.search);

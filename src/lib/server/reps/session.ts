@@ -103,6 +103,35 @@ export async function resumeRepSession(
 	};
 }
 
+/**
+ * Why the session a cookie names is over, for the sign-in page's words: read only when
+ * resumeRepSession found none (a cookie left from before), so no page a signed-in rep opens pays
+ * for it. `closed`: ended on the server, which a cookie outlives when the password was changed
+ * elsewhere (or in a race with a sign-out in another tab); null when the cookie names no session.
+ */
+export type RepSessionEnd = 'idle' | 'max' | 'disabled' | 'closed';
+
+export async function whyRepSessionEnded(
+	db: Db,
+	secret: string | undefined,
+	rules: RepSessionRules,
+	now = new Date()
+): Promise<RepSessionEnd | null> {
+	if (!secret || !isTokenShaped(secret)) return null;
+	const [row] = await db
+		.select({ session: repSessions, disabledAt: reps.disabledAt })
+		.from(repSessions)
+		.innerJoin(reps, eq(reps.id, repSessions.repId))
+		.where(eq(repSessions.tokenHash, hashToken(secret)));
+	if (!row) return null;
+	if (row.disabledAt) return 'disabled';
+	if (row.session.closedAt) return 'closed';
+	if (now.getTime() - row.session.createdAt.getTime() > rules.maxHours * 3_600_000) return 'max';
+	return now.getTime() - row.session.lastSeenAt.getTime() > rules.idleMinutes * 60_000
+		? 'idle'
+		: null;
+}
+
 /** Sign-out: the session ends on the server, whatever becomes of the cookie. */
 export async function endRepSession(db: Db, secret: string | undefined, now = new Date()) {
 	if (!secret || !isTokenShaped(secret)) return;

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMemoryDatabase, schema, type Database } from '$lib/server/db';
 import { addRep, changeRepPassword, disableRep, setRepPassword } from './accounts';
-import { endRepSession, resumeRepSession } from './session';
+import { endRepSession, resumeRepSession, whyRepSessionEnded } from './session';
 import { isCurrentCost } from './password';
 import { signIn, withPauseWarning, type SignInRules } from './signin';
 
@@ -242,6 +242,10 @@ describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 			expect(await resumeRepSession(database.db, secret, sessions, at(89))).toBeDefined();
 			expect(await resumeRepSession(database.db, secret, sessions, at(118))).toBeDefined();
 			expect(await resumeRepSession(database.db, secret, sessions, at(149))).toBeUndefined();
+			// Why, for the sign-in page: idle; nothing while it is open; nothing for no session.
+			expect(await whyRepSessionEnded(database.db, secret, sessions, at(149))).toBe('idle');
+			expect(await whyRepSessionEnded(database.db, secret, sessions, at(119))).toBeNull();
+			expect(await whyRepSessionEnded(database.db, 'x'.repeat(43), sessions)).toBeNull();
 		});
 
 		it('are not kept going by a page refreshing itself while nobody uses it', async () => {
@@ -267,6 +271,9 @@ describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 			expect(
 				await resumeRepSession(database.db, secret, sessions, at(200 + 12 * 60 + 1))
 			).toBeUndefined();
+			expect(await whyRepSessionEnded(database.db, secret, sessions, at(200 + 12 * 60 + 1))).toBe(
+				'max'
+			);
 		});
 
 		it('write activity at most once a minute', async () => {
@@ -291,9 +298,12 @@ describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 			await endRepSession(database.db, a, at(2001));
 			expect(await resumeRepSession(database.db, a, sessions, at(2002))).toBeUndefined();
 
+			expect(await whyRepSessionEnded(database.db, a, sessions, at(2002))).toBe('closed');
+
 			const b = await start(at(2000));
 			await setRepPassword(database.db, 'sam@example.com', 'another long pass phrase', at(2001));
 			expect(await resumeRepSession(database.db, b, sessions, at(2002))).toBeUndefined();
+			expect(await whyRepSessionEnded(database.db, b, sessions, at(2002))).toBe('closed');
 			expect((await attempt('sam@example.com', PASSWORD, '198.51.100.50', at(2003))).ok).toBe(
 				false
 			);
@@ -308,6 +318,7 @@ describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 			).secret;
 			await disableRep(database.db, 'sam@example.com', at(2005));
 			expect(await resumeRepSession(database.db, c, sessions, at(2006))).toBeUndefined();
+			expect(await whyRepSessionEnded(database.db, c, sessions, at(2006))).toBe('disabled');
 		});
 
 		it('on a rep’s own change of password, end everywhere but where it was changed', async () => {

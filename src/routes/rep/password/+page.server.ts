@@ -68,7 +68,7 @@ export const actions: Actions = {
 		}
 		const changed = await changeRepPassword(ctx.db, rep, parsed.output.password);
 		// Disabled by the operator between the page and the press: their session ended with it.
-		if (!changed) redirect(303, '/rep/login?ended=1');
+		if (!changed) redirect(303, '/rep/login?ended=disabled');
 		forgetDemoPassword(ctx.config, rep.email);
 		redirect(303, '/rep/password?changed=1');
 	}
