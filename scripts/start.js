@@ -223,7 +223,7 @@ if (status?.sandbox) {
 	const rep = demoRep();
 	if (rep?.disabled)
 		lines.push(
-			`Rep console:       ${origin}/rep  (demo rep ${rep.email} is disabled: \`npm run reps -- enable --email ${rep.email}\` enables it)`
+			`Rep console:       ${origin}/rep  (demo rep ${rep.email} is disabled: to enable it, stop the portal and run \`npm run reps -- enable --email ${rep.email}\`)`
 		);
 	else if (rep?.password)
 		lines.push(
