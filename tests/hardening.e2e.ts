@@ -202,6 +202,9 @@ test('the link opened again in the same browser goes on with its session: the qu
 		await expect(a).toHaveURL(/\/sign\/sign$/);
 		await b.goto(path);
 		await expect(b.getByText('got as far as signing')).toBeVisible();
+		// The way to decline from there names the button the page has.
+		await expect(b.locator('main')).toContainText('Press Continue, then');
+		await expect(b.locator('main')).not.toContainText('Press Start');
 		await b.getByRole('button', { name: 'Continue' }).click();
 		await expect(b).toHaveURL(/\/sign\/sign$/);
 		// Another browser on the same link is none of this: its Start is a session of its own.
