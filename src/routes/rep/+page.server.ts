@@ -25,6 +25,14 @@ function refuseSearch(typed: string, message: string): never {
 	error(400, { message, search: withoutControlCharacters(typed).slice(0, 100) });
 }
 
+// A search that looks like an SSN is sent to the list without it; one of the office's own
+// nine-digit application numbers is searched for.
+async function refuseSsnSearch(officeId: number, typed: string, state: string): Promise<void> {
+	if (looksLikeSsn(typed) && !(await isOfficeApplicationNumber(app(), officeId, typed))) {
+		redirect(303, consoleHref('/rep', { refused: 'ssn', state }));
+	}
+}
+
 export const load: PageServerLoad = async (event) => {
 	const rep = requireRep(event);
 	event.depends('rep:console');
@@ -33,12 +41,9 @@ export const load: PageServerLoad = async (event) => {
 	// A search that looks like an SSN (an address typed by hand, or from before searches were
 	// posted): the console never holds one to find, and the number must not stay in the address
 	// bar or the browser's history, so the page is sent again without it (a redirect leaves no
-	// history entry). One of the office's own nine-digit application numbers is searched for.
+	// history entry).
 	const typed = event.url.searchParams.get('q') ?? '';
-	const asked = event.url.searchParams.get('state') ?? '';
-	if (looksLikeSsn(typed) && !(await isOfficeApplicationNumber(ctx, rep.officeId, typed))) {
-		redirect(303, consoleHref('/rep', { refused: 'ssn', state: asked }));
-	}
+	await refuseSsnSearch(rep.officeId, typed, event.url.searchParams.get('state') ?? '');
 	const query = v.safeParse(ConsoleQuerySchema, {
 		q: event.url.searchParams.get('q') ?? undefined,
 		state: event.url.searchParams.get('state') ?? undefined,
@@ -104,10 +109,7 @@ export const actions: Actions = {
 		const rep = requireRep(event);
 		const form = Object.fromEntries(await event.request.formData());
 		const typed = typeof form.q === 'string' ? form.q : '';
-		const state = typeof form.state === 'string' ? form.state : '';
-		if (looksLikeSsn(typed) && !(await isOfficeApplicationNumber(app(), rep.officeId, typed))) {
-			redirect(303, consoleHref('/rep', { refused: 'ssn', state }));
-		}
+		await refuseSsnSearch(rep.officeId, typed, typeof form.state === 'string' ? form.state : '');
 		const query = v.safeParse(ConsoleQuerySchema, { q: form.q, state: form.state });
 		if (!query.success) refuseSearch(typed, query.issues[0].message);
 		redirect(303, consoleHref('/rep', query.output));

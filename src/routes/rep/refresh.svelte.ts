@@ -29,10 +29,10 @@ export function autoRefresh(
 	// chunk every page shares, and the merchant's pages' bytes are budgeted (tests/bench).
 	let live = $state(false);
 	let paused = $state(false);
-	// Not while the rep's own click is on its way to another page: kit lets an invalidation "win"
-	// over a navigation in flight, and the page the rep asked for would never come.
 	// Touched since the last refresh (the page's own load was the rep's request).
 	let attended = true;
+	// Not while the rep's own click is on its way to another page: kit lets an invalidation "win"
+	// over a navigation in flight, and the page the rep asked for would never come.
 	const refresh = () => {
 		if (document.visibilityState !== 'visible' || navigating.to) return;
 		const unattended = !attended;

@@ -78,11 +78,9 @@ export async function resumeRepSession(
 ): Promise<ResumedRep | undefined> {
 	if (!secret || !isTokenShaped(secret)) return undefined;
 	const [row] = await resumeQuery(db).execute({ tokenHash: hashToken(secret) });
-	if (!row || row.rep.disabledAt) return undefined;
+	if (!row || repSessionEnd(row.session, row.rep.disabledAt, rules, now)) return undefined;
 	const { session, rep, handover } = row;
 	const idleMs = rules.idleMinutes * 60_000;
-	if (now.getTime() - session.lastSeenAt.getTime() > idleMs) return undefined;
-	if (now.getTime() - session.createdAt.getTime() > rules.maxHours * 3_600_000) return undefined;
 	if (
 		!rules.unattended &&
 		now.getTime() - session.lastSeenAt.getTime() > Math.min(60_000, idleMs / 4)
@@ -123,13 +121,20 @@ export async function whyRepSessionEnded(
 		.from(repSessions)
 		.innerJoin(reps, eq(reps.id, repSessions.repId))
 		.where(eq(repSessions.tokenHash, hashToken(secret)));
-	if (!row) return null;
-	if (row.disabledAt) return 'disabled';
-	if (row.session.closedAt) return 'closed';
-	if (now.getTime() - row.session.createdAt.getTime() > rules.maxHours * 3_600_000) return 'max';
-	return now.getTime() - row.session.lastSeenAt.getTime() > rules.idleMinutes * 60_000
-		? 'idle'
-		: null;
+	return row ? repSessionEnd(row.session, row.disabledAt, rules, now) : null;
+}
+
+/** Whether, and why, a session is over: the one statement of the rules both reads above apply. */
+function repSessionEnd(
+	session: Pick<typeof repSessions.$inferSelect, 'closedAt' | 'createdAt' | 'lastSeenAt'>,
+	disabledAt: Date | null,
+	rules: RepSessionRules,
+	now: Date
+): RepSessionEnd | null {
+	if (disabledAt) return 'disabled';
+	if (session.closedAt) return 'closed';
+	if (now.getTime() - session.createdAt.getTime() > rules.maxHours * 3_600_000) return 'max';
+	return now.getTime() - session.lastSeenAt.getTime() > rules.idleMinutes * 60_000 ? 'idle' : null;
 }
 
 /** Sign-out: the session ends on the server, whatever becomes of the cookie. */
