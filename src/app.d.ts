@@ -1,6 +1,6 @@
 import type { Handover } from '$lib/server/inperson/handover';
 import type { RepContact } from '$lib/server/reps/contact';
-import type { RepSessionEnd, SignedInRep } from '$lib/server/reps/session';
+import type { EndedRepSession, SignedInRep } from '$lib/server/reps/session';
 import type { EndedSession, SigningSession } from '$lib/server/signing/session';
 
 // See https://svelte.dev/docs/kit/types#app.d.ts
@@ -28,8 +28,8 @@ declare global {
 			signingEnded: EndedSession | undefined;
 			/** The signed-in rep (rep pages only). */
 			rep: SignedInRep | undefined;
-			/** Why the session of a rep's cookie is over, when it is and that is known. */
-			repEnded?: RepSessionEnd | null;
+			/** Why, and whose, the session of a rep's cookie is over, when it is and that is known. */
+			repEnded?: EndedRepSession | null;
 			/** The in-person hand-over this browser (a rep's tablet) is locked to, if any. */
 			handover: Handover | undefined;
 			/** Set by handleError when the request failed for the database being away: 503. */

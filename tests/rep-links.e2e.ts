@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import {
 	TEXT,
 	agreeToTerms,
@@ -9,6 +9,7 @@ import {
 	resetSandbox,
 	startQuestions
 } from './support/flow';
+import { E2E } from './support/env';
 import { REPS, SEND_LINK, TABLET, appPath, mailTo, repPage } from './support/reps';
 
 test.use({ viewport: TABLET });
@@ -299,6 +300,89 @@ test('without JavaScript, a refused send says so at the top of the page, with a 
 	await expect(why).not.toBeInViewport();
 	await top.getByRole('link', { name: 'Go to it' }).click();
 	await expect(why).toBeInViewport();
+	await rep.context().close();
+});
+
+/** The rep's session ends on the server while their page stays open (signed out elsewhere). */
+async function endSessionElsewhere(rep: Page, request: APIRequestContext) {
+	const session = (await rep.context().cookies()).find((c) => c.name === 'rep_session');
+	const out = await request.post('/rep/logout', {
+		form: {},
+		headers: { cookie: `rep_session=${session!.value}`, origin: E2E.origin, accept: 'text/html' },
+		maxRedirects: 0
+	});
+	expect(out.status()).toBe(303);
+}
+
+async function signInAgain(rep: Page) {
+	await expect(rep).toHaveURL(/\/rep\/login\?/);
+	await expect(rep.getByRole('alert')).toContainText(
+		'what you last pressed was not done and nothing changed'
+	);
+	await ready(rep);
+	await rep.getByLabel('Email').fill(REPS.sam.email);
+	await rep.getByLabel('Password').fill(REPS.sam.password());
+	await rep.getByRole('button', { name: 'Sign in' }).click();
+}
+
+test('a send pressed after the session ended sends nothing, and the address typed is there after signing in', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'Rep session ended');
+	const rep = await repPage(browser, REPS.sam);
+	await rep.goto(appPath(app.id));
+	await ready(rep);
+	const address = 'typed.before@testshop.example';
+	await rep.getByLabel('Owner’s email').fill(address);
+	await endSessionElsewhere(rep, request);
+	await rep.getByRole('button', { name: 'Send link' }).click();
+	await signInAgain(rep);
+
+	await expect(rep).toHaveURL(new RegExp(`${appPath(app.id)}$`));
+	await expect(rep.locator('#undone')).toContainText(
+		'Your session had ended, so no link was sent. The address you typed is filled in again'
+	);
+	await expect(rep.getByText('There is no usable link.')).toBeVisible();
+	await expect(rep.getByLabel('Owner’s email')).toHaveValue(address);
+	// It stays through the page's refreshes, as an address being typed does.
+	for (let i = 0; i < 2; i++) {
+		await rep.waitForResponse((r) => r.url().includes('/__data.json') && r.ok());
+	}
+	await expect(rep.getByLabel('Owner’s email')).toHaveValue(address);
+	await send(rep, address);
+	await expect(rep.locator('#undone')).toHaveCount(0);
+	await expect(rep.locator('.timeline').getByText(`For ${address}`)).toBeVisible();
+	// Given back once: a reload offers the owner's address again.
+	await rep.reload();
+	await expect(rep.getByLabel('Owner’s email')).toHaveValue(app.email);
+	await rep.context().close();
+});
+
+test('without JavaScript, a hand-over pressed after the session ended keeps the photo ID noted', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'Rep session ended in person');
+	const rep = await repPage(browser, REPS.sam, { script: false });
+	await rep.goto(appPath(app.id));
+	await rep.getByLabel('I have checked the signer’s photo ID').check();
+	await rep.getByLabel('ID type, such as driver’s license (optional)').fill('Passport');
+	await rep.getByLabel('Last four characters of the ID (optional)').fill('K7Q2');
+	await endSessionElsewhere(rep, request);
+	await rep.getByRole('button', { name: 'Hand to merchant' }).click();
+	await signInAgain(rep);
+
+	await expect(rep).toHaveURL(new RegExp(`${appPath(app.id)}$`));
+	await expect(rep.locator('#undone')).toContainText(
+		'Your session had ended, so nothing was handed over.'
+	);
+	await expect(rep.getByLabel('ID type, such as driver’s license (optional)')).toHaveValue(
+		'Passport'
+	);
+	await expect(rep.getByLabel('Last four characters of the ID (optional)')).toHaveValue('K7Q2');
+	// The attestation is the rep's to make again, at the hand-over itself.
+	await expect(rep.getByLabel('I have checked the signer’s photo ID')).not.toBeChecked();
 	await rep.context().close();
 });
 

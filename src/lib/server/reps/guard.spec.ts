@@ -31,7 +31,11 @@ function event(opts: {
 }): RequestEvent {
 	const url = new URL(opts.path ?? '/rep', 'http://portal.test');
 	return {
-		locals: { rep: opts.rep, signing: undefined, repEnded: opts.ended },
+		locals: {
+			rep: opts.rep,
+			signing: undefined,
+			repEnded: opts.ended && { reason: opts.ended, repId: 'rep-1', officeId: 1207 }
+		},
 		params: { applicationId: opts.applicationId },
 		url,
 		request: new Request(url, { method: opts.method ?? 'GET' }),

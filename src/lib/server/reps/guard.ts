@@ -28,7 +28,7 @@ export function requireRep(event: RequestEvent): SignedInRep {
 	const params = new URLSearchParams();
 	// A cookie without a session: it ended (idle, too old, signed out elsewhere). A page's own
 	// refresh or a click within the console without one: this browser signed out in another tab.
-	if (event.cookies.get(REP_COOKIE)) params.set('ended', event.locals.repEnded ?? '1');
+	if (event.cookies.get(REP_COOKIE)) params.set('ended', event.locals.repEnded?.reason ?? '1');
 	else if (event.isDataRequest) params.set('gone', '1');
 	if (event.request.method === 'GET') {
 		const next = safeNext(event.url.pathname + event.url.search);
@@ -50,6 +50,12 @@ export interface OfficeApplication {
 	applicationId: number;
 }
 
+/** The application the address names, or null: one address per application, no leading zero (050003 is not 50003). */
+export function applicationIdOf(event: RequestEvent): number | null {
+	const raw = event.params.applicationId ?? '';
+	return /^[1-9]\d{0,8}$/.test(raw) ? Number(raw) : null;
+}
+
 const NOT_HERE = 'There is no such application in your office.';
 
 /**
@@ -63,10 +69,8 @@ export async function requireOfficeApplication(
 	ctx: AppContext = app()
 ): Promise<OfficeApplication> {
 	const rep = requireRep(event);
-	const raw = event.params.applicationId ?? '';
-	// One address per application: no leading zero (050003 is not 50003).
-	if (!/^[1-9]\d{0,8}$/.test(raw)) error(404, { message: NOT_HERE });
-	const applicationId = Number(raw);
+	const applicationId = applicationIdOf(event);
+	if (applicationId === null) error(404, { message: NOT_HERE });
 	let application: ApplicationListItem | undefined;
 	try {
 		// An action (send a link, hand the tablet over) asks the service afresh: a rep must not

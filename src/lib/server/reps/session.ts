@@ -102,26 +102,35 @@ export async function resumeRepSession(
 }
 
 /**
- * Why the session a cookie names is over, for the sign-in page's words: read only when
- * resumeRepSession found none (a cookie left from before), so no page a signed-in rep opens pays
- * for it. `closed`: ended on the server, which a cookie outlives when the password was changed
- * elsewhere (or in a race with a sign-out in another tab); null when the cookie names no session.
+ * Why the session a cookie names is over, for the sign-in page's words, and whose it was: read
+ * only when resumeRepSession found none (a cookie left from before), so no page a signed-in rep
+ * opens pays for it. `closed`: ended on the server, which a cookie outlives when the password was
+ * changed elsewhere (or in a race with a sign-out in another tab); null when the cookie names no
+ * session.
  */
 export type RepSessionEnd = 'idle' | 'max' | 'disabled' | 'closed';
+
+export interface EndedRepSession {
+	reason: RepSessionEnd;
+	/** The rep whose session it was: what an action it refused held is kept for them (console/undone.ts). */
+	repId: string;
+	officeId: number;
+}
 
 export async function whyRepSessionEnded(
 	db: Db,
 	secret: string | undefined,
 	rules: RepSessionRules,
 	now = new Date()
-): Promise<RepSessionEnd | null> {
+): Promise<EndedRepSession | null> {
 	if (!secret || !isTokenShaped(secret)) return null;
 	const [row] = await db
-		.select({ session: repSessions, disabledAt: reps.disabledAt })
+		.select({ session: repSessions, disabledAt: reps.disabledAt, officeId: reps.officeId })
 		.from(repSessions)
 		.innerJoin(reps, eq(reps.id, repSessions.repId))
 		.where(eq(repSessions.tokenHash, hashToken(secret)));
-	return row ? repSessionEnd(row.session, row.disabledAt, rules, now) : null;
+	const reason = row && repSessionEnd(row.session, row.disabledAt, rules, now);
+	return reason ? { reason, repId: row.session.repId, officeId: row.officeId } : null;
 }
 
 /** Whether, and why, a session is over: the one statement of the rules both reads above apply. */

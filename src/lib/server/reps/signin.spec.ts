@@ -242,8 +242,16 @@ describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 			expect(await resumeRepSession(database.db, secret, sessions, at(89))).toBeDefined();
 			expect(await resumeRepSession(database.db, secret, sessions, at(118))).toBeDefined();
 			expect(await resumeRepSession(database.db, secret, sessions, at(149))).toBeUndefined();
-			// Why, for the sign-in page: idle; nothing while it is open; nothing for no session.
-			expect(await whyRepSessionEnded(database.db, secret, sessions, at(149))).toBe('idle');
+			// Why, for the sign-in page, and whose: idle; nothing while it is open; nothing for no session.
+			const [sam] = await database.db
+				.select({ id: schema.reps.id })
+				.from(schema.reps)
+				.where(eq(schema.reps.email, 'sam@example.com'));
+			expect(await whyRepSessionEnded(database.db, secret, sessions, at(149))).toEqual({
+				reason: 'idle',
+				repId: sam!.id,
+				officeId: 1207
+			});
 			expect(await whyRepSessionEnded(database.db, secret, sessions, at(119))).toBeNull();
 			expect(await whyRepSessionEnded(database.db, 'x'.repeat(43), sessions)).toBeNull();
 		});
@@ -271,9 +279,9 @@ describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 			expect(
 				await resumeRepSession(database.db, secret, sessions, at(200 + 12 * 60 + 1))
 			).toBeUndefined();
-			expect(await whyRepSessionEnded(database.db, secret, sessions, at(200 + 12 * 60 + 1))).toBe(
-				'max'
-			);
+			expect(
+				(await whyRepSessionEnded(database.db, secret, sessions, at(200 + 12 * 60 + 1)))?.reason
+			).toBe('max');
 		});
 
 		it('write activity at most once a minute', async () => {
@@ -298,12 +306,12 @@ describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 			await endRepSession(database.db, a, at(2001));
 			expect(await resumeRepSession(database.db, a, sessions, at(2002))).toBeUndefined();
 
-			expect(await whyRepSessionEnded(database.db, a, sessions, at(2002))).toBe('closed');
+			expect((await whyRepSessionEnded(database.db, a, sessions, at(2002)))?.reason).toBe('closed');
 
 			const b = await start(at(2000));
 			await setRepPassword(database.db, 'sam@example.com', 'another long pass phrase', at(2001));
 			expect(await resumeRepSession(database.db, b, sessions, at(2002))).toBeUndefined();
-			expect(await whyRepSessionEnded(database.db, b, sessions, at(2002))).toBe('closed');
+			expect((await whyRepSessionEnded(database.db, b, sessions, at(2002)))?.reason).toBe('closed');
 			expect((await attempt('sam@example.com', PASSWORD, '198.51.100.50', at(2003))).ok).toBe(
 				false
 			);
@@ -318,7 +326,9 @@ describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 			).secret;
 			await disableRep(database.db, 'sam@example.com', at(2005));
 			expect(await resumeRepSession(database.db, c, sessions, at(2006))).toBeUndefined();
-			expect(await whyRepSessionEnded(database.db, c, sessions, at(2006))).toBe('disabled');
+			expect((await whyRepSessionEnded(database.db, c, sessions, at(2006)))?.reason).toBe(
+				'disabled'
+			);
 		});
 
 		it('on a rep’s own change of password, end everywhere but where it was changed', async () => {

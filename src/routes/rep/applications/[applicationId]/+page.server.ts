@@ -7,6 +7,7 @@ import { requestMeta } from '$lib/server/http/meta';
 import { attention, passedWhere, stateDetail, stateLabel } from '$lib/server/console/labels';
 import { inPersonOf } from '$lib/server/evidence/facts';
 import { keepCopied, takeCopied } from '$lib/server/console/copied';
+import { keepUndone, takeUndone, type UndoneForm } from '$lib/server/console/undone';
 import { copyableLink, revokeLink, sendLink, type LinkRefusal } from '$lib/server/console/links';
 import type { Pass } from '$lib/server/identity/attempts';
 import { applicationState } from '$lib/server/console/list';
@@ -15,7 +16,7 @@ import { timeline, trailRepNames } from '$lib/server/console/timeline';
 import { mailEnabled } from '$lib/server/mail/mode';
 import { mailStatusFor } from '$lib/server/mail/status';
 import { repContact } from '$lib/server/reps/contact';
-import { requireOfficeApplication } from '$lib/server/reps/guard';
+import { applicationIdOf, requireOfficeApplication } from '$lib/server/reps/guard';
 import { businessName, serviceStatus } from '$lib/server/signing/application';
 import { handOver, setTabletCookie } from '$lib/server/inperson/handover';
 import { currentStep, setSessionCookie, STEP_PATHS } from '$lib/server/signing/session';
@@ -123,6 +124,13 @@ export const load: PageServerLoad = async (event) => {
 		ctx.encryptionKey,
 		ownerOf(rep, applicationId)
 	);
+	// What the rep had typed into a form posted after their session ended (keepIfEnded).
+	const undone = takeUndone(
+		event.cookies,
+		event.url,
+		ctx.encryptionKey,
+		ownerOf(rep, applicationId)
+	);
 	// A decline's reason, shown under its own heading (so not in the state's sentence): one the
 	// decision carries, or one the portal kept before identity. None for a service's own decision.
 	const declineReason =
@@ -210,6 +218,7 @@ export const load: PageServerLoad = async (event) => {
 		passHint:
 			state.identityPassed && !state.decided ? passHint(state.identityPassed, state.link) : null,
 		done,
+		undone,
 		// A link just made to copy, on the one view the action's redirect leads to.
 		copied: copied ? { url: copied.url, expires: shownTime(copied.expiresAt, zone) } : null,
 		timeline: timeline(events, zone, repNames),
@@ -261,6 +270,23 @@ const ownerOf = (rep: SignedInRep, applicationId: number) => ({
 	repId: rep.id
 });
 
+/**
+ * A form posted once the rep's session had ended: requireRep answers with the sign-in page, and
+ * what the form held is kept for that rep, to be filled in again when they are back (undone.ts).
+ */
+function keepIfEnded(event: RequestEvent, form: UndoneForm): void {
+	const ended = event.locals.repEnded;
+	const applicationId = applicationIdOf(event);
+	if (event.locals.rep || !ended || applicationId === null) return;
+	keepUndone(
+		event.cookies,
+		event.url,
+		app().encryptionKey,
+		{ officeId: ended.officeId, applicationId, repId: ended.repId },
+		form
+	);
+}
+
 const after = (event: RequestEvent, done: (typeof DONE)[number], hash = '') =>
 	redirect(303, `${event.url.pathname}?done=${done}${hash}`);
 
@@ -278,7 +304,6 @@ const HAND_OVER_REFUSED: Record<StartRefusal, [number, string]> = {
 
 export const actions: Actions = {
 	handOver: async (event) => {
-		const { rep, applicationId, application } = await requireOfficeApplication(event);
 		const form = Object.fromEntries(await event.request.formData());
 		// As typed, less what looks like an SSN: a refused ID type is shown back without one.
 		const kept = {
@@ -286,6 +311,9 @@ export const actions: Actions = {
 			idType: typedBack(form, 'idType', 40),
 			idLast4: typedBack(form, 'idLast4', 40)
 		};
+		// Not a whole ID number, which the form would refuse as too long: only what it can note.
+		keepIfEnded(event, { ...kept, idLast4: kept.idLast4.length <= 4 ? kept.idLast4 : '' });
+		const { rep, applicationId, application } = await requireOfficeApplication(event);
 		const parsed = v.safeParse(HandOverSchema, form);
 		if (!parsed.success) {
 			const errors: Record<string, string> = {};
@@ -327,9 +355,10 @@ export const actions: Actions = {
 		redirect(303, STEP_PATHS[currentStep(result.session)]);
 	},
 	send: async (event) => {
-		const { rep, application } = await requireOfficeApplication(event);
 		const form = Object.fromEntries(await event.request.formData());
 		const typed = typedBack(form, 'email', 254);
+		keepIfEnded(event, { action: 'send', email: typed });
+		const { rep, application } = await requireOfficeApplication(event);
 		const parsed = v.safeParse(SendLinkSchema, form);
 		if (!parsed.success) {
 			return fail(400, { action: 'send' as const, email: typed, error: parsed.issues[0].message });
