@@ -25,7 +25,16 @@ import {
 	startQuestions,
 	TEXT
 } from './support/flow';
-import { REPS, SEND_LINK, TABLET, appPath, handOver, repPage, signIn } from './support/reps';
+import {
+	REPS,
+	SEND_LINK,
+	TABLET,
+	appPath,
+	handOver,
+	leftInBackground,
+	repPage,
+	signIn
+} from './support/reps';
 import { startSecondServer } from './support/second-server';
 
 test.use({ viewport: TABLET });
@@ -803,4 +812,31 @@ test('a hand-over ends the application’s emailed link: nobody goes on with it 
 	} finally {
 		await phone.close();
 	}
+});
+
+test('a hand-over takes the console’s other tabs off their pages at once: no office list stays behind', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'Other tabs at hand-over');
+	const rep = await repPage(browser, REPS.sam);
+	const context = rep.context();
+	// The list in a tab that is not refreshing itself (in the background), and the password page,
+	// which never does: only the hand-over's word moves them.
+	const list = await context.newPage();
+	await list.goto('/rep');
+	await ready(list);
+	await leftInBackground(list);
+	const password = await context.newPage();
+	await password.goto('/rep/password');
+	await ready(password);
+	await handOver(rep, app.id);
+	for (const other of [list, password]) {
+		await expect(other).toHaveURL(/\/sign\/terms$/, { timeout: 3_000 });
+		await expect(other.getByRole('heading', { level: 1 })).not.toHaveText('Applications');
+		await expect(other.getByRole('button', { name: 'Return to rep' })).toBeVisible();
+	}
+	// The tab that handed over went to the signing step itself, once.
+	await expect(rep).toHaveURL(/\/sign\/terms$/);
+	await context.close();
 });

@@ -10,7 +10,15 @@ import {
 	startQuestions
 } from './support/flow';
 import { E2E } from './support/env';
-import { REPS, SEND_LINK, TABLET, appPath, mailTo, repPage } from './support/reps';
+import {
+	REPS,
+	SEND_LINK,
+	TABLET,
+	appPath,
+	leftInBackground,
+	mailTo,
+	repPage
+} from './support/reps';
 
 test.use({ viewport: TABLET });
 
@@ -30,12 +38,6 @@ async function send(rep: Page, email: string) {
 		})
 	).toBeVisible();
 }
-
-/** A tab in the background does not refresh itself (refresh.svelte.ts): this one is made so. */
-const leftInBackground = (page: Page) =>
-	page.evaluate(() =>
-		Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' })
-	);
 
 test('send a link in the rep’s name; the merchant opens it from the mail and sees the rep', async ({
 	browser,

@@ -84,6 +84,12 @@ export async function repPage(
 	return page;
 }
 
+/** A tab in the background does not refresh itself (refresh.svelte.ts): this one is made so. */
+export const leftInBackground = (page: Page) =>
+	page.evaluate(() =>
+		Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' })
+	);
+
 /** The console's entry of an application. */
 export const consoleEntry = (page: Page, applicationId: number) =>
 	page.locator(`li[data-application="${applicationId}"]`);

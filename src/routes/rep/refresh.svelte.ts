@@ -18,7 +18,7 @@ export interface RefreshStatus {
  * an unattended console times out after the idle limit. It pauses once nobody has touched the
  * page for nearly that long; past it, it looks once a minute, and the session's end takes the page
  * to the sign-in, with nothing of the office's left on the screen. The rep's next touch refreshes
- * at once and goes on.
+ * at once and goes on, and so does the tab's coming back to the front.
  */
 export function autoRefresh(
 	dependency: string,
@@ -55,6 +55,13 @@ export function autoRefresh(
 		};
 		const events = ['pointerdown', 'keydown', 'scroll'] as const;
 		for (const e of events) window.addEventListener(e, touched, { passive: true });
+		// A tab brought back to the front looks at once, not at the next tick: the office's list
+		// must not stay on the screen of a tablet handed over in another tab meanwhile (the portal
+		// answers the look with the signing step then), nor show a state seconds old.
+		const shown = () => {
+			if (document.visibilityState === 'visible') refresh();
+		};
+		document.addEventListener('visibilitychange', shown);
 		live = true;
 		const timer = setInterval(() => {
 			const now = Date.now();
@@ -69,6 +76,7 @@ export function autoRefresh(
 		return () => {
 			clearInterval(timer);
 			for (const e of events) window.removeEventListener(e, touched);
+			document.removeEventListener('visibilitychange', shown);
 		};
 	});
 	return {
