@@ -483,9 +483,29 @@ test('on the sandbox, “Start a demo signing” on the start page opens a new a
 	// The rep console names the link a demo's, not the operator API's.
 	const rep = await repPage(browser, REPS.sam);
 	await rep.goto(appPath(ids[1]!));
-	await expect(
-		rep.getByText(/^A link is out \(a demo link made from the portal’s start page, not emailed\)/)
-	).toBeVisible();
+	await expect(rep.getByText(/^A link is out \(a demo link, not emailed\)/)).toBeVisible();
 	await expect(rep.locator('.timeline')).toContainText('Start page (demo)');
 	await expect(rep.locator('.timeline')).not.toContainText('Operator API');
+});
+
+test('the demo link `npm start` prints is named a demo link in the console, not the operator API’s', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'Start demo');
+	// As scripts/start.js asks for it.
+	const made = await postLink(request, app.id, {
+		body: { replace: false },
+		headers: { 'x-portal-demo': 'start' }
+	});
+	expect(made.status()).toBe(201);
+	const rep = await repPage(browser, REPS.sam);
+	await rep.goto(appPath(app.id));
+	await expect(rep.getByText(/^A link is out \(a demo link, not emailed\)/)).toBeVisible();
+	await expect(rep.locator('.timeline')).toContainText('Portal’s start (demo)');
+	await expect(rep.locator('.timeline')).toContainText(
+		'A demo link, printed when the portal started (not emailed)'
+	);
+	await expect(rep.locator('.timeline')).not.toContainText('Operator API');
+	await rep.context().close();
 });

@@ -145,6 +145,7 @@ async function ok(res: { ok(): boolean; status(): number; text(): Promise<string
 export interface LinkBody {
 	email?: string;
 	expiresAt?: string;
+	replace?: boolean;
 }
 
 export function linkPath(applicationId: number, officeId = OFFICE) {
@@ -155,9 +156,14 @@ export function linkPath(applicationId: number, officeId = OFFICE) {
 export function postLink(
 	request: APIRequestContext,
 	applicationId: number,
-	opts: { body?: LinkBody | string; key?: string | null; officeId?: number } = {}
+	opts: {
+		body?: LinkBody | string;
+		key?: string | null;
+		officeId?: number;
+		headers?: Record<string, string>;
+	} = {}
 ) {
-	const headers: Record<string, string> = { 'content-type': 'application/json' };
+	const headers: Record<string, string> = { 'content-type': 'application/json', ...opts.headers };
 	const key = opts.key === undefined ? E2E.operatorKey : opts.key;
 	if (key !== null) headers.authorization = `Bearer ${key}`;
 	const data =

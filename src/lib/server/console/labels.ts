@@ -112,7 +112,7 @@ export function stateDetail(
 			return s.link?.email
 				? emailed(s, s.link.email, t)
 				: s.link?.demo
-					? `A demo link made from the portal’s start page, not emailed; valid until ${t(s.until)}.`
+					? `A demo link, not emailed; valid until ${t(s.until)}.`
 					: s.link?.viaApi
 						? `A link made through the operator API, not emailed; valid until ${t(s.until)}.`
 						: `A link to copy and hand over; valid until ${t(s.until)}.`;
@@ -226,7 +226,7 @@ export function attention(s: ConsoleState, zone: string): string | null {
 		const current = s.link
 			? s.link.email
 				? `The current link (to ${s.link.email}) can’t carry it over`
-				: `The current link (${s.link.demo ? 'a demo link from the start page' : s.link.viaApi ? 'made through the operator API' : 'copied'}, not emailed) can’t carry it over`
+				: `The current link (${s.link.demo ? 'a demo link' : s.link.viaApi ? 'made through the operator API' : 'copied'}, not emailed) can’t carry it over`
 			: 'No link can carry it over';
 		const turned = s.deadEnd.refusedAt
 			? ` — the merchant was turned away ${officeTime(s.deadEnd.refusedAt, zone)}`

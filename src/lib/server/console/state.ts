@@ -24,7 +24,7 @@ export interface LinkFact {
 	usedAt: Date | null;
 	/** Made by the operator's systems through the API, not by a rep in the console. */
 	viaApi: boolean;
-	/** Made by the start page's "Start a demo signing" (the sandbox only). */
+	/** Made for the demo, by the start page or `npm start` (the sandbox only: links.ts isDemoLink). */
 	demo?: boolean;
 	/** An emailed link's message in the outbox: whether it has gone out (null: not emailed). */
 	mail?: LinkMail | null;

@@ -169,6 +169,26 @@ describe('the timeline names who acted', () => {
 			detail: 'A demo link, made from the portal’s start page (not emailed)'
 		});
 	});
+
+	it('so is the one `npm start` prints, though the operator API made it', () => {
+		// Newest first.
+		const [replaced, made] = timeline(
+			[
+				event({ type: 'link.created', channel: 'link', data: { createdBy: 'start-demo' } }),
+				event({
+					type: 'link.revoked',
+					channel: 'link',
+					data: { reason: 'replaced', by: 'start-demo' }
+				})
+			],
+			'America/Chicago'
+		);
+		expect(made).toMatchObject({
+			by: 'Portal’s start (demo)',
+			detail: 'A demo link, printed when the portal started (not emailed)'
+		});
+		expect(replaced!.by).toBe('Portal’s start (demo)');
+	});
 });
 
 describe('the timeline says who decided', () => {

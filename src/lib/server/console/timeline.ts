@@ -5,7 +5,7 @@ import { carriedFrom, durationWords, typeLabel } from '$lib/server/audit/labels'
 import type { Db } from '$lib/server/db';
 import { reps } from '$lib/server/db/schema';
 import { isUuid } from '$lib/server/db/uuid';
-import { BY_OPERATOR_API, BY_SANDBOX_DEMO } from '$lib/server/links/links';
+import { BY_OPERATOR_API, BY_SANDBOX_DEMO, BY_START_DEMO } from '$lib/server/links/links';
 import { officeTime, shownTime, type ShownTime } from './time';
 
 export interface TimelineEntry {
@@ -44,9 +44,11 @@ function detail(e: AuditEvent, zone: string): string | null {
 			const made =
 				d.createdBy === BY_SANDBOX_DEMO
 					? 'A demo link, made from the portal’s start page (not emailed)'
-					: d.createdBy === BY_OPERATOR_API
-						? 'Not emailed'
-						: 'To copy and hand over (not emailed)';
+					: d.createdBy === BY_START_DEMO
+						? 'A demo link, printed when the portal started (not emailed)'
+						: d.createdBy === BY_OPERATOR_API
+							? 'Not emailed'
+							: 'To copy and hand over (not emailed)';
 			return `${to ? `For ${to}` : made}${until ? `; valid until ${until}` : ''}`;
 		}
 		case 'link.sent':
@@ -144,6 +146,7 @@ function actor(e: AuditEvent, repNames: ReadonlyMap<string, string>): string {
 	const d = e.data as Data;
 	if (d.createdBy === BY_OPERATOR_API || d.by === BY_OPERATOR_API) return 'Operator API';
 	if (d.createdBy === BY_SANDBOX_DEMO || d.by === BY_SANDBOX_DEMO) return 'Start page (demo)';
+	if (d.createdBy === BY_START_DEMO || d.by === BY_START_DEMO) return 'Portal’s start (demo)';
 	if (
 		e.type.startsWith('decision.') &&
 		e.type !== 'decision.accepted' &&

@@ -5,7 +5,7 @@ import { listAudit, verifyAuditChain, type AuditEvent } from '$lib/server/audit/
 import { canonicalJson } from '$lib/server/audit/canonical';
 import { decisionFor } from '$lib/server/decisions/decisions';
 import { signingSessions, type PresentedSection } from '$lib/server/db/schema';
-import { BY_OPERATOR_API, BY_SANDBOX_DEMO } from '$lib/server/links/links';
+import { BY_OPERATOR_API, isDemoLink } from '$lib/server/links/links';
 import { CONSENT_SHA256 } from '$lib/server/signing/terms';
 import { describeDevice } from './words';
 
@@ -52,7 +52,7 @@ export type Channel =
 function linkMaker(createdBy: string | null): 'rep' | 'operator' | 'demo' | null {
 	if (createdBy?.startsWith('rep:')) return 'rep';
 	if (createdBy === BY_OPERATOR_API) return 'operator';
-	if (createdBy === BY_SANDBOX_DEMO) return 'demo';
+	if (isDemoLink(createdBy)) return 'demo';
 	return null;
 }
 

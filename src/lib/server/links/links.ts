@@ -20,6 +20,11 @@ export type LinkState = 'valid' | 'expired' | 'revoked' | 'used' | 'unknown';
 export const BY_OPERATOR_API = 'operator-api';
 /** Who made a link from the start page's "Start a demo signing" (the sandbox only). */
 export const BY_SANDBOX_DEMO = 'sandbox-demo';
+/** Who made the demo link `npm start` prints (scripts/start.js, through the operator API, the sandbox only). */
+export const BY_START_DEMO = 'start-demo';
+/** A link made for the demo, by the start page or by `npm start`: not a link for a real merchant. */
+export const isDemoLink = (createdBy: unknown) =>
+	createdBy === BY_SANDBOX_DEMO || createdBy === BY_START_DEMO;
 
 export interface CreateLinkInput {
 	officeId: number;

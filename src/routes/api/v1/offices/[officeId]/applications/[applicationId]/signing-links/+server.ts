@@ -5,7 +5,7 @@ import { parseJsonBody, reasonsByField } from '$lib/server/http/inputs';
 import { authorizeOperator } from '$lib/server/http/operator-auth';
 import { requestMeta } from '$lib/server/http/meta';
 import { issueLink } from '$lib/server/links/ending';
-import { BY_OPERATOR_API } from '$lib/server/links/links';
+import { BY_OPERATOR_API, BY_START_DEMO } from '$lib/server/links/links';
 import { sendLinkMail } from '$lib/server/links/mail';
 import { isDecided, officeUnknown } from '$lib/server/onboarding';
 import { businessName, findApplication } from '$lib/server/signing/application';
@@ -14,6 +14,9 @@ import { declinedSinceLastLink } from '$lib/server/signing/decline';
 import { orOffice, repContact } from '$lib/server/reps/contact';
 import { BodySchema, ParamsSchema } from './schema';
 import { reasons, unknownFields } from '$lib/server/http/api-reasons';
+
+/** Sent by `npm start` with `start` for its demo link (below). */
+const START_DEMO_HEADER = 'x-portal-demo';
 
 const problem = (status: number, message: string, errors?: Record<string, string[]>) =>
 	json({ message, ...(errors ? { errors } : {}) }, { status });
@@ -96,13 +99,17 @@ export const POST: RequestHandler = async (event) => {
 		);
 	}
 	const email = body.output.email ?? null;
+	// The demo link `npm start` prints (scripts/start.js) says so, on embedded defaults only: the
+	// console then names it a demo link, not one from the operator's systems. Elsewhere the header
+	// changes nothing.
+	const demo = ctx.config.sandbox && event.request.headers.get(START_DEMO_HEADER) === 'start';
 	const created = await issueLink(
 		ctx,
 		{
 			officeId,
 			applicationId,
 			email,
-			createdBy: BY_OPERATOR_API,
+			createdBy: demo ? BY_START_DEMO : BY_OPERATOR_API,
 			ttlHours: ctx.config.LINK_TTL_HOURS,
 			expiresAt,
 			meta: requestMeta(event),
