@@ -16,7 +16,16 @@ import {
 	type TestApplication
 } from './support/flow';
 import { E2E } from './support/env';
-import { REPS, SEND_LINK, TABLET, appPath, handOver, mailTo, repPage } from './support/reps';
+import {
+	REPS,
+	SEND_LINK,
+	SENT_NOTICE,
+	TABLET,
+	appPath,
+	handOver,
+	mailTo,
+	repPage
+} from './support/reps';
 
 test.use({ viewport: TABLET });
 
@@ -30,9 +39,7 @@ async function sendLink(rep: Page, app: TestApplication, to: string): Promise<st
 	await ready(rep);
 	await rep.getByLabel('Owner’s email').fill(to);
 	await rep.getByRole('button', { name: SEND_LINK }).click();
-	await expect(
-		rep.getByText('The link email is queued. The Email section below says when it goes out.')
-	).toBeVisible();
+	await expect(rep.getByText(SENT_NOTICE)).toBeVisible();
 	const { path } = await mailTo(rep, to, app.business);
 	await rep.goto(appPath(app.id));
 	return path;

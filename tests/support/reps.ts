@@ -96,6 +96,13 @@ export const consoleEntry = (page: Page, applicationId: number) =>
 
 export const appPath = (applicationId: number) => `/rep/applications/${applicationId}`;
 
+/**
+ * The application page's notice after a send: the email queued, or already sent by the time the
+ * page shows it (the outbox is quick here).
+ */
+export const SENT_NOTICE =
+	/^(The link email is queued\. The Email section below says when it goes out\.|The link was emailed to \S+\.)$/;
+
 /** The application page's send button, whichever its words (no link, one emailed, one not). */
 export const SEND_LINK = /^(Send link|Resend link|Email a new link)$/;
 
