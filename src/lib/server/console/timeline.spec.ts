@@ -50,6 +50,41 @@ describe('the timeline names who acted', () => {
 		]);
 	});
 
+	it('a link opened in two browsers: two sessions, each with its address and browser', () => {
+		const OTHER = '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
+		const phone =
+			'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+		const desktop =
+			'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+		const onLink = (sessionId: string | null, ip: string, userAgent: string) => ({
+			channel: 'link' as const,
+			sessionId,
+			ip,
+			userAgent
+		});
+		const entries = timeline(
+			[
+				event({ ...onLink(null, '203.0.113.9', phone), type: 'link.opened' }),
+				event({ ...onLink(SESSION, '203.0.113.9', phone), type: 'session.started' }),
+				event({ ...onLink(OTHER, '198.51.100.4', desktop), type: 'session.started' }),
+				event({ ...onLink(SESSION, '203.0.113.9', phone), type: 'terms.shown' })
+			],
+			'America/Chicago'
+		);
+		expect(entries.map((e) => e.by).reverse()).toEqual([
+			'Merchant, from 203.0.113.9, Safari 17.0 on iOS 17.0 (Apple iPhone)',
+			'Merchant (session 1), from 203.0.113.9, Safari 17.0 on iOS 17.0 (Apple iPhone)',
+			'Merchant (session 2), from 198.51.100.4, Chrome 131.0 on Windows 10 (desktop)',
+			'Merchant (session 1), from 203.0.113.9, Safari 17.0 on iOS 17.0 (Apple iPhone)'
+		]);
+		// One session: no number.
+		const [one] = timeline(
+			[event({ ...onLink(SESSION, '203.0.113.9', phone), type: 'terms.shown' })],
+			'America/Chicago'
+		);
+		expect(one!.by).toBe('Merchant, from 203.0.113.9, Safari 17.0 on iOS 17.0 (Apple iPhone)');
+	});
+
 	it('in person: the rep by name for the hand-over, the merchant on the rep’s device after it', () => {
 		const inPerson = {
 			channel: 'in_person' as const,

@@ -5,6 +5,7 @@ import { carriedFrom, durationWords, typeLabel } from '$lib/server/audit/labels'
 import type { Db } from '$lib/server/db';
 import { reps } from '$lib/server/db/schema';
 import { isUuid } from '$lib/server/db/uuid';
+import { describeDevice } from '$lib/server/evidence/words';
 import { BY_OPERATOR_API, BY_SANDBOX_DEMO, BY_START_DEMO } from '$lib/server/links/links';
 import { officeTime, shownTime, type ShownTime } from './time';
 
@@ -13,7 +14,10 @@ export interface TimelineEntry {
 	when: ShownTime;
 	title: string;
 	detail: string | null;
-	/** Who acted: the rep, the operator's systems, the merchant (with their address), the portal. */
+	/**
+	 * Who acted: the rep, the operator's systems, the merchant (with their address and browser, and
+	 * which session when a link started more than one), the portal.
+	 */
 	by: string;
 }
 
@@ -141,7 +145,33 @@ const REP_IN_PERSON = new Set(['session.started', 'session.handed_over', 'device
 const portalLock = (e: AuditEvent) =>
 	e.type === 'device.locked' && (e.data as Data).reason !== 'returned';
 
-function actor(e: AuditEvent, repNames: ReadonlyMap<string, string>): string {
+/**
+ * The merchant's sessions by link, numbered as they began, when there was more than one: a link
+ * opened in two browsers (or by two people) reads as two sessions, not one merchant twice.
+ */
+function linkSessions(events: AuditEvent[]): ReadonlyMap<string, number> {
+	const numbers = new Map<string, number>();
+	for (const e of events) {
+		if (e.channel === 'link' && e.sessionId && !e.rep && !numbers.has(e.sessionId)) {
+			numbers.set(e.sessionId, numbers.size + 1);
+		}
+	}
+	return numbers.size > 1 ? numbers : new Map();
+}
+
+/** "Merchant (session 2), from 203.0.113.9, Chrome 131.0 on Android", as far as each is known. */
+function merchant(e: AuditEvent, sessions: ReadonlyMap<string, number>): string {
+	const session = e.sessionId ? sessions.get(e.sessionId) : undefined;
+	const who = session ? `Merchant (session ${session})` : 'Merchant';
+	if (!e.ip) return who;
+	return `${who}, from ${e.ip}${e.userAgent ? `, ${describeDevice(e.userAgent)}` : ''}`;
+}
+
+function actor(
+	e: AuditEvent,
+	repNames: ReadonlyMap<string, string>,
+	sessions: ReadonlyMap<string, number>
+): string {
 	// A link the operator API made, or one it replaced (`by`).
 	const d = e.data as Data;
 	if (d.createdBy === BY_OPERATOR_API || d.by === BY_OPERATOR_API) return 'Operator API';
@@ -163,7 +193,7 @@ function actor(e: AuditEvent, repNames: ReadonlyMap<string, string>): string {
 		return `Merchant, on the device of ${rep}`;
 	}
 	if (rep) return rep;
-	if (e.sessionId || e.type === 'link.opened') return e.ip ? `Merchant, from ${e.ip}` : 'Merchant';
+	if (e.sessionId || e.type === 'link.opened') return merchant(e, sessions);
 	return 'Portal';
 }
 
@@ -192,13 +222,14 @@ export function timeline(
 	zone: string,
 	repNames: ReadonlyMap<string, string> = new Map()
 ): TimelineEntry[] {
+	const sessions = linkSessions(events);
 	return events
 		.map((e) => ({
 			seq: e.seq,
 			when: shownTime(e.at, zone),
 			title: typeLabel(e.type),
 			detail: detail(e, zone),
-			by: actor(e, repNames)
+			by: actor(e, repNames, sessions)
 		}))
 		.reverse();
 }
