@@ -119,6 +119,20 @@ test('before and around the link: not sent, link sent, expired, revoked', async 
 	await expect(rep.getByText('Use your browser’s Back button')).toBeVisible();
 	await expect(rep.getByRole('link', { name: 'portal’s start page' })).toHaveAttribute('href', '/');
 	await expect(rep).toHaveTitle('Not available (404) · Merchant signing portal');
+	// An application the service has as decided, with no signing here (the demo office's 50004):
+	// its page and its documents' addresses say it was decided outside the portal.
+	await rep.goto(appPath(50004));
+	await expect(rep.getByText('decided outside the portal.')).toBeVisible();
+	for (const [file, document] of [
+		['certificate.pdf', 'certificate'],
+		['signed-copy.pdf', 'signed copy']
+	]) {
+		const elsewhere = await rep.request.get(`${appPath(50004)}/${file}`);
+		expect(elsewhere.status()).toBe(404);
+		expect(await elsewhere.text()).toContain(
+			`There is no ${document} for this application: the onboarding service has it as decided outside the portal`
+		);
+	}
 
 	const sent = await newApplication(request, 'Console sent');
 	await createLink(request, sent.id, { email: 'morgan@testshop.example' });

@@ -22,3 +22,10 @@ export function pdfResponse(
  */
 export const NO_COPIES_EARLY_DECLINE =
 	'You declined before your identity was confirmed, so there is no certificate or signed copy. Your sales representative has your decision.';
+
+/**
+ * A rep's certificate or signed copy asked for (an address typed, or kept) of an application the
+ * onboarding service has as decided with no signing here: the application page's own words.
+ */
+export const decidedElsewhere = (document: 'certificate' | 'signed copy') =>
+	`There is no ${document} for this application: the onboarding service has it as decided outside the portal, so the portal holds no signing of it. The application’s page shows where it stands.`;

@@ -1,14 +1,14 @@
 import { error } from '@sveltejs/kit';
 import { app } from '$lib/server/app';
 import { EvidenceNotFoundError, NotSignedError, signedCopyPdf } from '$lib/server/evidence';
-import { pdfResponse } from '$lib/server/evidence/http';
-import { OnboardingError } from '$lib/server/onboarding';
+import { decidedElsewhere, pdfResponse } from '$lib/server/evidence/http';
+import { isDecided, OnboardingError } from '$lib/server/onboarding';
 import { requireOfficeApplication } from '$lib/server/reps/guard';
 import type { RequestHandler } from './$types';
 
 /** The application as the merchant was shown it, with the signature page. */
 export const GET: RequestHandler = async (event) => {
-	const { rep, applicationId } = await requireOfficeApplication(event);
+	const { rep, applicationId, application } = await requireOfficeApplication(event);
 	try {
 		const pdf = await signedCopyPdf(app(), {
 			officeId: rep.officeId,
@@ -20,7 +20,9 @@ export const GET: RequestHandler = async (event) => {
 		if (err instanceof EvidenceNotFoundError || err instanceof NotSignedError) {
 			error(404, {
 				message:
-					'There is no signed copy: the merchant has not accepted and signed this application.'
+					err instanceof EvidenceNotFoundError && isDecided(application)
+						? decidedElsewhere('signed copy')
+						: 'There is no signed copy: the merchant has not accepted and signed this application.'
 			});
 		}
 		if (err instanceof OnboardingError) {
