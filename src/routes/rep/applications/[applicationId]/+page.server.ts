@@ -228,7 +228,8 @@ export const load: PageServerLoad = async (event) => {
 		mail: mail.map((m) => ({
 			id: m.id,
 			subject: m.subject,
-			to: m.to,
+			// A note to the rep names its recipient when it goes out (mail/deliver.ts): until then, whom.
+			to: m.to ?? (m.kind === 'link' || m.kind === 'reminder' ? null : 'the rep'),
 			status: m.status,
 			problem: m.problem,
 			// A link email or reminder whose link is no longer the usable one (replaced, revoked).
