@@ -240,6 +240,16 @@ test('outcomes: signed, declined with the reason, being delivered, delivery fail
 	expect(certificate.text).toContain('APPENDIX: THE APPLICATION’S FULL AUDIT TRAIL');
 	const copy = pdf(await download(rep, /The signed copy/));
 	expect(copy.seal).toContain('Signature is Valid.');
+	// The signer's copy, the one to send the merchant: sealed, as they downloaded it, without the
+	// office's trail.
+	await expect(
+		rep.getByText('A merchant who asks for their copies gets the signed copy')
+	).toBeVisible();
+	const signer = pdf(await download(rep, /The signer’s copy of the certificate/));
+	expect(signer.seal).toContain('Signature is Valid.');
+	expect(signer.text).toContain(signed.business);
+	expect(signer.text).toContain('signer’s copy');
+	expect(signer.text).not.toContain('APPENDIX');
 	// A hand-over posted from a page older than the signing: nothing left to sign in person.
 	const stale = await rep.request.post(`${appPath(signed.id)}?/handOver`, {
 		form: { photoIdChecked: 'on', idType: 'drivers_license', idLast4: '1234' },

@@ -33,6 +33,7 @@ test('a rep of another office gets 404 on every page, file and action of this of
 		for (const path of [
 			appPath(id),
 			`${appPath(id)}/certificate.pdf`,
+			`${appPath(id)}/signer-certificate.pdf`,
 			`${appPath(id)}/signed-copy.pdf`,
 			`${appPath(id)}/application.pdf`,
 			`${appPath(id)}?done=sent`
