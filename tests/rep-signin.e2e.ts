@@ -155,7 +155,22 @@ test('one message for a wrong password and an unknown email; what was typed stay
 	await page.goto('/rep/login');
 	await ready(page);
 	await page.locator('form').evaluate((f) => f.setAttribute('novalidate', ''));
+	// While the answer is on its way the button says so (a password takes a moment to check).
+	let release = () => {};
+	const held = new Promise<void>((r) => (release = r));
+	// The page is on the screen: the next request to its address is the post.
+	await page.route(
+		(url) => url.pathname === '/rep/login',
+		async (route) => {
+			await held;
+			await route.continue();
+		},
+		{ times: 1 }
+	);
 	await page.getByRole('button', { name: 'Sign in' }).click();
+	await expect(page.getByRole('button', { name: 'Checking…' })).toBeDisabled();
+	release();
+	await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
 	await expect(page.getByText('Enter your email.')).toBeVisible();
 	await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
 	await expect(page.getByText('Enter your password.')).toBeVisible();
