@@ -238,6 +238,7 @@ test('outcomes: signed, declined with the reason, being delivered, delivery fail
 	expect(certificate.seal).toContain('Signature is Valid.');
 	expect(certificate.text).toContain(signed.business);
 	expect(certificate.text).toContain('APPENDIX: THE APPLICATION’S FULL AUDIT TRAIL');
+	expect(certificate.text).toContain('The office’s copy, with the application’s whole audit trail');
 	const copy = pdf(await download(rep, /The signed copy/));
 	expect(copy.seal).toContain('Signature is Valid.');
 	// The signer's copy, the one to send the merchant: sealed, as they downloaded it, without the
@@ -250,6 +251,7 @@ test('outcomes: signed, declined with the reason, being delivered, delivery fail
 	expect(signer.text).toContain(signed.business);
 	expect(signer.text).toContain('signer’s copy');
 	expect(signer.text).not.toContain('APPENDIX');
+	expect(signer.text).not.toContain('office’s copy');
 	// A hand-over posted from a page older than the signing: nothing left to sign in person.
 	const stale = await rep.request.post(`${appPath(signed.id)}?/handOver`, {
 		form: { photoIdChecked: 'on', idType: 'drivers_license', idLast4: '1234' },

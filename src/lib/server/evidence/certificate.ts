@@ -93,6 +93,15 @@ function summary(s: Sheet, f: EvidenceFacts, o: CertificateOptions): void {
 		size: 9.5,
 		color: COLOR.muted
 	});
+	// Said on its first page, as its file's name says it: a rep passing copies on sends the signer's.
+	if (f.trail) {
+		s.y -= s.textAt(
+			'The office’s copy, with the application’s whole audit trail: not the copy for the signer.',
+			x,
+			textWidth,
+			{ size: 9.5, font: 'bold' }
+		);
+	}
 	s.y = Math.min(s.y, s.verifyQr(o.verifyUrl, qrSize)) - 8;
 
 	// The outcome band.
@@ -354,7 +363,7 @@ export async function renderCertificate(
 ): Promise<PDFDocument> {
 	const s = await Sheet.create(
 		{
-			title: `Certificate of completion - application ${f.applicationId}`,
+			title: `Certificate of completion - application ${f.applicationId}${f.trail ? ' - office copy' : ''}`,
 			subject: `${f.businessName} - decision ${f.reference}`,
 			date: o.generatedAt
 		},
@@ -374,7 +383,7 @@ export async function renderCertificate(
 		});
 	}
 	s.footers(
-		`Certificate of completion - application ${f.applicationId} - ref. ${f.reference} - ${f.trail ? 'rep’s copy' : 'signer’s copy'} - made ${utcTime(o.generatedAt)}`
+		`Certificate of completion - application ${f.applicationId} - ref. ${f.reference} - ${f.trail ? 'office’s copy' : 'signer’s copy'} - made ${utcTime(o.generatedAt)}`
 	);
 	return s.pdf;
 }

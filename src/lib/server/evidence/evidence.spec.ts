@@ -458,6 +458,10 @@ describe('certificate of completion and signed copy', () => {
 		);
 		expect(appendixAt).toBeGreaterThan(0);
 		expect(appendixAt).toBeLessThanOrEqual(3);
+		// Its first page says whose copy it is.
+		expect(text[0]!.replace(/\s+/g, ' ')).toContain(
+			'The office’s copy, with the application’s whole audit trail: not the copy for the signer.'
+		);
 		const appendix = text.slice(appendixAt).join('\n');
 		const events = await listAudit(t.ctx.db, 1207, applicationId);
 		for (const e of events) expect(appendix).toContain(e.hash);

@@ -24,7 +24,8 @@ export const certificateFor =
 				audience,
 				origin: event.url.origin
 			});
-			const name = `certificate-of-completion-${applicationId}${audience === 'merchant' ? '-signer' : ''}.pdf`;
+			// The signer's under the name the merchant's own download has; the office's says it is.
+			const name = `certificate-of-completion-${applicationId}${audience === 'rep' ? '-office-copy' : ''}.pdf`;
 			return pdfResponse(pdf, name);
 		} catch (err) {
 			if (err instanceof EvidenceNotFoundError) {
