@@ -170,7 +170,7 @@ test('a link to another address sends the merchant to the rep, whose console say
 	// A link to copy could not carry it either: it is not offered, and the card says why.
 	await expect(rep.getByRole('button', { name: 'Make a link to copy' })).toHaveCount(0);
 	await expect(rep.locator('#copy-none')).toHaveText(
-		'A link to copy can’t carry over the identity already confirmed: the merchant could not start on it, so none can be made here.'
+		`No link to copy can be made now: a copied link can’t carry over the identity the merchant already confirmed, so they would be stopped on it. Send the link to ${app.email} above, or finish the signing in person below.`
 	);
 	await rep.goto('/dev/mailbox');
 	await expect(rep.getByText(other)).toHaveCount(0);
@@ -234,9 +234,7 @@ test('a pass on a copied link that is still out: the console says the merchant c
 
 	// The console does not send the rep to the tablet: the merchant is fine where they are.
 	await rep.goto(appPath(app.id));
-	await expect(rep.locator('#link-in-use')).toContainText(
-		'A new link, emailed or made to copy, ends that at once'
-	);
+	await expect(rep.locator('#link-in-use')).toContainText('A new link ends that at once');
 	await expect(rep.getByLabel('Owner’s email')).toHaveAccessibleDescription(
 		/Identity was already confirmed on the link that is out: the merchant can finish on it\. No new link can carry that over\.$/
 	);

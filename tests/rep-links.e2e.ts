@@ -355,6 +355,16 @@ test('a send pressed after the session ended sends nothing, and the address type
 	// Given back once: a reload offers the owner's address again.
 	await rep.reload();
 	await expect(rep.getByLabel('Owner’s email')).toHaveValue(app.email);
+	// Make a link to copy, pressed once the session has ended again: not done, and said so.
+	await ready(rep);
+	await endSessionElsewhere(rep, request);
+	await rep.getByRole('button', { name: 'Make a link to copy' }).click();
+	await signInAgain(rep);
+	await expect(rep).toHaveURL(new RegExp(`${appPath(app.id)}$`));
+	await expect(rep.locator('#undone')).toContainText(
+		'Your session had ended, so no link was made to copy.'
+	);
+	await expect(rep.getByText(`A link is out, emailed to ${address}.`)).toBeVisible();
 	await rep.context().close();
 });
 

@@ -217,6 +217,8 @@ export const load: PageServerLoad = async (event) => {
 		// Only that address: said beside the field, before the rep sends a link that can't.
 		passHint:
 			state.identityPassed && !state.decided ? passHint(state.identityPassed, state.link) : null,
+		// The address a new link must go to for the pass to carry over, if any.
+		passEmail: (!state.decided && state.identityPassed?.email) || null,
 		done,
 		undone,
 		// A link just made to copy, on the one view the action's redirect leads to.
@@ -383,6 +385,7 @@ export const actions: Actions = {
 		after(event, 'sent');
 	},
 	copy: async (event) => {
+		keepIfEnded(event, { action: 'copy' });
 		const { rep, application, applicationId } = await requireOfficeApplication(event);
 		const parsed = v.safeParse(CopyLinkSchema, Object.fromEntries(await event.request.formData()));
 		if (!parsed.success) {
@@ -408,6 +411,7 @@ export const actions: Actions = {
 		after(event, 'copied', '#copied');
 	},
 	revoke: async (event) => {
+		keepIfEnded(event, { action: 'revoke' });
 		const { rep, application } = await requireOfficeApplication(event);
 		const parsed = v.safeParse(
 			RevokeLinkSchema,
