@@ -6,9 +6,9 @@ import { carried } from './carried';
  * not done, and the sign-in page brings the rep back to the page. What they had typed comes back
  * with them, so that an address typed over the owner's is not silently replaced by it again and a
  * link sent there by a second press (Make a link to copy and Revoke keep only that they were
- * pressed, for the page to say they were not done). Kept in a cookie (carried.ts) for the rep whose session it
- * was, for as long as a rep might take to sign in again; never the SSN (no such form asks for it),
- * and only what the form's own fields took, each as `typedBack` gives it.
+ * pressed, for the page to say they were not done). Kept in a cookie (carried.ts) for the rep
+ * whose session it was, for as long as a rep might take to sign in again; never the SSN (no such
+ * form asks for it), and only what the form's own fields took, each as `typedBack` gives it.
  */
 const UndoneForm = v.variant('action', [
 	v.object({ action: v.literal('send'), email: v.string() }),
