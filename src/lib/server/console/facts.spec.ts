@@ -12,7 +12,7 @@ import {
 	reps,
 	signingSessions
 } from '$lib/server/db/schema';
-import { createLink } from '$lib/server/links/links';
+import { BY_OPERATOR_API, createLink, DEMO_MAKERS, isDemoLink } from '$lib/server/links/links';
 import { TEST_DATABASE_URL, throwawayDatabase } from '$lib/server/testing/postgres';
 import { loadFacts } from './facts';
 
@@ -292,6 +292,26 @@ function checks(open: () => Promise<{ db: Database['db']; close: () => Promise<v
 			owner: 'Dana Whitfield'
 		});
 		expect((await loadFacts(db, 3300, [50004])).get(50004)!.decision).toBeNull();
+	});
+
+	it('marks the demo’s links, by whichever of the demo’s makers, and no other', async () => {
+		const made = new Date('2026-11-22T10:00:00.000Z');
+		const makers = [...DEMO_MAKERS, BY_OPERATOR_API, 'rep:1', 'test'];
+		for (const [i, createdBy] of makers.entries()) {
+			await createLink(
+				db,
+				{ officeId: 4400, applicationId: 60001 + i, email: null, createdBy, ttlHours: 72, meta },
+				made
+			);
+		}
+		const facts = await loadFacts(
+			db,
+			4400,
+			makers.map((_, i) => 60001 + i)
+		);
+		const demo = makers.map((_, i) => facts.get(60001 + i)!.links[0]!.demo === true);
+		expect(demo).toEqual(makers.map((m) => isDemoLink(m)));
+		expect(demo.filter(Boolean)).toHaveLength(DEMO_MAKERS.length);
 	});
 
 	it('reads one application alone, bound to its office', async () => {

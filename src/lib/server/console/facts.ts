@@ -2,7 +2,7 @@ import { and, eq, gt, inArray, isNotNull, notExists, or, sql, type SQL } from 'd
 import { alias, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '$lib/server/db';
 import { preparedPer } from '$lib/server/db/prepared';
-import { BY_OPERATOR_API, BY_SANDBOX_DEMO, BY_START_DEMO } from '$lib/server/links/links';
+import { BY_OPERATOR_API, DEMO_MAKERS } from '$lib/server/links/links';
 import {
 	auditEvents,
 	decisions,
@@ -106,7 +106,7 @@ function factsQuery(db: Tx, scope: Scope) {
 					revokedAt: ms(signingLinks.revokedAt),
 					usedAt: ms(signingLinks.usedAt),
 					viaApi: sql`${signingLinks.createdBy} = ${sql.raw(`'${BY_OPERATOR_API}'`)}`,
-					demo: sql`${signingLinks.createdBy} in (${sql.raw(`'${BY_SANDBOX_DEMO}', '${BY_START_DEMO}'`)})`,
+					demo: sql`${signingLinks.createdBy} in (${sql.raw(DEMO_MAKERS.map((m) => `'${m}'`).join(', '))})`,
 					mail: linkMailOf()
 				},
 				of(signingLinks)

@@ -22,9 +22,11 @@ export const BY_OPERATOR_API = 'operator-api';
 export const BY_SANDBOX_DEMO = 'sandbox-demo';
 /** Who made the demo link `npm start` prints (scripts/start.js, through the operator API, the sandbox only). */
 export const BY_START_DEMO = 'start-demo';
-/** A link made for the demo, by the start page or by `npm start`: not a link for a real merchant. */
+/** Who makes links for the demo, by the start page or by `npm start`: not links for a real merchant. */
+export const DEMO_MAKERS: readonly string[] = [BY_SANDBOX_DEMO, BY_START_DEMO];
+/** A link made for the demo (the console's facts ask the same of the database: console/facts.ts). */
 export const isDemoLink = (createdBy: unknown) =>
-	createdBy === BY_SANDBOX_DEMO || createdBy === BY_START_DEMO;
+	typeof createdBy === 'string' && DEMO_MAKERS.includes(createdBy);
 
 export interface CreateLinkInput {
 	officeId: number;
