@@ -18,6 +18,7 @@ import { databaseProblem, databaseUnavailable } from '$lib/server/db/problems';
 import { compress } from '$lib/server/http/compress';
 import { foreignFormMessage, isForeignFormPost } from '$lib/server/http/csrf';
 import { checkRequest, isApiPath, type InputProblem } from '$lib/server/http/inputs';
+import { GET_ONLY_ALLOW, GET_ONLY_ROUTES, methodNotAccepted } from '$lib/server/http/methods';
 import { authorizeOperator, isOperatorApiPath } from '$lib/server/http/operator-auth';
 import { plainPath } from '$lib/server/http/plain-path';
 import { problemResponse, refusalPage } from '$lib/server/http/problem';
@@ -407,8 +408,17 @@ const apiNotFound: Handle = ({ event, resolve }) => {
  * The operator API and the sandbox answer their own 405s.
  */
 const methods: Handle = async ({ event, resolve }) => {
-	const response = await resolve(event);
 	const { method } = event.request;
+	// An address that answers GET alone answers anything else 405 at once: a form's checks (its
+	// origin, its type) would answer a question the address never asks.
+	if (method !== 'GET' && method !== 'HEAD' && GET_ONLY_ROUTES.has(event.route.id ?? '')) {
+		await drainBody(event.request);
+		return new Response(methodNotAccepted(method, GET_ONLY_ALLOW), {
+			status: 405,
+			headers: { allow: GET_ONLY_ALLOW, 'content-type': 'text/plain; charset=utf-8' }
+		});
+	}
+	const response = await resolve(event);
 	const path = event.url.pathname;
 	// A page's own 405 (a form posted to a page without one) is its error page, in our words
 	// already (handleError); an endpoint's (a POST to /healthz or a PDF, a GET to a POST-only
@@ -424,10 +434,10 @@ const methods: Handle = async ({ event, resolve }) => {
 		return response;
 	}
 	const allow = response.headers.get('allow') ?? 'GET, HEAD';
-	return new Response(
-		`${method} is not accepted at this address: it answers ${allow.split(/,\s*/).join(', ')}.`,
-		{ status: 405, headers: { allow, 'content-type': 'text/plain; charset=utf-8' } }
-	);
+	return new Response(methodNotAccepted(method, allow), {
+		status: 405,
+		headers: { allow, 'content-type': 'text/plain; charset=utf-8' }
+	});
 };
 
 /** What Retry-After asks of a client while the database is away: health checks poll as often. */

@@ -253,6 +253,20 @@ test('a method no page takes is named in our words, with what the address answer
 		);
 		expect(res.headers()['allow'], path).toBeTruthy();
 	}
+	// Whatever is sent to an address that answers GET alone, the answer is that 405, and not a
+	// form's refusals (its type, its origin): there is no form there.
+	for (const [path, headers, data] of [
+		['/healthz', { 'content-type': 'application/json' }, '{"check":true}'],
+		['/healthz', { 'content-type': 'text/plain', origin: 'https://elsewhere.example' }, 'hi'],
+		['/sign/done/certificate.pdf', { 'content-type': 'application/x-www-form-urlencoded' }, 'a=b']
+	] as const) {
+		const res = await request.post(path, { headers, data, maxRedirects: 0 });
+		expect(res.status(), path).toBe(405);
+		expect(res.headers()['allow'], path).toBe('GET, HEAD');
+		expect(await res.text(), path).toBe(
+			'POST is not accepted at this address: it answers GET, HEAD.'
+		);
+	}
 	// A form sent compressed is refused as such, not read as if it were not.
 	const gzipped = await request.post('/sign/terms?/consent', {
 		headers: {
