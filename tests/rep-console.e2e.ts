@@ -594,9 +594,16 @@ test('a long list comes in pages of 25, newest first, with the search kept from 
 	await expect(items).toHaveCount(25);
 	// A page past the last (an old link) shows the last, oldest first made at its end.
 	await rep.goto('/rep?q=Paged&page=9999');
+	await expect(rep.getByTestId('past-last')).toHaveText(
+		`This list has no page 9999 now, only ${last}: here is the last.`
+	);
 	await expect(items).toHaveCount(matching - 25 * (last - 1));
 	await expect(pages.getByRole('link', { name: 'Older →' })).toHaveCount(0);
 	await expect(pages).toContainText(`of ${matching}`);
+	// The last page, asked for by its own number, says nothing of the kind.
+	await rep.goto(`/rep?q=Paged&page=${last}`);
+	await expect(items).toHaveCount(matching - 25 * (last - 1));
+	await expect(rep.getByTestId('past-last')).toHaveCount(0);
 	// A page that is no number is refused in words.
 	const bad = await rep.goto('/rep?page=x');
 	expect(bad?.status()).toBe(400);

@@ -86,6 +86,8 @@ export const load: PageServerLoad = async (event) => {
 		matching: matching.length,
 		page,
 		pages,
+		// A page asked for past the last, said so above the last (an old link, a number typed).
+		pastLast: query.output.page > pages ? query.output.page : null,
 		from: from + 1,
 		states: STATE_KINDS.map((k) => ({ kind: k, label: FILTER_LABELS[k], count: counts[k]! })),
 		rows: shown.map((r) => ({
