@@ -27,6 +27,20 @@ function event(over: Partial<AuditEvent>): AuditEvent {
 	} as AuditEvent;
 }
 
+describe('the timeline’s times', () => {
+	it('are the office’s, to the second, newest first, with the instant for <time>', () => {
+		const at = new Date(Date.UTC(2026, 10, 23, 15, 4, 5, 678));
+		const entries = timeline(
+			[event({ at }), event({ at: new Date(at.getTime() + 1000), type: 'decision.recorded' })],
+			'America/Chicago'
+		);
+		expect(entries.map((e) => e.when)).toEqual([
+			{ iso: '2026-11-23T15:04:06.678Z', text: 'Nov 23, 2026, 9:04:06 AM CST' },
+			{ iso: '2026-11-23T15:04:05.678Z', text: 'Nov 23, 2026, 9:04:05 AM CST' }
+		]);
+	});
+});
+
 describe('the timeline names who acted', () => {
 	it('questions left past their time and closed by the worker: the portal, not the merchant', () => {
 		const onLink = { channel: 'link' as const, sessionId: SESSION };

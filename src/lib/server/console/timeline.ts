@@ -226,7 +226,8 @@ export function timeline(
 	return events
 		.map((e) => ({
 			seq: e.seq,
-			when: shownTime(e.at, zone),
+			// To the second: a rep answering "when exactly?" reads it here as the certificate says it.
+			when: shownTime(e.at, zone, { seconds: true }),
 			title: typeLabel(e.type),
 			detail: detail(e, zone),
 			by: actor(e, repNames, sessions)
