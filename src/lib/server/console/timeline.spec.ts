@@ -31,7 +31,7 @@ describe('the timeline’s times', () => {
 	it('are the office’s, to the second, newest first, with the instant for <time>', () => {
 		const at = new Date(Date.UTC(2026, 10, 23, 15, 4, 5, 678));
 		const entries = timeline(
-			[event({ at }), event({ at: new Date(at.getTime() + 1000), type: 'decision.recorded' })],
+			[event({ at }), event({ at: new Date(at.getTime() + 1000), type: 'decision.delivered' })],
 			'America/Chicago'
 		);
 		expect(entries.map((e) => e.when)).toEqual([
