@@ -830,8 +830,12 @@ test('a hand-over takes the console’s other tabs off their pages at once: no o
 	const password = await context.newPage();
 	await password.goto('/rep/password');
 	await ready(password);
+	// The development mailbox (the sandbox's), which lists other merchants' signing links.
+	const mailbox = await context.newPage();
+	await mailbox.goto('/dev/mailbox');
+	await ready(mailbox);
 	await handOver(rep, app.id);
-	for (const other of [list, password]) {
+	for (const other of [list, password, mailbox]) {
 		await expect(other).toHaveURL(/\/sign\/terms$/, { timeout: 3_000 });
 		await expect(other.getByRole('heading', { level: 1 })).not.toHaveText('Applications');
 		await expect(other.getByRole('button', { name: 'Return to rep' })).toBeVisible();
