@@ -335,9 +335,9 @@ test('a rep changes their own password: checked, signed out elsewhere, with scri
 	await expect(here.getByRole('heading', { level: 1, name: 'Applications' })).toBeVisible();
 	// The other browser was signed out, and says so.
 	await other.goto('/rep');
-	await expect(other).toHaveURL(/\/rep\/login\?ended=closed/);
+	await expect(other).toHaveURL(/\/rep\/login\?ended=password/);
 	await expect(other.getByRole('status')).toHaveText(
-		'Your session ended (because your password was changed, or you signed out in another tab). Please sign in again.'
+		'Your session ended (because your password was changed since you signed in here). Please sign in again.'
 	);
 	// The old password no longer signs in; the new one does, here without script, where the
 	// change back to the first one goes through the same form.
@@ -351,7 +351,7 @@ test('a rep changes their own password: checked, signed out elsewhere, with scri
 	await expect(other).toHaveURL(/\/rep\/password\?changed=1$/);
 	// And now it was this browser's session that was elsewhere.
 	await here.goto('/rep');
-	await expect(here).toHaveURL(/\/rep\/login\?ended=closed/);
+	await expect(here).toHaveURL(/\/rep\/login\?ended=password/);
 	await here.context().close();
 	await other.context().close();
 });

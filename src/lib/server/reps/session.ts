@@ -78,7 +78,7 @@ export async function resumeRepSession(
 ): Promise<ResumedRep | undefined> {
 	if (!secret || !isTokenShaped(secret)) return undefined;
 	const [row] = await resumeQuery(db).execute({ tokenHash: hashToken(secret) });
-	if (!row || repSessionEnd(row.session, row.rep.disabledAt, rules, now)) return undefined;
+	if (!row || repSessionEnd(row.session, row.rep, rules, now)) return undefined;
 	const { session, rep, handover } = row;
 	const idleMs = rules.idleMinutes * 60_000;
 	if (
@@ -104,11 +104,12 @@ export async function resumeRepSession(
 /**
  * Why the session a cookie names is over, for the sign-in page's words, and whose it was: read
  * only when resumeRepSession found none (a cookie left from before), so no page a signed-in rep
- * opens pays for it. `closed`: ended on the server, which a cookie outlives when the password was
- * changed elsewhere (or in a race with a sign-out in another tab); null when the cookie names no
+ * opens pays for it. `password`: closed by a new password (the rep's own, set in another
+ * browser, or the operator's reset), which a cookie outlives; `closed`: signed out, which the
+ * cookie outlives only in a race with a sign-out in another tab. Null when the cookie names no
  * session.
  */
-export type RepSessionEnd = 'idle' | 'max' | 'disabled' | 'closed';
+export type RepSessionEnd = 'idle' | 'max' | 'disabled' | 'password' | 'closed';
 
 export interface EndedRepSession {
 	reason: RepSessionEnd;
@@ -125,23 +126,30 @@ export async function whyRepSessionEnded(
 ): Promise<EndedRepSession | null> {
 	if (!secret || !isTokenShaped(secret)) return null;
 	const [row] = await db
-		.select({ session: repSessions, disabledAt: reps.disabledAt, officeId: reps.officeId })
+		.select({
+			session: repSessions,
+			rep: { disabledAt: reps.disabledAt, passwordChangedAt: reps.passwordChangedAt },
+			officeId: reps.officeId
+		})
 		.from(repSessions)
 		.innerJoin(reps, eq(reps.id, repSessions.repId))
 		.where(eq(repSessions.tokenHash, hashToken(secret)));
-	const reason = row && repSessionEnd(row.session, row.disabledAt, rules, now);
+	const reason = row && repSessionEnd(row.session, row.rep, rules, now);
 	return reason ? { reason, repId: row.session.repId, officeId: row.officeId } : null;
 }
 
 /** Whether, and why, a session is over: the one statement of the rules both reads above apply. */
 function repSessionEnd(
 	session: Pick<typeof repSessions.$inferSelect, 'closedAt' | 'createdAt' | 'lastSeenAt'>,
-	disabledAt: Date | null,
+	rep: Pick<typeof reps.$inferSelect, 'disabledAt' | 'passwordChangedAt'>,
 	rules: RepSessionRules,
 	now: Date
 ): RepSessionEnd | null {
-	if (disabledAt) return 'disabled';
-	if (session.closedAt) return 'closed';
+	if (rep.disabledAt) return 'disabled';
+	// A new password closes the rep's sessions in the same transaction, at the same instant.
+	if (session.closedAt) {
+		return session.closedAt.getTime() === rep.passwordChangedAt.getTime() ? 'password' : 'closed';
+	}
 	if (now.getTime() - session.createdAt.getTime() > rules.maxHours * 3_600_000) return 'max';
 	return now.getTime() - session.lastSeenAt.getTime() > rules.idleMinutes * 60_000 ? 'idle' : null;
 }

@@ -311,7 +311,9 @@ describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 			const b = await start(at(2000));
 			await setRepPassword(database.db, 'sam@example.com', 'another long pass phrase', at(2001));
 			expect(await resumeRepSession(database.db, b, sessions, at(2002))).toBeUndefined();
-			expect((await whyRepSessionEnded(database.db, b, sessions, at(2002)))?.reason).toBe('closed');
+			expect((await whyRepSessionEnded(database.db, b, sessions, at(2002)))?.reason).toBe(
+				'password'
+			);
 			expect((await attempt('sam@example.com', PASSWORD, '198.51.100.50', at(2003))).ok).toBe(
 				false
 			);
