@@ -11,7 +11,7 @@ export const TERMS_AND_CONDITIONS = `<h3>Merchant Processing Agreement</h3>
 <p>This Merchant Processing Agreement (the <strong>"Agreement"</strong>) is made between the merchant named in the application (the <strong>"Merchant"</strong>), the card-processing service provider (the <strong>"Processor"</strong>) and its sponsoring bank (the <strong>"Bank"</strong>). By signing, the Merchant confirms that it has read, understood and agrees to be bound by every part of this Agreement, including the Fee Schedule and any addenda the Merchant accepts.</p>
 <h4>1. Definitions</h4>
 <ul>
-<li><strong>Card</strong> means a credit, debit, prepaid or charge card issued under the rules of a ChargeCardNetwork and accepted under this Agreement.</li>
+<li><strong>Card</strong> means a credit, debit, prepaid or charge card issued under the rules of a card network and accepted under this Agreement.</li>
 <li><strong>Cardholder</strong> means the person to whom a Card is issued or who is authorized to use it.</li>
 <li><strong>Chargeback</strong> means a reversal of a Transaction that a Cardholder or issuer disputes.</li>
 <li><strong>Settlement Account</strong> means the business checking account the Merchant names in the application for deposits and debits.</li>
