@@ -238,7 +238,8 @@ test('/verify says how large a file it takes, and refuses a larger one in words,
 }) => {
 	// On the default BODY_SIZE_LIMIT (512K), which leaves 500 KB for the file.
 	const large = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(1024 * 1024, 0x20)]);
-	const TOO_LARGE = 'That file is larger than 500 KB, the most this portal takes.';
+	const TOO_LARGE =
+		'That file is larger than 500 KB, the most this portal takes, so it can’t be checked here.';
 
 	await page.goto('/verify');
 	await expect(

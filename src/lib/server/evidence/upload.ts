@@ -47,8 +47,10 @@ const uploadSchema = (limit: { bytes: number; words: string }) =>
 		v.maxSize(limit.bytes, tooLarge(limit.words))
 	);
 
+// Not "so it is not one of ours": a signed copy holds the service's application PDF, whose size
+// is the service's, and may pass a BODY_SIZE_LIMIT lower than MAX_UPLOAD_BYTES.
 const tooLarge = (words: string) =>
-	`That file is larger than ${words}, the most this portal takes. Its certificates and signed copies are far smaller, so this is not one of them.`;
+	`That file is larger than ${words}, the most this portal takes, so it can’t be checked here. A certificate from this portal is far smaller; a signed copy is this large only when the application in it is, and the sales office that sent it can check it against its own records.`;
 
 /** The form action of /verify and /verify/<reference>: the uploaded file, checked. */
 export async function verifyUpload(event: RequestEvent) {
