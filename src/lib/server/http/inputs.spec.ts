@@ -419,7 +419,9 @@ describe('problem responses', () => {
 			...request('/sign/sign?/decline', { accept: 'text/html' }),
 			refused
 		).text();
-		expect(signStep).toContain('what you typed is still there.');
+		expect(signStep).toContain(
+			'what you typed is still there, but for your Social Security Number, which you type again.'
+		);
 		expect(signStep).not.toContain('I don’t want to sign');
 	});
 });

@@ -91,17 +91,22 @@ ${again}</main></body>
 
 /** What to do after a refused form, by why it was refused and where it was. */
 function nextStep(problem: InputProblem, url: URL): string {
+	// The sign step's SSN field is a password's: browsers put nothing back in it.
+	const kept =
+		url.pathname === '/sign/sign'
+			? 'what you typed is still there, but for your Social Security Number, which you type again'
+			: 'what you typed is still there';
 	if (problem.status === 413) {
 		// /verify's is the one form with a file; the others hold a few short fields.
 		return url.pathname.startsWith('/verify')
 			? 'Use your browser’s Back button and choose a smaller file.'
-			: 'Use your browser’s Back button: what you typed is still there. Shorten what you pasted into it, and send it again.';
+			: `Use your browser’s Back button: ${kept}. Shorten what you pasted into it, and send it again.`;
 	}
 	// Before the sign step a decline's reason is in a disclosure, which Back shows closed.
 	if (Object.hasOwn(problem.errors, 'reason') && url.pathname !== '/sign/sign') {
-		return 'Use your browser’s Back button: what you typed is still there, under “I don’t want to sign”.';
+		return `Use your browser’s Back button: ${kept}, under “I don’t want to sign”.`;
 	}
-	return 'Use your browser’s Back button: what you typed is still there.';
+	return `Use your browser’s Back button: ${kept}.`;
 }
 
 /**
