@@ -17,7 +17,7 @@ export const load: PageServerLoad = ({ locals, url }) => {
 		// Nobody is signed in here. Said by the page itself: after a redirect within the console
 		// (a sign-out in another tab), the browser keeps the console layout's data as it was.
 		signedIn: null,
-		// Why the session ended, when it is known (requireRep): 'idle', 'max', 'disabled', 'password', 'closed'.
+		// Why the session ended, when it is known (requireRep): RepSessionEnd (reps/session.ts).
 		ended: url.searchParams.get('ended'),
 		gone: url.searchParams.has('gone'),
 		undone: url.searchParams.has('undone'),
