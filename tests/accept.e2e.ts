@@ -124,6 +124,28 @@ test('accepting sends the service exactly what the merchant confirmed', async ({
 			'your link has been used up, and this page closes for good 30 minutes after you leave it.'
 		)
 	).toBeVisible();
+	// A receipt goes to the address typed: what was decided, its reference, where the copies are,
+	// whom to ask, and nothing secret (the dev mailbox shows its text).
+	await expect(
+		page.getByText(
+			'A receipt with the decision reference is on its way to signer@testshop.example.'
+		)
+	).toBeVisible();
+	const reference = await page.locator('dd.reference').innerText();
+	const receipt = page.locator('article', { hasText: `Your signed application: ${app.business}` });
+	await page.goto('/dev/mailbox');
+	await expect(receipt).toHaveCount(1);
+	await expect(receipt).toContainText('To signer@testshop.example');
+	await expect(receipt).toContainText(
+		`You accepted and signed the merchant application for ${app.business} on`
+	);
+	await expect(receipt).toContainText(`Decision reference: ${reference}`);
+	await expect(receipt.getByRole('link', { name: /\/verify\// })).toHaveAttribute(
+		'href',
+		new RegExp(`/verify/${reference}$`)
+	);
+	// Not the SSN, nor its last four (the reference, in hex, is left out of the look).
+	expect((await receipt.innerText()).replaceAll(reference, '')).not.toMatch(/8806/);
 });
 
 test('accept needs every presented section ticked; errors per field, the SSN never sent back', async ({

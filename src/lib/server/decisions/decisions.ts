@@ -3,6 +3,7 @@ import { searchFold } from '$lib/fold';
 import { appendAudit } from '$lib/server/audit/audit';
 import { encrypt } from '$lib/server/crypto/secretbox';
 import { notifyRep } from '$lib/server/mail/notes';
+import { enqueueMail, type OutgoingMail } from '$lib/server/mail/outbox';
 import type { Db, Tx } from '$lib/server/db';
 import { preparedPer } from '$lib/server/db/prepared';
 import { decisions } from '$lib/server/db/schema';
@@ -91,7 +92,9 @@ export async function recordDecision(
 	session: SigningSession,
 	input: DecisionInput,
 	meta: RequestMeta,
-	now = new Date()
+	now = new Date(),
+	/** The merchant's receipt (receipt.ts), queued with the decision once its reference is known. */
+	receipt?: ((reference: string, at: Date) => OutgoingMail) | null
 ): Promise<Decision> {
 	const ip = meta.ip ?? '';
 	const body = decisionBody(session, input, ip);
@@ -160,6 +163,7 @@ export async function recordDecision(
 						reason: input.declineReason
 					})
 		});
+		if (receipt) await enqueueMail(tx, key, receipt(row.id, now), now);
 		return row;
 	});
 }

@@ -1,5 +1,5 @@
 import { officeTime, renderEmail, type Block, type Rendered } from '$lib/server/mail/render';
-import type { RepContact } from '$lib/server/mail/rep-contact';
+import { contactBlock, type RepContact } from '$lib/server/mail/rep-contact';
 
 export interface LinkEmailFacts {
 	business: string;
@@ -15,24 +15,11 @@ export interface LinkEmailFacts {
 	questionsLockedUntil?: Date | null;
 }
 
-function repBlock(rep: RepContact | null | undefined): Block {
-	if (!rep) {
-		return {
-			kind: 'p',
-			text: 'If you did not expect this message or have a question, contact your sales representative.'
-		};
-	}
-	return {
-		kind: 'contact',
-		heading: rep.office ? 'Your sales office' : 'Your sales representative',
-		lines: [
-			rep.name,
-			rep.email,
-			...(rep.phone ? [rep.phone] : []),
-			'Reply to this email to reach them.'
-		]
-	};
-}
+const repBlock = (rep: RepContact | null | undefined): Block =>
+	contactBlock(
+		rep,
+		'If you did not expect this message or have a question, contact your sales representative.'
+	);
 
 function body(f: LinkEmailFacts, opening: Block[], title: string): Rendered {
 	return renderEmail({

@@ -85,9 +85,15 @@ export async function deliverMail(
 					data: null
 				})
 				.where(eq(mailOutbox.id, m.id));
-			// The trail shows that the merchant's email did not go out (a rep's note is the rep's
-			// own business and stays in the outbox).
-			if (status === 'failed' && m.officeId && m.applicationId && !m.kind.startsWith('note.')) {
+			// The trail shows that the merchant's link email did not go out (a rep's note is the
+			// rep's own business, and the merchant's receipt comes after the decision the trail
+			// ends with: both stay in the outbox, which the rep's page lists).
+			if (
+				status === 'failed' &&
+				m.officeId &&
+				m.applicationId &&
+				(m.kind === 'link' || m.kind === 'reminder')
+			) {
 				await appendAudit(tx, {
 					officeId: m.officeId,
 					applicationId: m.applicationId,

@@ -1,5 +1,6 @@
 import type { AppContext } from '$lib/server/app';
 import { officeContact, repContact, repContactOf, type RepContact } from '$lib/server/reps/contact';
+import type { Block } from './render';
 
 export type { RepContact };
 
@@ -28,4 +29,22 @@ export function repDirectory(ctx: AppContext): RepDirectory {
 		(await repContactOf(ctx, { officeId, applicationId })) ??
 		officeContact(ctx.config) ??
 		undefined;
+}
+
+/**
+ * Whom a merchant's email names, with Reply-To set to them: the rep (or the office contact), else
+ * `otherwise`, a sentence that says to ask the sales representative.
+ */
+export function contactBlock(rep: RepContact | null | undefined, otherwise: string): Block {
+	if (!rep) return { kind: 'p', text: otherwise };
+	return {
+		kind: 'contact',
+		heading: rep.office ? 'Your sales office' : 'Your sales representative',
+		lines: [
+			rep.name,
+			rep.email,
+			...(rep.phone ? [rep.phone] : []),
+			'Reply to this email to reach them.'
+		]
+	};
 }

@@ -1,6 +1,7 @@
 import { app } from '$lib/server/app';
 import { decisionById } from '$lib/server/decisions/decisions';
 import { declineById } from '$lib/server/signing/decline';
+import { mailEnabled } from '$lib/server/mail/mode';
 import { requireStep } from '$lib/server/signing/guard';
 import type { PageServerLoad } from './$types';
 
@@ -19,10 +20,13 @@ export const load: PageServerLoad = async (event) => {
 			at: (declined?.createdAt ?? new Date()).toISOString(),
 			status: 'recorded' as const,
 			merchantDecisionId: null,
-			received: false
+			received: false,
+			// No decision, no receipt: a decline before identity gave no address to send one to.
+			receiptTo: null
 		};
 	}
 	const d = await decisionById(db, session.decisionId);
+	const email = d?.body.MerchantEmail;
 	return {
 		kind: 'decision' as const,
 		idleMinutes,
@@ -32,6 +36,8 @@ export const load: PageServerLoad = async (event) => {
 		at: (d?.createdAt ?? new Date()).toISOString(),
 		status: d?.status ?? 'pending',
 		merchantDecisionId: d?.merchantDecisionId ?? null,
-		received: d?.status === 'delivered' && d.merchantDecisionId === null
+		received: d?.status === 'delivered' && d.merchantDecisionId === null,
+		// Where the receipt went, queued with the decision (decisions/receipt.ts) unless mail is off.
+		receiptTo: mailEnabled(app()) && typeof email === 'string' ? email : null
 	};
 };

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { app } from '$lib/server/app';
 import { AlreadyDecidedError, recordDecision } from '$lib/server/decisions/decisions';
 import { deliverDecision } from '$lib/server/decisions/delivery';
+import { receiptFor } from '$lib/server/decisions/receipt';
 import { applicationPdfForDecision, offeredPdf } from '$lib/server/evidence';
 import { clientIp, requestMeta } from '$lib/server/http/meta';
 import { logError } from '$lib/server/log/log';
@@ -105,12 +106,24 @@ async function decide(
 	const ctx = app();
 	try {
 		const applicationPdf = await applicationPdfForDecision(ctx, session);
+		const receipt = await receiptFor(
+			ctx,
+			session,
+			{
+				accepted: input.isAccepted,
+				signer: `${input.firstName} ${input.lastName}`,
+				email: input.email
+			},
+			event.url.origin
+		);
 		const decision = await recordDecision(
 			ctx.db,
 			ctx.encryptionKey,
 			session,
 			{ ...input, applicationPdf },
-			requestMeta(event)
+			requestMeta(event),
+			new Date(),
+			receipt
 		);
 		try {
 			await deliverDecision(ctx, decision.id);

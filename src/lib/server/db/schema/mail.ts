@@ -4,7 +4,8 @@ import type { RepContact } from '../../reps/contact';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-export type MailKind = 'link' | 'reminder' | RepNoteKind;
+/** `receipt`: the merchant's, of their decision (decisions/receipt.ts). */
+export type MailKind = 'link' | 'reminder' | 'receipt' | RepNoteKind;
 export type RepNoteKind = 'note.signed' | 'note.declined' | 'note.locked' | 'note.undelivered';
 /** `cancelled`: a link or reminder whose link was used, revoked or expired before it went out. */
 export type MailStatus = 'pending' | 'sent' | 'failed' | 'cancelled';
