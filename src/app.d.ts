@@ -20,6 +20,8 @@ declare global {
 			 * this many minutes after the merchant left it.
 			 */
 			doneWithin?: number;
+			/** An expired link whose session in this browser is still open: the step to go on at. */
+			resume?: 'terms' | 'identity' | 'sign' | 'done';
 		}
 		interface Locals {
 			/** The signing session of the cookie, when there is an open one. */

@@ -444,6 +444,43 @@ test.describe('link states', () => {
 		await expect(page.getByText(MESSAGES.expired)).toBeVisible();
 		await expect(page).not.toHaveURL(/\/sign\//);
 	});
+
+	test('a session started in time goes on after its link expires, and the link’s page leads back to it', async ({
+		page,
+		request
+	}) => {
+		const app = await newApplication(request, 'Expired midway');
+		const expiresAt = Date.now() + 6_000;
+		const { path } = await createLink(request, app.id, {
+			expiresAt: new Date(expiresAt).toISOString()
+		});
+		await openLinkAndStart(page, path);
+		await agreeToTerms(page);
+		await page.waitForTimeout(Math.max(0, expiresAt - Date.now() + 500));
+		// The email's link opened again in this browser: expired, and the way on.
+		const res = await page.goto(path);
+		expect(res?.status()).toBe(410);
+		await expect(page.getByRole('heading', { level: 1 })).toHaveText('This link has expired');
+		await expect(
+			page.getByText(
+				'This link has expired, but you started signing with it in this browser before it did, and can still finish.'
+			)
+		).toBeVisible();
+		await page.getByRole('link', { name: 'Continue where you left off' }).click();
+		await expect(page).toHaveURL(/\/sign\/identity$/);
+		// Another browser has no session on it: expired, and whom to ask for a new link.
+		const other = await page.context().browser()!.newContext();
+		try {
+			const elsewhere = await other.newPage();
+			await expectLinkError(elsewhere, path, 410, MESSAGES.expired, app.business);
+			await expect(elsewhere.getByText('can still finish')).toHaveCount(0);
+			await expect(
+				elsewhere.getByRole('link', { name: 'Continue where you left off' })
+			).toHaveCount(0);
+		} finally {
+			await other.close();
+		}
+	});
 });
 
 test('on the sandbox, “Start a demo signing” on the start page opens a new application, with script and without', async ({

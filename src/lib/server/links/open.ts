@@ -24,6 +24,7 @@ import {
 import { endedBy, orOffice, repContactOf } from '$lib/server/reps/contact';
 import { findLink, howRevoked, howUsed, linkState, lookupHash, type SigningLink } from './links';
 import { limitAddress } from '$lib/server/http/address';
+import { currentStep, SESSION_COOKIE, sessionOnLink } from '$lib/server/signing/session';
 
 const MESSAGES = {
 	unknown: [
@@ -146,6 +147,26 @@ async function admitLink(
 		);
 		// Signed a moment ago and the tab closed: the way back to the copies on this device.
 		const done = why === 'decided' ? { doneWithin: ctx.config.SESSION_IDLE_MINUTES } : {};
+		// Expired while this browser's session on it is still open (a session outlives its link's
+		// expiry: the merchant started in time): the way on, not "ask for a new link".
+		const own =
+			why === 'expired' && link
+				? await sessionOnLink(
+						ctx.db,
+						event.cookies.get(SESSION_COOKIE),
+						link.id,
+						ctx.config.SESSION_IDLE_MINUTES
+					)
+				: undefined;
+		if (own) {
+			error(status, {
+				title: 'This link has expired',
+				message:
+					'This link has expired, but you started signing with it in this browser before it did, and can still finish.',
+				rep,
+				resume: currentStep(own)
+			});
+		}
 		error(status, { message, rep, ...done });
 	}
 	return link!;
