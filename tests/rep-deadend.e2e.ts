@@ -291,3 +291,43 @@ test('in person, a pass on a lost link carries over: the rep checked the photo I
 		'Passed on try 1, carried over from an earlier pass, the rep having checked the signer’s photo ID in person'
 	);
 });
+
+test('a link that expires while the merchant signs on it: the console says they can still finish, and what a new link would end', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'Deadend expired midway');
+	const expiresAt = Date.now() + 8_000;
+	const { path } = await createLink(request, app.id, {
+		expiresAt: new Date(expiresAt).toISOString()
+	});
+	const merchant = await browser.newPage({ viewport: { width: 390, height: 844 } });
+	await openLinkAndStart(merchant, path);
+	await agreeToTerms(merchant);
+	await passIdentity(merchant, app.id);
+	await merchant.waitForTimeout(Math.max(0, expiresAt - Date.now() + 500));
+
+	const rep = await repPage(browser, REPS.sam);
+	await rep.goto(appPath(app.id));
+	await expect(rep.getByText(/^The current link expired /)).toBeVisible();
+	await expect(rep.locator('#link-in-use')).toContainText(
+		'The link has expired, but the merchant started signing on it before then and is on it right now: they can still finish.'
+	);
+	await expect(rep.locator('#link-in-use')).toContainText('A new link ends that at once');
+	await expect(rep.getByLabel('Owner’s email')).toHaveAccessibleDescription(
+		/Identity was already confirmed on the link that is out: it has expired, but the merchant’s session on it is still open and they can finish there\. No new link can carry that over\.$/
+	);
+	await expect(rep.getByText('so finish the signing in person')).toHaveCount(0);
+	// Handing over would stop them too, and the In person card says so before.
+	await expect(
+		rep.getByText('The link that is out stops working when you hand over')
+	).toBeVisible();
+
+	// They do finish, on the expired link's session.
+	await fillSignForm(merchant, { ssn: freshSsn() });
+	await merchant.getByRole('button', { name: 'Accept and sign' }).click();
+	await expect(merchant.getByRole('heading', { level: 1, name: TEXT.signedTitle })).toBeVisible();
+	await rep.goto(appPath(app.id));
+	await expect(rep.locator('#link-in-use')).toHaveCount(0);
+	await merchant.close();
+});

@@ -59,12 +59,17 @@ function strandedPass(refusal: { passes: Pass[]; onCurrent: boolean }, copy: boo
  */
 function passHint(
 	pass: { linkId: string | null; email: string | null },
-	link: { id: string; expired: boolean } | null
+	link: { id: string; expired: boolean } | null,
+	/** The merchant's session on the link is open: it goes on past the link's expiry. */
+	live: boolean
 ): string {
-	if (link && !link.expired && pass.linkId === link.id) {
+	if (link && (!link.expired || live) && pass.linkId === link.id) {
+		const finish = link.expired
+			? 'it has expired, but the merchant’s session on it is still open and they can finish there'
+			: 'the merchant can finish on it';
 		return pass.email
-			? `Identity was already confirmed on the link that is out, sent to ${pass.email}: the merchant can finish on it. A new link carries that over only if it goes to that address.`
-			: 'Identity was already confirmed on the link that is out: the merchant can finish on it. No new link can carry that over.';
+			? `Identity was already confirmed on the link that is out, sent to ${pass.email}: ${finish}. A new link carries that over only if it goes to that address.`
+			: `Identity was already confirmed on the link that is out: ${finish}. No new link can carry that over.`;
 	}
 	return pass.email
 		? `Identity was already confirmed ${passedWhere(pass)}: only a link to that address carries it over.`
@@ -114,6 +119,15 @@ export const load: PageServerLoad = async (event) => {
 	]);
 	const repNames = await trailRepNames(ctx.db, rep.officeId, events);
 	const resumes = state.kind === 'opened' && state.inPerson;
+	// The merchant is signing on the link that is out (`now`), or was and may come back while the
+	// session stays open (`open`): a new link (or Revoke, or a hand-over) would end that. The link
+	// may have expired meanwhile: a session started in time goes on to its own limits.
+	const linkInUse =
+		state.kind === 'in_progress' && !state.inPerson && state.link
+			? state.quiet
+				? ('open' as const)
+				: ('now' as const)
+			: null;
 	const asked = DONE.find((d) => d === event.url.searchParams.get('done')) ?? null;
 	// A notice answers what was just done: one that no longer fits where the application stands
 	// (Back to the send after a revoke, an old address opened again) is not shown.
@@ -169,14 +183,7 @@ export const load: PageServerLoad = async (event) => {
 		// A tablet in the merchant's hands, by the rule makeLink refuses a link under (links.ts).
 		tabletOut: (state.kind === 'in_progress' || state.kind === 'identity_locked') && state.inPerson,
 		lockedUntil: state.kind === 'identity_locked' ? shownTime(state.until, zone) : null,
-		// The merchant is signing on the link that is out (`now`), or was and may come back while
-		// the session stays open (`open`): a new link (or Revoke) would end that.
-		linkInUse:
-			state.kind === 'in_progress' && !state.inPerson && state.link && !state.link.expired
-				? state.quiet
-					? ('open' as const)
-					: ('now' as const)
-				: null,
+		linkInUse,
 		// Paused in person with the questions still open: a new link can start none until then.
 		tabletQuestionsUntil:
 			// To the second, as the state above it says it.
@@ -216,7 +223,9 @@ export const load: PageServerLoad = async (event) => {
 		idNoted: resumes ? idNoted(events) : null,
 		// Only that address: said beside the field, before the rep sends a link that can't.
 		passHint:
-			state.identityPassed && !state.decided ? passHint(state.identityPassed, state.link) : null,
+			state.identityPassed && !state.decided
+				? passHint(state.identityPassed, state.link, linkInUse !== null)
+				: null,
 		// The address a new link must go to for the pass to carry over, if any.
 		passEmail: (!state.decided && state.identityPassed?.email) || null,
 		done,
