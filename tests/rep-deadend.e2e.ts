@@ -55,6 +55,16 @@ async function passThenLose(browser: Browser, app: TestApplication, path: string
 	await context.close();
 }
 
+/** The merchant signs where they are; the console then says nothing of a link in use. */
+async function signAndLeave(merchant: Page, rep: Page, applicationId: number) {
+	await fillSignForm(merchant, { ssn: freshSsn() });
+	await merchant.getByRole('button', { name: 'Accept and sign' }).click();
+	await expect(merchant.getByRole('heading', { level: 1, name: TEXT.signedTitle })).toBeVisible();
+	await rep.goto(appPath(applicationId));
+	await expect(rep.locator('#link-in-use')).toHaveCount(0);
+	await merchant.close();
+}
+
 async function finishWith(browser: Browser, path: string) {
 	const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
 	await openLinkAndStart(page, path);
@@ -252,12 +262,7 @@ test('a pass on a copied link that is still out: the console says the merchant c
 	expect(words).toContain(
 		'The link that is out still works: the merchant can finish on it. Or finish the signing with them in person'
 	);
-	await fillSignForm(merchant, { ssn: freshSsn() });
-	await merchant.getByRole('button', { name: 'Accept and sign' }).click();
-	await expect(merchant.getByRole('heading', { level: 1, name: TEXT.signedTitle })).toBeVisible();
-	await rep.goto(appPath(app.id));
-	await expect(rep.locator('#link-in-use')).toHaveCount(0);
-	await merchant.close();
+	await signAndLeave(merchant, rep, app.id);
 });
 
 test('in person, a pass on a lost link carries over: the rep checked the photo ID', async ({
@@ -324,10 +329,5 @@ test('a link that expires while the merchant signs on it: the console says they 
 	).toBeVisible();
 
 	// They do finish, on the expired link's session.
-	await fillSignForm(merchant, { ssn: freshSsn() });
-	await merchant.getByRole('button', { name: 'Accept and sign' }).click();
-	await expect(merchant.getByRole('heading', { level: 1, name: TEXT.signedTitle })).toBeVisible();
-	await rep.goto(appPath(app.id));
-	await expect(rep.locator('#link-in-use')).toHaveCount(0);
-	await merchant.close();
+	await signAndLeave(merchant, rep, app.id);
 });
