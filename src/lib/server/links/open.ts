@@ -24,7 +24,12 @@ import {
 import { endedBy, orOffice, repContactOf } from '$lib/server/reps/contact';
 import { findLink, howRevoked, howUsed, linkState, lookupHash, type SigningLink } from './links';
 import { limitAddress } from '$lib/server/http/address';
-import { currentStep, SESSION_COOKIE, sessionOnLink } from '$lib/server/signing/session';
+import {
+	currentStep,
+	openSessionOnLink,
+	SESSION_COOKIE,
+	sessionOnLink
+} from '$lib/server/signing/session';
 
 const MESSAGES = {
 	unknown: [
@@ -165,6 +170,20 @@ async function admitLink(
 					'This link has expired, but you started signing with it in this browser before it did, and can still finish.',
 				rep,
 				resume: currentStep(own)
+			});
+		}
+		// Expired, but a session on it is open in another browser: finish there, rather than ask
+		// for a new link, which would end that session.
+		if (
+			why === 'expired' &&
+			link &&
+			(await openSessionOnLink(ctx.db, link, ctx.config.SESSION_IDLE_MINUTES))
+		) {
+			error(status, {
+				title: 'This link has expired',
+				message:
+					'This link has expired, but signing with it was started on another device or browser before it did, and can still be finished there. Go back to that one. If you can’t, ask your sales representative for a new link (which ends that signing).',
+				rep
 			});
 		}
 		error(status, { message, rep, ...done });

@@ -1,5 +1,5 @@
 import type { Cookies } from '@sveltejs/kit';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
 import type { Db, Tx } from '$lib/server/db';
 import { preparedPer } from '$lib/server/db/prepared';
@@ -235,6 +235,23 @@ export async function sessionOnLink(
 	if (!found || !('open' in found)) return undefined;
 	const s = found.open;
 	return s.channel === 'link' && s.linkId === linkId ? s : undefined;
+}
+
+/**
+ * Whether a session on the link is still open in some browser: a link that expired while a
+ * merchant signed on it can still be finished there (sessionEnd counts no expiry of the link).
+ */
+export async function openSessionOnLink(
+	db: Db,
+	link: { id: string; revokedAt: Date | null },
+	idleMinutes: number,
+	now = new Date()
+): Promise<boolean> {
+	const rows = await db
+		.select()
+		.from(signingSessions)
+		.where(and(eq(signingSessions.linkId, link.id), isNull(signingSessions.closedAt)));
+	return rows.some((s) => sessionIsOpen(s, link.revokedAt, idleMinutes, now) && !s.finishedAt);
 }
 
 export type Step = 'terms' | 'identity' | 'sign' | 'done';
