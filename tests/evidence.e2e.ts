@@ -263,7 +263,9 @@ test('/verify says how large a file it takes, and refuses a larger one in words,
 			noJs.getByText('What was sent is larger than this portal takes.', { exact: false })
 		).toBeVisible();
 		await expect(noJs.getByText(/arrived damaged/)).toHaveCount(0);
-		await expect(noJs.getByText(/choose a smaller file/)).toBeVisible();
+		await expect(
+			noJs.getByText(/the decision reference printed on it can: use your browser’s Back button/)
+		).toBeVisible();
 	} finally {
 		await context.close();
 	}

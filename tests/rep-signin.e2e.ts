@@ -337,7 +337,7 @@ test('a rep changes their own password: checked, signed out elsewhere, with scri
 	await other.goto('/rep');
 	await expect(other).toHaveURL(/\/rep\/login\?ended=password/);
 	await expect(other.getByRole('status')).toHaveText(
-		'Your session ended (because your password was changed since you signed in here). Please sign in again.'
+		'Your session ended (because your password was changed since you signed in here). Please sign in again. If you did not change it, tell whoever runs this portal at once.'
 	);
 	// The old password no longer signs in; the new one does, here without script, where the
 	// change back to the first one goes through the same form.

@@ -30,7 +30,7 @@ describe('the merchant’s receipt', () => {
 		);
 		expect(mail.text).toContain(`Decision reference: ${REFERENCE}`);
 		expect(mail.text).toContain(
-			'Your copies (the signed application and the certificate of completion) can be downloaded from the confirmation page until 30 minutes after you leave it.'
+			'Your copies (the signed application and the certificate of completion): ask your sales representative, who can download them from their console and pass them on at any time. On the device you signed on, the confirmation page offers them too, until 30 minutes after you leave it.'
 		);
 		expect(mail.text).toContain(`https://sign.example.com/verify/${REFERENCE}`);
 		expect(mail.text).toContain('Your sales representative\n  Sam Ortiz\n');
@@ -40,10 +40,10 @@ describe('the merchant’s receipt', () => {
 
 	it('of a decline on the rep’s tablet: the certificate alone, from the rep', () => {
 		const mail = receiptEmail({ ...facts, accepted: false, inPerson: true, rep: null });
-		expect(mail.subject).toBe('Your decision is recorded: Blue Heron Bakery');
+		expect(mail.subject).toBe('You declined: Blue Heron Bakery');
 		expect(mail.text).toContain('You declined the merchant application for Blue Heron Bakery');
 		expect(mail.text).toContain(
-			'For your copies (the certificate of completion), ask your sales representative: they can download them from their console and pass them on.'
+			'Your copy (the certificate of completion): ask your sales representative, who can download it from their console and pass it on.'
 		);
 		expect(mail.text).not.toContain('signed application');
 		expect(mail.text).toContain('If you have a question, contact your sales representative.');
@@ -100,7 +100,7 @@ describe('the receipt queued with the decision', () => {
 			applicationId: 50002,
 			to: 'dana@blueheronbakery.example',
 			status: 'pending',
-			subject: `Your decision is recorded: ${s.businessName}`
+			subject: `You declined: ${s.businessName}`
 		});
 		const body = decrypt(t.ctx.encryptionKey, row!.bodyEnc!);
 		expect(body).toContain(`https://sign.example.com/verify/${d.id}`);

@@ -26,9 +26,11 @@ export interface ReceiptFacts {
 }
 
 export function receiptEmail(f: ReceiptFacts): Rendered & { subject: string } {
+	// An acceptance has two copies, a decision to decline one: said in the singular then.
 	const copies = f.accepted
-		? 'the signed application and the certificate of completion'
-		: 'the certificate of completion';
+		? 'Your copies (the signed application and the certificate of completion)'
+		: 'Your copy (the certificate of completion)';
+	const them = f.accepted ? 'them' : 'it';
 	const minutes = `${f.copiesMinutes} minute${f.copiesMinutes === 1 ? '' : 's'}`;
 	const verifyUrl = `${f.origin}/verify/${f.reference}`;
 	const blocks: Block[] = [
@@ -42,8 +44,8 @@ export function receiptEmail(f: ReceiptFacts): Rendered & { subject: string } {
 		{
 			kind: 'p',
 			text: f.inPerson
-				? `For your copies (${copies}), ask your sales representative: they can download them from their console and pass them on.`
-				: `Your copies (${copies}) can be downloaded from the confirmation page until ${minutes} after you leave it. After that, ask your sales representative: they can download the same copies and pass them on.`
+				? `${copies}: ask your sales representative, who can download ${them} from their console and pass ${them} on.`
+				: `${copies}: ask your sales representative, who can download ${them} from their console and pass ${them} on at any time. On the device you signed on, the confirmation page offers ${them} too, until ${minutes} after you leave it.`
 		},
 		contactBlock(f.rep, 'If you have a question, contact your sales representative.'),
 		{
@@ -57,11 +59,11 @@ export function receiptEmail(f: ReceiptFacts): Rendered & { subject: string } {
 		}
 	];
 	return {
-		subject: f.accepted
-			? `Your signed application: ${f.business}`
-			: `Your decision is recorded: ${f.business}`,
+		subject: f.accepted ? `Your signed application: ${f.business}` : `You declined: ${f.business}`,
 		...renderEmail({
-			title: f.accepted ? 'You signed your merchant application' : 'Your decision is recorded',
+			title: f.accepted
+				? 'You signed your merchant application'
+				: 'You declined your merchant application',
 			blocks
 		})
 	};

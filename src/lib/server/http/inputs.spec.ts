@@ -392,7 +392,9 @@ describe('problem responses', () => {
 		expect(page).toContain(
 			'<li>The form, with any file in it, is larger than the portal’s limit.</li>'
 		);
-		expect(page).toContain('choose a smaller file.');
+		expect(page).toContain(
+			'A file this large can’t be checked here, but the decision reference printed on it can'
+		);
 		expect(page).not.toContain('what you typed is still there');
 		// A form without a file is not told to choose one.
 		const formTooLarge = await problemResponse(

@@ -88,8 +88,7 @@ async function checkForm(request: Request): Promise<InputProblem | null> {
 		if ((error as { status?: unknown } | null)?.status === 413) {
 			return {
 				status: 413,
-				message:
-					'What was sent is larger than this portal takes. If it was a file, choose a smaller one.',
+				message: 'What was sent is larger than this portal takes.',
 				errors: { form: 'The form, with any file in it, is larger than the portal’s limit.' }
 			};
 		}

@@ -99,7 +99,7 @@ function nextStep(problem: InputProblem, url: URL): string {
 	if (problem.status === 413) {
 		// /verify's is the one form with a file; the others hold a few short fields.
 		return url.pathname.startsWith('/verify')
-			? 'Use your browser’s Back button and choose a smaller file.'
+			? 'A file this large can’t be checked here, but the decision reference printed on it can: use your browser’s Back button and type it into the second box. Or ask the sales office that sent the file to check it against its records.'
 			: `Use your browser’s Back button: ${kept}. Shorten what you pasted into it, and send it again.`;
 	}
 	// Before the sign step a decline's reason is in a disclosure, which Back shows closed.
