@@ -46,6 +46,7 @@ describe('the merchant’s receipt', () => {
 			'Your copy (the certificate of completion): ask your sales representative, who can download it from their console and pass it on.'
 		);
 		expect(mail.text).not.toContain('signed application');
+		expect(mail.text).toContain('and your copy is not attached.');
 		expect(mail.text).toContain('If you have a question, contact your sales representative.');
 	});
 

@@ -55,7 +55,7 @@ export function receiptEmail(f: ReceiptFacts): Rendered & { subject: string } {
 		},
 		{
 			kind: 'small',
-			text: 'For your security, this email holds no Social Security Number and no bank details, and your copies are not attached.'
+			text: `For your security, this email holds no Social Security Number and no bank details, and ${f.accepted ? 'your copies are' : 'your copy is'} not attached.`
 		}
 	];
 	return {
