@@ -18,7 +18,7 @@ import { databaseProblem, databaseUnavailable } from '$lib/server/db/problems';
 import { compress } from '$lib/server/http/compress';
 import { foreignFormMessage, isForeignFormPost } from '$lib/server/http/csrf';
 import { checkRequest, isApiPath, type InputProblem } from '$lib/server/http/inputs';
-import { GET_ONLY_ALLOW, GET_ONLY_ROUTES, methodNotAccepted } from '$lib/server/http/methods';
+import { GET_ONLY_ALLOW, GET_ONLY_ROUTES, notAcceptedResponse } from '$lib/server/http/methods';
 import { authorizeOperator, isOperatorApiPath } from '$lib/server/http/operator-auth';
 import { plainPath } from '$lib/server/http/plain-path';
 import { problemResponse, refusalPage } from '$lib/server/http/problem';
@@ -413,10 +413,7 @@ const methods: Handle = async ({ event, resolve }) => {
 	// origin, its type) would answer a question the address never asks.
 	if (method !== 'GET' && method !== 'HEAD' && GET_ONLY_ROUTES.has(event.route.id ?? '')) {
 		await drainBody(event.request);
-		return new Response(methodNotAccepted(method, GET_ONLY_ALLOW), {
-			status: 405,
-			headers: { allow: GET_ONLY_ALLOW, 'content-type': 'text/plain; charset=utf-8' }
-		});
+		return notAcceptedResponse(method, GET_ONLY_ALLOW);
 	}
 	const response = await resolve(event);
 	const path = event.url.pathname;
@@ -434,10 +431,7 @@ const methods: Handle = async ({ event, resolve }) => {
 		return response;
 	}
 	const allow = response.headers.get('allow') ?? 'GET, HEAD';
-	return new Response(methodNotAccepted(method, allow), {
-		status: 405,
-		headers: { allow, 'content-type': 'text/plain; charset=utf-8' }
-	});
+	return notAcceptedResponse(method, allow);
 };
 
 /** What Retry-After asks of a client while the database is away: health checks poll as often. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 // The property tests' reading of the route tree (with the TypeScript parser): the same inventory.
 import { discoverRoutes } from '../../../../tests/support/routes';
-import { GET_ONLY_ROUTES, methodNotAccepted } from './methods';
+import { GET_ONLY_ROUTES, methodNotAccepted, notAcceptedResponse } from './methods';
 
 describe('GET-only endpoints', () => {
 	it('are every endpoint that exports GET and nothing else, and no other', () => {
@@ -18,5 +18,13 @@ describe('GET-only endpoints', () => {
 		expect(methodNotAccepted('PUT', 'POST,OPTIONS')).toBe(
 			'PUT is not accepted at this address: it answers POST, OPTIONS.'
 		);
+	});
+
+	it('answer 405 in those words, with Allow', async () => {
+		const res = notAcceptedResponse('DELETE', 'GET, HEAD');
+		expect(res.status).toBe(405);
+		expect(res.headers.get('allow')).toBe('GET, HEAD');
+		expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+		expect(await res.text()).toBe('DELETE is not accepted at this address: it answers GET, HEAD.');
 	});
 });

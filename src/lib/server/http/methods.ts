@@ -23,3 +23,10 @@ export const GET_ONLY_ALLOW = 'GET, HEAD';
 /** The 405's words: the method sent, and the ones the address answers. */
 export const methodNotAccepted = (method: string, allow: string) =>
 	`${method} is not accepted at this address: it answers ${allow.split(/,\s*/).join(', ')}.`;
+
+/** The 405 itself, in those words, with `Allow`. */
+export const notAcceptedResponse = (method: string, allow: string) =>
+	new Response(methodNotAccepted(method, allow), {
+		status: 405,
+		headers: { allow, 'content-type': 'text/plain; charset=utf-8' }
+	});
