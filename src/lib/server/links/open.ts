@@ -152,39 +152,29 @@ async function admitLink(
 		);
 		// Signed a moment ago and the tab closed: the way back to the copies on this device.
 		const done = why === 'decided' ? { doneWithin: ctx.config.SESSION_IDLE_MINUTES } : {};
-		// Expired while this browser's session on it is still open (a session outlives its link's
-		// expiry: the merchant started in time): the way on, not "ask for a new link".
-		const own =
-			why === 'expired' && link
-				? await sessionOnLink(
-						ctx.db,
-						event.cookies.get(SESSION_COOKIE),
-						link.id,
-						ctx.config.SESSION_IDLE_MINUTES
-					)
-				: undefined;
-		if (own) {
-			error(status, {
-				title: 'This link has expired',
-				message:
-					'This link has expired, but you started signing with it in this browser before it did, and can still finish.',
-				rep,
-				resume: currentStep(own)
-			});
-		}
-		// Expired, but a session on it is open in another browser: finish there, rather than ask
-		// for a new link, which would end that session.
-		if (
-			why === 'expired' &&
-			link &&
-			(await openSessionOnLink(ctx.db, link, ctx.config.SESSION_IDLE_MINUTES))
-		) {
-			error(status, {
-				title: 'This link has expired',
-				message:
-					'This link has expired, but signing with it was started on another device or browser before it did, and can still be finished there. Go back to that one. If you can’t, ask your sales representative for a new link (which ends that signing).',
-				rep
-			});
+		// Expired while a session on it is still open (a session outlives its link's expiry: the
+		// merchant started in time): the way on, not "ask for a new link", which would end it.
+		if (why === 'expired' && link) {
+			const idle = ctx.config.SESSION_IDLE_MINUTES;
+			const title = 'This link has expired';
+			const own = await sessionOnLink(ctx.db, event.cookies.get(SESSION_COOKIE), link.id, idle);
+			if (own) {
+				error(status, {
+					title,
+					message:
+						'This link has expired, but you started signing with it in this browser before it did, and can still finish.',
+					rep,
+					resume: currentStep(own)
+				});
+			}
+			if (await openSessionOnLink(ctx.db, link, idle)) {
+				error(status, {
+					title,
+					message:
+						'This link has expired, but signing with it was started on another device or browser before it did, and can still be finished there. Go back to that one. If you can’t, ask your sales representative for a new link (which ends that signing).',
+					rep
+				});
+			}
 		}
 		error(status, { message, rep, ...done });
 	}

@@ -248,10 +248,22 @@ export async function openSessionOnLink(
 	now = new Date()
 ): Promise<boolean> {
 	const rows = await db
-		.select()
+		.select({
+			closedAt: signingSessions.closedAt,
+			decisionId: signingSessions.decisionId,
+			declineId: signingSessions.declineId,
+			lastSeenAt: signingSessions.lastSeenAt,
+			createdAt: signingSessions.createdAt
+		})
 		.from(signingSessions)
-		.where(and(eq(signingSessions.linkId, link.id), isNull(signingSessions.closedAt)));
-	return rows.some((s) => sessionIsOpen(s, link.revokedAt, idleMinutes, now) && !s.finishedAt);
+		.where(
+			and(
+				eq(signingSessions.linkId, link.id),
+				isNull(signingSessions.closedAt),
+				isNull(signingSessions.finishedAt)
+			)
+		);
+	return rows.some((s) => sessionIsOpen(s, link.revokedAt, idleMinutes, now));
 }
 
 export type Step = 'terms' | 'identity' | 'sign' | 'done';
