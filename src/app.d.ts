@@ -1,7 +1,7 @@
 import type { Handover } from '$lib/server/inperson/handover';
 import type { RepContact } from '$lib/server/reps/contact';
 import type { EndedRepSession, SignedInRep } from '$lib/server/reps/session';
-import type { EndedSession, SigningSession } from '$lib/server/signing/session';
+import type { EndedSession, SigningSession, Step } from '$lib/server/signing/session';
 
 // See https://svelte.dev/docs/kit/types#app.d.ts
 declare global {
@@ -21,7 +21,7 @@ declare global {
 			 */
 			doneWithin?: number;
 			/** An expired link whose session in this browser is still open: the step to go on at. */
-			resume?: 'terms' | 'identity' | 'sign' | 'done';
+			resume?: Step;
 		}
 		interface Locals {
 			/** The signing session of the cookie, when there is an open one. */

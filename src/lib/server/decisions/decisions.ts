@@ -57,6 +57,10 @@ export async function decisionById(db: Tx, id: string) {
 	return row;
 }
 
+/** The signer as the trail, the rep's note and the merchant's receipt name them. */
+export const signerName = (input: Pick<DecisionInput, 'firstName' | 'lastName'>) =>
+	`${input.firstName} ${input.lastName}`;
+
 /**
  * The decision body as the interface document gives it, less `MerchantSSN`, which is stored
  * only encrypted and joined in at delivery.
@@ -98,7 +102,7 @@ export async function recordDecision(
 ): Promise<Decision> {
 	const ip = meta.ip ?? '';
 	const body = decisionBody(session, input, ip);
-	const signer = `${input.firstName} ${input.lastName}`;
+	const signer = signerName(input);
 	// The identity questions were about the owner the application names. A signer who typed other
 	// names (a co-owner, or someone else) may sign, but the trail says so, for the rep and for the
 	// certificate; a change of case or accents is the same name.

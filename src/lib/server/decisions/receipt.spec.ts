@@ -80,12 +80,7 @@ describe('the receipt queued with the decision', () => {
 
 	it('goes to the address typed, once, with the decision’s reference and no SSN', async () => {
 		const s = await t.session(50002);
-		const receipt = await receiptFor(
-			t.ctx,
-			s,
-			{ accepted: false, signer: 'Dana Whitfield', email: input.email },
-			'https://sign.example.com'
-		);
+		const receipt = await receiptFor(t.ctx, s, input, 'https://sign.example.com');
 		expect(receipt).not.toBeNull();
 		const decide = () =>
 			recordDecision(t.ctx.db, t.ctx.encryptionKey, s, input, meta, undefined, receipt);
@@ -111,8 +106,6 @@ describe('the receipt queued with the decision', () => {
 	it('is not made while mail is off (production without SMTP_URL)', async () => {
 		const off = { ...t.ctx, config: { ...t.ctx.config, SMTP_URL: undefined } };
 		const s = await t.session(50003);
-		expect(
-			await receiptFor(off, s, { accepted: true, signer: 'Dana W', email: input.email }, 'x')
-		).toBeNull();
+		expect(await receiptFor(off, s, { ...input, isAccepted: true }, 'x')).toBeNull();
 	});
 });

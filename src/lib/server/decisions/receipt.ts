@@ -6,6 +6,7 @@ import { renderEmail, type Block, type Rendered } from '$lib/server/mail/render'
 import { contactBlock } from '$lib/server/mail/rep-contact';
 import { merchantRepContact, orOffice, type RepContact } from '$lib/server/reps/contact';
 import type { SigningSession } from '$lib/server/signing/session';
+import { signerName, type DecisionInput } from './decisions';
 
 /** What the merchant's receipt says: nothing secret (no SSN, no bank details, no answers). */
 export interface ReceiptFacts {
@@ -78,7 +79,7 @@ export function receiptEmail(f: ReceiptFacts): Rendered & { subject: string } {
 export async function receiptFor(
 	ctx: AppContext,
 	session: SigningSession,
-	decision: { accepted: boolean; signer: string; email: string },
+	input: Pick<DecisionInput, 'isAccepted' | 'firstName' | 'lastName' | 'email'>,
 	origin: string
 ): Promise<((reference: string, at: Date) => OutgoingMail) | null> {
 	if (mailMode(ctx.config) === 'off') return null;
@@ -87,12 +88,12 @@ export async function receiptFor(
 		kind: 'receipt',
 		officeId: session.officeId,
 		applicationId: session.applicationId,
-		to: decision.email,
+		to: input.email,
 		replyTo: rep?.email ?? null,
 		...receiptEmail({
 			business: session.businessName,
-			accepted: decision.accepted,
-			signer: decision.signer,
+			accepted: input.isAccepted,
+			signer: signerName(input),
 			at,
 			timeZone: ctx.config.OFFICE_TIME_ZONE,
 			reference,

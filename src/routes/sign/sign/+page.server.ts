@@ -106,16 +106,7 @@ async function decide(
 	const ctx = app();
 	try {
 		const applicationPdf = await applicationPdfForDecision(ctx, session);
-		const receipt = await receiptFor(
-			ctx,
-			session,
-			{
-				accepted: input.isAccepted,
-				signer: `${input.firstName} ${input.lastName}`,
-				email: input.email
-			},
-			event.url.origin
-		);
+		const receipt = await receiptFor(ctx, session, input, event.url.origin);
 		const decision = await recordDecision(
 			ctx.db,
 			ctx.encryptionKey,
