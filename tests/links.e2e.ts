@@ -11,6 +11,7 @@ import {
 	agreeToTerms,
 	clearFaults,
 	createLink,
+	linkExpiringIn,
 	linkPath,
 	markUsed,
 	newApplication,
@@ -364,12 +365,10 @@ test.describe('link states', () => {
 
 	test('expired → 410', async ({ page, request }) => {
 		const app = await newApplication(request, 'Expired');
-		const { path } = await createLink(request, app.id, {
-			expiresAt: new Date(Date.now() + 2_500).toISOString()
-		});
+		const { path, outlive } = await linkExpiringIn(request, app.id, 2_500);
 		const r = await page.goto(path);
 		expect(r?.status()).toBe(200);
-		await page.waitForTimeout(3_500);
+		await outlive(page);
 		await expectLinkError(page, path, 410, MESSAGES.expired, app.business);
 	});
 
@@ -434,12 +433,10 @@ test.describe('link states', () => {
 
 	test('a started session is not a way around an expired link', async ({ page, request }) => {
 		const app = await newApplication(request, 'Expired start');
-		const { path } = await createLink(request, app.id, {
-			expiresAt: new Date(Date.now() + 2_000).toISOString()
-		});
+		const { path, outlive } = await linkExpiringIn(request, app.id, 2_000);
 		await page.goto(path);
 		await ready(page);
-		await page.waitForTimeout(2_500);
+		await outlive(page);
 		await page.getByRole('button', { name: 'Start' }).click();
 		await expect(page.getByText(MESSAGES.expired)).toBeVisible();
 		await expect(page).not.toHaveURL(/\/sign\//);
@@ -450,13 +447,10 @@ test.describe('link states', () => {
 		request
 	}) => {
 		const app = await newApplication(request, 'Expired midway');
-		const expiresAt = Date.now() + 6_000;
-		const { path } = await createLink(request, app.id, {
-			expiresAt: new Date(expiresAt).toISOString()
-		});
+		const { path, outlive } = await linkExpiringIn(request, app.id, 6_000);
 		await openLinkAndStart(page, path);
 		await agreeToTerms(page);
-		await page.waitForTimeout(Math.max(0, expiresAt - Date.now() + 500));
+		await outlive(page);
 		// The email's link opened again in this browser: expired, and the way on.
 		const res = await page.goto(path);
 		expect(res?.status()).toBe(410);

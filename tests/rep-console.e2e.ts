@@ -10,6 +10,7 @@ import {
 	fillSignForm,
 	fillSigner,
 	freshSsn,
+	linkExpiringIn,
 	newApplication,
 	openLinkAndStart,
 	passIdentity,
@@ -147,8 +148,7 @@ test('before and around the link: not sent, link sent, expired, revoked', async 
 	}).toPass({ timeout: 15_000 });
 
 	const expiring = await newApplication(request, 'Console expiring');
-	await createLink(request, expiring.id, { expiresAt: new Date(Date.now() + 2_000).toISOString() });
-	await rep.waitForTimeout(2_500);
+	await (await linkExpiringIn(request, expiring.id, 2_000)).outlive(rep);
 	await expectState(rep, expiring, 'Link expired', /The link expired .* C[SD]T\. Send a new one\./);
 	// An expired link opens nothing already: nothing to revoke.
 	await rep.goto(appPath(expiring.id));

@@ -188,6 +188,23 @@ export async function createLink(
 	return { ...json, path: new URL(json.url).pathname };
 }
 
+/**
+ * A link that expires `ms` from now, with `outlive(page)`: waits on the page until just after it
+ * has (half a second past, so that the server's clock agrees).
+ */
+export async function linkExpiringIn(
+	request: APIRequestContext,
+	applicationId: number,
+	ms: number
+) {
+	const expiresAt = Date.now() + ms;
+	const link = await createLink(request, applicationId, {
+		expiresAt: new Date(expiresAt).toISOString()
+	});
+	const outlive = (page: Page) => page.waitForTimeout(Math.max(0, expiresAt - Date.now() + 500));
+	return { ...link, outlive };
+}
+
 // ---------------------------------------------------------------------------------------------
 // The sandbox's control API
 
