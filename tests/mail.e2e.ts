@@ -44,6 +44,8 @@ test('the link email in the development mailbox reads well on a phone and opens 
 	const card = page.locator('article', { hasText: `Please review and sign: ${app.business}` });
 	await expect(card).toHaveCount(1);
 	await expect(card).toContainText(link.url);
+	// Sent to the address the application gives for its owner: greeted by name.
+	await expect(card).toContainText('Hello Morgan Testwell,');
 	await expect(card).toContainText(/This link works until .+ Central (Standard|Daylight) Time\./);
 	// When it was queued, in the office's time as the console writes it.
 	await expect(card.locator('.meta')).toContainText(
@@ -188,6 +190,7 @@ test.describe('with an SMTP server', () => {
 		const mail = portal.smtp.captured[0]!;
 		expect(mail.envelopeTo).toEqual(['dana@blueheronbakery.example']);
 		expect(mail.parsed.subject).toMatch(/^Please review and sign: \S/);
+		expect(mail.parsed.text).toMatch(/^Hello Dana Whitfield,$/m);
 		const url = mail.parsed.text?.match(/https?:\/\/\S+\/s\/[A-Za-z0-9_-]{43}/)?.[0];
 		expect(url).toBe(created.url);
 		expect(mail.parsed.text).toMatch(/This link works until .+ Central (Standard|Daylight) Time\./);

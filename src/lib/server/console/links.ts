@@ -8,7 +8,7 @@ import { sendLinkMail } from '$lib/server/links/mail';
 import { mailEnabled } from '$lib/server/mail/mode';
 import { isDecided, type ApplicationListItem } from '$lib/server/onboarding';
 import type { SignedInRep } from '$lib/server/reps/session';
-import { businessName } from '$lib/server/signing/application';
+import { businessName, greetingFor } from '$lib/server/signing/application';
 
 /** How the audit trail names a rep: readable, and specific enough to tell two Sams apart. */
 export const repAuditName = (rep: Pick<SignedInRep, 'name' | 'repNo' | 'email'>) =>
@@ -103,6 +103,7 @@ export async function sendLink(
 		to: a.email,
 		url: `${a.origin}/s/${token}`,
 		business: businessName(a.application),
+		greet: greetingFor(a.application, a.email),
 		expiresAt: link.expiresAt,
 		...ids(a),
 		linkId: link.id,

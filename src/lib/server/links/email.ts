@@ -3,6 +3,8 @@ import { contactBlock, type RepContact } from '$lib/server/mail/rep-contact';
 
 export interface LinkEmailFacts {
 	business: string;
+	/** The signer the greeting names (signing/application.ts greetingFor); absent: "Hello,". */
+	greet?: string | null;
 	url: string;
 	expiresAt: Date;
 	rep?: RepContact | null;
@@ -25,7 +27,7 @@ function body(f: LinkEmailFacts, opening: Block[], title: string): Rendered {
 	return renderEmail({
 		title,
 		blocks: [
-			{ kind: 'p', text: 'Hello,' },
+			{ kind: 'p', text: f.greet ? `Hello ${f.greet},` : 'Hello,' },
 			...opening,
 			{
 				kind: 'p',

@@ -13,6 +13,8 @@ export interface LinkMail {
 	to: string;
 	url: string;
 	business: string;
+	/** Named in the greeting (signing/application.ts greetingFor), and in its reminders'. */
+	greet?: string | null;
 	expiresAt: Date;
 	officeId: number;
 	applicationId: number;
@@ -43,6 +45,7 @@ export async function sendLinkMail(
 	const identityDone = await identityCarriesTo(db, m);
 	const email = linkEmail({
 		business: m.business,
+		greet: m.greet,
 		url: m.url,
 		expiresAt: m.expiresAt,
 		rep: m.rep,
@@ -78,6 +81,7 @@ export async function sendLinkMail(
 					applicationId: m.applicationId,
 					to: m.to,
 					business: m.business,
+					greet: m.greet ?? null,
 					rep: m.rep ?? null,
 					urlEnc: encrypt(ctx.encryptionKey, m.url),
 					expiresAt: m.expiresAt,

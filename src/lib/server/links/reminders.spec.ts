@@ -39,6 +39,7 @@ describe('reminders for an unsigned link, by a clock moved forward', () => {
 			applicationId,
 			ttlHours: ttlDays * 24,
 			now: T0,
+			greet: 'Dana Whitfield',
 			rep: { name: 'Sam Ortiz', email: 'sam@office.example', phone: null }
 		});
 		return { applicationId, ...made };
@@ -83,6 +84,8 @@ describe('reminders for an unsigned link, by a clock moved forward', () => {
 		const body = JSON.parse(decrypt(t.ctx.encryptionKey, first.bodyEnc!)) as { text: string };
 		expect(body.text).toContain(l.url);
 		expect(body.text).toContain('still waiting for your review and signature');
+		// It greets whom the link email greeted (greetingFor), kept with the plan.
+		expect(body.text).toMatch(/^Hello Dana Whitfield,\n/m);
 
 		// It goes out over SMTP like any message (the link is still valid at day 7).
 		expect(await deliverMail(t.ctx, first.id, {}, at(7))).toBe('sent');

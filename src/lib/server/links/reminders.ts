@@ -94,6 +94,7 @@ export async function queueDueReminders(ctx: AppContext, now = new Date()): Prom
 			if (!taken) return false;
 			const email = reminderEmail({
 				business: plan.business,
+				greet: plan.greet,
 				url,
 				expiresAt: plan.expiresAt,
 				rep: plan.rep,

@@ -7,6 +7,7 @@ export interface MailedLinkInput {
 	officeId?: number;
 	applicationId: number;
 	business?: string;
+	greet?: string;
 	rep?: RepContact;
 	ttlHours?: number;
 	now?: Date;
@@ -34,6 +35,7 @@ export async function mailLinkForTest(ctx: AppContext, input: MailedLinkInput) {
 			to: 'dana@blueheron.example',
 			url,
 			business: input.business ?? 'Blue Heron Bakery',
+			greet: input.greet,
 			expiresAt: made.link.expiresAt,
 			officeId,
 			applicationId,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { linkEmail } from '$lib/server/links/email';
+import { greetingFor } from '$lib/server/signing/application';
 import { renderNote, type NoteContext } from './notes';
 import { escapeHtml, officeTime, renderEmail } from './render';
 
@@ -106,6 +107,34 @@ describe('email rendering', () => {
 			'This link expires before then: after that time, ask your sales representative for a new one.'
 		);
 		expect(withRep.text).not.toContain('locked');
+		// The greeting names the owner when the email is theirs (greetingFor), else no one.
+		expect(withRep.text).toMatch(/^Hello,\n/m);
+		const named = linkEmail({ ...base, greet: 'Dana Whitfield' });
+		expect(named.text).toMatch(/^Hello Dana Whitfield,\n/m);
+		expect(named.html).toContain('Hello Dana Whitfield,');
+		expect(linkEmail({ ...base, greet: 'A <b>&amp;</b>' }).html).toContain(
+			'Hello A &lt;b&gt;&amp;amp;&lt;/b&gt;,'
+		);
+	});
+
+	it('greets the first owner by name only at the address the application gives for them', () => {
+		const owner = {
+			Ownr1_Legal_Name_First: ' Dana ',
+			Ownr1_Legal_Name_Last: 'Whitfield',
+			Ownr1_Email: 'Dana@BlueHeron.example '
+		};
+		expect(greetingFor(owner, 'dana@blueheron.example')).toBe('Dana Whitfield');
+		expect(greetingFor(owner, 'books@blueheron.example')).toBeNull();
+		expect(greetingFor({ ...owner, Ownr1_Email: '' }, '')).toBeNull();
+		expect(
+			greetingFor(
+				{ ...owner, Ownr1_Legal_Name_First: '', Ownr1_Legal_Name_Last: ' ' },
+				'dana@blueheron.example'
+			)
+		).toBeNull();
+		expect(greetingFor({ ...owner, Ownr1_Legal_Name_Last: '' }, 'dana@blueheron.example')).toBe(
+			'Dana'
+		);
 	});
 
 	it('tells the rep of a signature, and where its delivery stands as the email is written', () => {

@@ -104,3 +104,24 @@ export async function officeApplications(
 export function businessName(item: ApplicationListItem): string {
 	return item.DBA_Name || item.Legal_Name || `Application ${item.ApplicationID}`;
 }
+
+/**
+ * Whom a signing email greets by name: the application's first owner, when the email goes to the
+ * address the application gives for them. Sent elsewhere (a bookkeeper, a partner), the email
+ * names no one rather than the wrong person.
+ */
+export function greetingFor(
+	item: Pick<
+		ApplicationListItem,
+		'Ownr1_Legal_Name_First' | 'Ownr1_Legal_Name_Last' | 'Ownr1_Email'
+	>,
+	to: string
+): string | null {
+	const email = item.Ownr1_Email.trim().toLowerCase();
+	if (!email || email !== to.trim().toLowerCase()) return null;
+	const name = [item.Ownr1_Legal_Name_First, item.Ownr1_Legal_Name_Last]
+		.map((n) => n.trim())
+		.filter(Boolean)
+		.join(' ');
+	return name || null;
+}

@@ -69,6 +69,8 @@ export const linkReminders = pgTable(
 		applicationId: integer('application_id').notNull(),
 		to: text('to').notNull(),
 		business: text('business').notNull(),
+		/** Who the greeting names ("Hello Dana Whitfield,"); null: "Hello,". See links/email.ts. */
+		greet: text('greet'),
 		rep: jsonb('rep').$type<ReminderRep>(),
 		urlEnc: text('url_enc'),
 		expiresAt: ts('expires_at').notNull(),

@@ -8,7 +8,7 @@ import { issueLink } from '$lib/server/links/ending';
 import { BY_OPERATOR_API, BY_START_DEMO } from '$lib/server/links/links';
 import { sendLinkMail } from '$lib/server/links/mail';
 import { isDecided, officeUnknown } from '$lib/server/onboarding';
-import { businessName, findApplication } from '$lib/server/signing/application';
+import { businessName, findApplication, greetingFor } from '$lib/server/signing/application';
 import { decisionFor } from '$lib/server/decisions/decisions';
 import { declinedSinceLastLink } from '$lib/server/signing/decline';
 import { orOffice, repContact } from '$lib/server/reps/contact';
@@ -132,6 +132,7 @@ export const POST: RequestHandler = async (event) => {
 				to: email,
 				url,
 				business: businessName(application),
+				greet: greetingFor(application, email),
 				expiresAt: link.expiresAt,
 				officeId,
 				applicationId,

@@ -1,0 +1,1 @@
+ALTER TABLE "link_reminders" ADD COLUMN "greet" text;
