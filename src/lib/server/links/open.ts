@@ -28,8 +28,17 @@ import {
 	currentStep,
 	openSessionOnLink,
 	SESSION_COOKIE,
-	sessionOnLink
+	sessionOnLink,
+	type Step
 } from '$lib/server/signing/session';
+
+/** What is left of a session that outlived its link, said on the way back to it. */
+const STILL_TO_DO: Record<Step, string> = {
+	terms: 'Next is the agreement, to read and agree to.',
+	identity: 'You have agreed to the terms: the identity questions are next.',
+	sign: 'Your identity is confirmed: all that is left is to accept and sign, or decline.',
+	done: ''
+};
 
 const MESSAGES = {
 	unknown: [
@@ -159,12 +168,12 @@ async function admitLink(
 			const title = 'This link has expired';
 			const own = await sessionOnLink(ctx.db, event.cookies.get(SESSION_COOKIE), link.id, idle);
 			if (own) {
+				const step = currentStep(own);
 				error(status, {
 					title,
-					message:
-						'This link has expired, but you started signing with it in this browser before it did, and can still finish.',
+					message: `This link has expired, but you started signing with it in this browser before it did, and can still finish. ${STILL_TO_DO[step]}`,
 					rep,
-					resume: currentStep(own)
+					resume: step
 				});
 			}
 			if (await openSessionOnLink(ctx.db, link, idle)) {
