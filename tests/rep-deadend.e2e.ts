@@ -325,6 +325,14 @@ test('a link that expires while the merchant signs on it: the console says they 
 	await expect(
 		rep.getByText('The link that is out stops working when you hand over')
 	).toBeVisible();
+	// A link the pass can't carry is refused, and the refusal says they can still finish.
+	await rep.getByLabel('Owner’s email').fill(app.email);
+	await rep.getByRole('button', { name: SEND_LINK }).click();
+	await expect(rep.getByRole('alert')).toContainText('Nothing was sent.');
+	await expect(rep.getByRole('alert')).toContainText(
+		'The link that is out has expired, but the merchant started signing on it before then and is on it right now: they can still finish. Or finish the signing with them in person'
+	);
+
 	// They do finish, on the expired link's session.
 	await signAndLeave(merchant, rep, app.id);
 });

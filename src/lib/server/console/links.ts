@@ -9,6 +9,7 @@ import { mailEnabled } from '$lib/server/mail/mode';
 import { isDecided, type ApplicationListItem } from '$lib/server/onboarding';
 import type { SignedInRep } from '$lib/server/reps/session';
 import { businessName, greetingFor } from '$lib/server/signing/application';
+import { openSessionOnLink } from '$lib/server/signing/session';
 
 /** How the audit trail names a rep: readable, and specific enough to tell two Sams apart. */
 export const repAuditName = (rep: Pick<SignedInRep, 'name' | 'repNo' | 'email'>) =>
@@ -33,25 +34,35 @@ async function decided(ctx: AppContext, a: RepAction): Promise<boolean> {
 }
 
 /**
+ * Where the merchant can still finish after a pass made on the link that is out: on that link,
+ * which still works (`valid`), or in the session they opened on it before it expired (`open`);
+ * false when on neither.
+ */
+export type FinishOnCurrent = 'valid' | 'open' | false;
+
+/**
  * The identity passes a new link to `email` (null: a link to copy) could not carry over: the
  * merchant would meet "this link can't continue" at the identity step. Null when it would carry.
- * `onCurrent`: one of them was made on the link that is out, which still works, so the merchant
- * can finish on that one.
+ * `onCurrent`: one of them was made on the link that is out, and the merchant can finish there.
  */
 async function stranded(
 	ctx: AppContext,
 	a: RepAction,
 	email: string | null
-): Promise<{ passes: Pass[]; onCurrent: boolean } | null> {
+): Promise<{ passes: Pass[]; onCurrent: FinishOnCurrent } | null> {
 	const { officeId, applicationId } = ids(a);
 	const passes = await earlierPasses(ctx.db, officeId, applicationId);
 	if (newLinkCarries(passes, email)) return null;
 	const current = await usableLink(ctx.db, officeId, applicationId);
-	const onCurrent =
-		!!current &&
-		current.expiresAt.getTime() > Date.now() &&
-		passes.some((p) => p.linkId === current.id);
-	return { passes, onCurrent };
+	if (!current || !passes.some((p) => p.linkId === current.id)) return { passes, onCurrent: false };
+	if (current.expiresAt.getTime() > Date.now()) return { passes, onCurrent: 'valid' };
+	// Expired: a session opened on it in time outlives it (signing/session.ts sessionIsOpen).
+	const open = await openSessionOnLink(
+		ctx.db,
+		{ id: current.id, revokedAt: null },
+		ctx.config.SESSION_IDLE_MINUTES
+	);
+	return { passes, onCurrent: open ? 'open' : false };
 }
 
 /**
@@ -60,7 +71,7 @@ async function stranded(
  */
 export type LinkRefusal =
 	| { reason: 'decided' | 'mail_off' | 'moved' | 'tablet' }
-	| { reason: 'identity_elsewhere'; passes: Pass[]; onCurrent: boolean };
+	| { reason: 'identity_elsewhere'; passes: Pass[]; onCurrent: FinishOnCurrent };
 
 interface NewLink {
 	/** The usable link the rep's page showed (its id; null: none). Absent: replace whatever is. */

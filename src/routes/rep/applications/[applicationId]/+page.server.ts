@@ -8,7 +8,13 @@ import { attention, passedWhere, stateDetail, stateLabel } from '$lib/server/con
 import { inPersonOf } from '$lib/server/evidence/facts';
 import { keepCopied, takeCopied } from '$lib/server/console/copied';
 import { keepUndone, takeUndone, type UndoneForm } from '$lib/server/console/undone';
-import { copyableLink, revokeLink, sendLink, type LinkRefusal } from '$lib/server/console/links';
+import {
+	copyableLink,
+	revokeLink,
+	sendLink,
+	type FinishOnCurrent,
+	type LinkRefusal
+} from '$lib/server/console/links';
 import type { Pass } from '$lib/server/identity/attempts';
 import { applicationState } from '$lib/server/console/list';
 import { officeTime, serviceDate, shownTime } from '$lib/server/console/time';
@@ -37,13 +43,19 @@ const DECIDED = 'A decision is on record for this application, so no new link ca
 /**
  * A new link that could not carry the identity already confirmed (identity/attempts.ts): the
  * merchant's link would not let them start. Said before anything is sent. `onCurrent`: the pass
- * was made on the link that is out, which still works, so the merchant can finish on it.
+ * was made on the link that is out, and the merchant can finish on it (console/links.ts).
  */
-function strandedPass(refusal: { passes: Pass[]; onCurrent: boolean }, copy: boolean): string {
+function strandedPass(
+	refusal: { passes: Pass[]; onCurrent: FinishOnCurrent },
+	copy: boolean
+): string {
 	const { passes, onCurrent } = refusal;
-	const finishOnIt = onCurrent
-		? ' The link that is out still works: the merchant can finish on it.'
-		: '';
+	const finishOnIt =
+		onCurrent === 'valid'
+			? ' The link that is out still works: the merchant can finish on it.'
+			: onCurrent === 'open'
+				? ' The link that is out has expired, but the merchant started signing on it before then and is on it right now: they can still finish.'
+				: '';
 	const emailed = passes.find((p) => p.email);
 	if (emailed) {
 		return `Identity was already confirmed ${passedWhere(emailed)}, and ${copy ? 'a link to copy' : 'a link to another address'} can’t carry that over: the link would not let the merchant start. ${copy ? 'No link was made' : 'Nothing was sent'}.${finishOnIt} ${copy ? 'Email' : 'Send'} the link to ${emailed.email}, or finish the signing with the merchant in person.`;
