@@ -335,4 +335,19 @@ test('a link that expires while the merchant signs on it: the console says they 
 
 	// They do finish, on the expired link's session.
 	await signAndLeave(merchant, rep, app.id);
+	// The rep's timeline says when the link expired, and that the session went on past it; so does
+	// the certificate, among its key steps.
+	await expect(rep.locator('.timeline')).toContainText(
+		'Signing link expired From then on it opened nothing new; the merchant’s session started on it before then went on Portal'
+	);
+	const cert = await rep.request.get(`${appPath(app.id)}/certificate.pdf`);
+	expect(cert.status()).toBe(200);
+	const file = resolve(E2E.dir, 'deadend-expired-midway-certificate.pdf');
+	writeFileSync(file, await cert.body());
+	const text = spawnSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).stdout;
+	// The key steps' table, between its heading and the documents' (headings print in capitals).
+	const steps = text.slice(text.search(/when it happened/i), text.search(/documents presented/i));
+	expect(steps).toMatch(
+		/Identity verified[\s\S]*Link expired; session went on[\s\S]*Accepted and signed/
+	);
 });

@@ -324,3 +324,80 @@ describe('the timeline says who decided', () => {
 		]);
 	});
 });
+
+describe('the timeline’s expired links', () => {
+	const min = (m: number) => new Date(Date.UTC(2026, 11, 1, 9, m));
+	const created = (linkId: string, at: number, expires: number) =>
+		event({
+			type: 'link.created',
+			at: min(at),
+			data: { linkId, createdBy: 'test', expiresAt: min(expires).toISOString() }
+		});
+
+	it('puts each link’s expiry among the events, unless something ended it before then', () => {
+		const S2 = '0f1e2d3c-4b5a-4968-8776-655443322111';
+		const events = [
+			// A: expires at 10 untouched.
+			created('A', 0, 10),
+			// B: replaced at 12, before its expiry at 20: no expiry.
+			created('B', 11, 20),
+			event({ type: 'link.revoked', at: min(12), data: { linkId: 'B', reason: 'replaced' } }),
+			// C: a session starts on it at 14; it expires at 16; the session goes on and decides.
+			created('C', 13, 16),
+			event({
+				type: 'session.started',
+				at: min(14),
+				channel: 'link',
+				sessionId: SESSION,
+				data: { linkId: 'C' }
+			}),
+			event({ type: 'terms.shown', at: min(15), channel: 'link', sessionId: SESSION }),
+			event({ type: 'identity.passed', at: min(17), channel: 'link', sessionId: SESSION }),
+			event({ type: 'decision.accepted', at: min(18), channel: 'link', sessionId: SESSION }),
+			// D: the decision came before it was made, so ended nothing of it; E: no expiry recorded.
+			created('D', 30, 60),
+			event({ type: 'link.created', at: min(31), data: { linkId: 'E' } }),
+			// F: expires in the future.
+			created('F', 32, 90),
+			// G: a session that stopped before the expiry: nothing went on past it.
+			created('G', 33, 40),
+			event({
+				type: 'session.started',
+				at: min(34),
+				channel: 'link',
+				sessionId: S2,
+				data: { linkId: 'G' }
+			})
+		];
+		const entries = timeline(events, 'UTC', new Map(), min(70)).reverse();
+		const expired = entries.filter((e) => e.title === 'Signing link expired');
+		expect(expired.map((e) => [e.key, e.when.iso, e.detail, e.by])).toEqual([
+			['expired-A', min(10).toISOString(), 'From then on it opened nothing', 'Portal'],
+			[
+				'expired-C',
+				min(16).toISOString(),
+				'From then on it opened nothing new; the merchant’s session started on it before then went on',
+				'Portal'
+			],
+			['expired-G', min(40).toISOString(), 'From then on it opened nothing', 'Portal'],
+			['expired-D', min(60).toISOString(), 'From then on it opened nothing', 'Portal']
+		]);
+		// In time order among the events: C's expiry between the terms and the pass.
+		const titles = entries.map((e) => e.title);
+		expect(titles.indexOf('Signing link expired', titles.indexOf('Acceptance terms shown'))).toBe(
+			titles.indexOf('Identity verified') - 1
+		);
+		expect(new Set(entries.map((e) => e.key)).size).toBe(entries.length);
+		// Spent by a decision, or a decline before identity, before its time: no expiry.
+		for (const type of ['decision.declined', 'decline.recorded']) {
+			const spent = [created('X', 0, 10), event({ type, at: min(5) })];
+			expect(timeline(spent, 'UTC', new Map(), min(70)).map((e) => e.title)).not.toContain(
+				'Signing link expired'
+			);
+		}
+		// Before any expiry, none is shown.
+		expect(
+			timeline(events, 'UTC', new Map(), min(5)).filter((e) => e.title === 'Signing link expired')
+		).toEqual([]);
+	});
+});

@@ -10,7 +10,8 @@ import { BY_OPERATOR_API, BY_SANDBOX_DEMO, BY_START_DEMO } from '$lib/server/lin
 import { officeTime, shownTime, type ShownTime } from './time';
 
 export interface TimelineEntry {
-	seq: number;
+	/** Unique on the page: the event's place in the chain, or the link an expiry is of. */
+	key: string;
 	when: ShownTime;
 	title: string;
 	detail: string | null;
@@ -216,21 +217,85 @@ export async function trailRepNames(
 	return new Map(rows.map((r) => [r.id, `${r.name} (rep ${r.repNo})`]));
 }
 
-/** The audit trail as a rep reads it: newest first, times in the office's zone, in words. */
+/** What ends a link before its time: every link, once a decision or a decline is recorded. */
+const ENDS_EVERY_LINK = new Set(['decision.accepted', 'decision.declined', 'decline.recorded']);
+
+interface Expiry {
+	linkId: string;
+	at: Date;
+	/** A session started on it in time and went on past it (signing/session.ts sessionIsOpen). */
+	wentOn: boolean;
+}
+
+/**
+ * When each link ran out: the trail has no event for it, since an expiry is a time, not an act.
+ * A link whose `expiresAt` (its `link.created`) has passed, and that nothing ended before then:
+ * revoked or replaced (`link.revoked`), or spent by a decision or a decline.
+ */
+export function expiries(events: AuditEvent[], now: Date): Expiry[] {
+	const out: Expiry[] = [];
+	for (const created of events) {
+		if (created.type !== 'link.created') continue;
+		const d = created.data as Data;
+		const linkId = text(d.linkId);
+		const at = typeof d.expiresAt === 'string' ? new Date(d.expiresAt) : null;
+		if (!linkId || !at || Number.isNaN(at.getTime()) || at > now) continue;
+		const before = events.filter((e) => e.seq > created.seq && e.at < at);
+		const ended = before.some(
+			(e) =>
+				ENDS_EVERY_LINK.has(e.type) ||
+				(e.type === 'link.revoked' && (e.data as Data).linkId === linkId)
+		);
+		if (ended) continue;
+		const sessions = new Set(
+			before
+				.filter((e) => e.type === 'session.started' && (e.data as Data).linkId === linkId)
+				.map((e) => e.sessionId)
+		);
+		const wentOn = events.some((e) => e.at >= at && e.sessionId && sessions.has(e.sessionId));
+		out.push({ linkId, at, wentOn });
+	}
+	return out;
+}
+
+/**
+ * The audit trail as a rep reads it: newest first, times in the office's zone, in words, with
+ * the moments links expired among the events (see expiries).
+ */
 export function timeline(
 	events: AuditEvent[],
 	zone: string,
-	repNames: ReadonlyMap<string, string> = new Map()
+	repNames: ReadonlyMap<string, string> = new Map(),
+	now = new Date()
 ): TimelineEntry[] {
 	const sessions = linkSessions(events);
-	return events
-		.map((e) => ({
-			seq: e.seq,
-			// To the second: a rep answering "when exactly?" reads it here as the certificate says it.
-			when: shownTime(e.at, zone, { seconds: true }),
+	// To the second: a rep answering "when exactly?" reads it here as the certificate says it.
+	const when = (at: Date) => shownTime(at, zone, { seconds: true });
+	const entries = events.map((e) => ({
+		at: e.at,
+		entry: {
+			key: `event-${e.seq}`,
+			when: when(e.at),
 			title: typeLabel(e.type),
 			detail: detail(e, zone),
 			by: actor(e, repNames, sessions)
-		}))
-		.reverse();
+		}
+	}));
+	for (const x of expiries(events, now)) {
+		// After every event before it: the trail's order stands, the expiry goes between.
+		const i = entries.findIndex((e) => e.at > x.at);
+		entries.splice(i === -1 ? entries.length : i, 0, {
+			at: x.at,
+			entry: {
+				key: `expired-${x.linkId}`,
+				when: when(x.at),
+				title: 'Signing link expired',
+				detail: x.wentOn
+					? 'From then on it opened nothing new; the merchant’s session started on it before then went on'
+					: 'From then on it opened nothing',
+				by: 'Portal'
+			}
+		});
+	}
+	return entries.map((e) => e.entry).reverse();
 }

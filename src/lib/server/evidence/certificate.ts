@@ -20,19 +20,26 @@ const HASH = { font: 'mono', size: 7 } as const;
 /** The rep's copy's attachment: the JSON each audit event's hash is of, a line each. */
 export const TRAIL_FILE = 'audit-trail.jsonl';
 
+/** The key step for a link that expired while its session went on (facts.ts linkExpiredMidway). */
+export const LINK_EXPIRED_STEP = 'Link expired; session went on';
+
 /**
- * The key steps as printed: in time order, a pass from an earlier session named so. The facts
- * keep them in the order the certificate hash was first computed over (facts.ts `contentHash`),
- * so printing them sorted changes no record's hash.
+ * The key steps as printed: in time order, a pass from an earlier session named so, and a link's
+ * expiry the session outlived among them. The facts keep them in the order the certificate hash
+ * was first computed over (facts.ts `contentHash`), so printing them sorted, or with the expiry
+ * (not in the hash), changes no record's hash.
  */
-export function shownSteps(f: Pick<EvidenceFacts, 'steps' | 'identity'>): KeyStep[] {
-	return f.steps
-		.map((st) =>
+export function shownSteps(
+	f: Pick<EvidenceFacts, 'steps' | 'identity' | 'linkExpiredMidway'>
+): KeyStep[] {
+	return [
+		...f.steps.map((st) =>
 			st.label === IDENTITY_STEP && f.identity?.earlierSession
 				? { ...st, label: `${IDENTITY_STEP} (earlier session)` }
 				: st
-		)
-		.sort((a, b) => a.at.getTime() - b.at.getTime());
+		),
+		...(f.linkExpiredMidway ? [{ label: LINK_EXPIRED_STEP, at: f.linkExpiredMidway }] : [])
+	].sort((a, b) => a.at.getTime() - b.at.getTime());
 }
 
 function when(at: Date, tz: string): string {

@@ -133,11 +133,18 @@ export interface EvidenceFacts {
 	/**
 	 * What follows is printed but not in the content hash (documents made before it was printed
 	 * still verify): the service's version of its acceptance language as shown, the reason a
-	 * decline gave (typed for the rep), and how many other signing sessions the application had.
+	 * decline gave (typed for the rep), how many other signing sessions the application had, and
+	 * when the session's link expired if it did while the session went on (see below).
 	 */
 	serviceVersion: string | null;
 	declineReason: string | null;
 	otherSessions: number;
+	/**
+	 * The session's link expired after the session started on it and before the decision: the
+	 * portal lets a session started in time be finished (signing/session.ts sessionIsOpen), and a
+	 * reader who sees the link's expiry in the trail is told so.
+	 */
+	linkExpiredMidway: Date | null;
 }
 
 export class EvidenceNotFoundError extends Error {
@@ -332,6 +339,12 @@ export async function gatherFacts(ctx: AppContext, req: FactsRequest): Promise<E
 			)
 			.map((e) => e.sessionId)
 	).size;
+	const linkExpiry =
+		typeof linkCreated?.data.expiresAt === 'string' ? new Date(linkCreated.data.expiresAt) : null;
+	const linkExpiredMidway =
+		!inPerson && started && linkExpiry && started.at < linkExpiry && linkExpiry < decided.at
+			? linkExpiry
+			: null;
 	const facts: Omit<EvidenceFacts, 'contentHash'> = {
 		officeId: req.officeId,
 		applicationId: req.applicationId,
@@ -363,7 +376,8 @@ export async function gatherFacts(ctx: AppContext, req: FactsRequest): Promise<E
 		trail: req.audience === 'rep' ? trail : null,
 		serviceVersion: str(terms?.data.serviceVersion),
 		declineReason: decision.isAccepted ? null : str(decision.declineReason),
-		otherSessions
+		otherSessions,
+		linkExpiredMidway
 	};
 	return { ...facts, contentHash: contentHash(facts) };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from '$lib/server/audit/audit';
-import { shownSteps } from './certificate';
+import { LINK_EXPIRED_STEP, shownSteps } from './certificate';
 import { contentHash, IDENTITY_STEP } from './facts';
 import { describeDevice, eventSentence, officeTime, utcTime } from './words';
 
@@ -83,7 +83,8 @@ describe('evidence words', () => {
 			{ label: 'Declined', at: at(12) }
 		];
 		const identity = { attempt: 1, questionSetId: 'Q1', at: at(2), earlierSession: true };
-		expect(shownSteps({ steps, identity }).map((s) => s.label)).toEqual([
+		const linkExpiredMidway = null;
+		expect(shownSteps({ steps, identity, linkExpiredMidway }).map((s) => s.label)).toEqual([
 			'Identity verified (earlier session)',
 			'Link opened, session started',
 			'Consent to electronic records',
@@ -91,11 +92,25 @@ describe('evidence words', () => {
 		]);
 		// In this session: the label stays.
 		const own = { ...identity, earlierSession: false };
-		expect(shownSteps({ steps, identity: own })[0]!.label).toBe(IDENTITY_STEP);
+		expect(shownSteps({ steps, identity: own, linkExpiredMidway })[0]!.label).toBe(IDENTITY_STEP);
+		// A link that expired while the session went on: among the steps, at its time.
+		expect(
+			shownSteps({
+				steps,
+				identity: own,
+				linkExpiredMidway: new Date(at(11).getTime() + 30_000)
+			}).map((s) => s.label)
+		).toEqual([
+			IDENTITY_STEP,
+			'Link opened, session started',
+			'Consent to electronic records',
+			LINK_EXPIRED_STEP,
+			'Declined'
+		]);
 		// The hash is over the facts' own order: printing sorted leaves it alone.
 		const facts = { steps, identity } as unknown as Parameters<typeof contentHash>[0];
 		const before = contentHash({ ...facts, decidedAt: at(12) });
-		shownSteps({ steps, identity });
+		shownSteps({ steps, identity, linkExpiredMidway: new Date(at(11).getTime() + 30_000) });
 		expect(contentHash({ ...facts, decidedAt: at(12) })).toBe(before);
 		expect(steps[2]!.label).toBe(IDENTITY_STEP);
 	});
