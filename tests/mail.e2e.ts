@@ -51,6 +51,10 @@ test('the link email in the development mailbox reads well on a phone and opens 
 	await expect(card.locator('.meta')).toContainText(
 		/To morgan@testshop\.example · \w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M C[SD]T ·/
 	);
+	// Who it is from, and where a reply goes: the application's rep, by name in the email.
+	await expect(card.locator('.sender')).toHaveText(
+		'From Signing portal <no-reply@localhost> · Replies go to sam.ortiz@office1207.example'
+	);
 	await card.getByRole('link', { name: 'Open the HTML version' }).click();
 	await expect(page.getByText(app.business)).toBeVisible();
 	await expectReadableOnPhone(page, 'mail-link-mailbox');

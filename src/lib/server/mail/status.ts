@@ -68,6 +68,8 @@ export async function mailStatusFor(
 }
 
 export interface MailboxMessage extends MailState {
+	/** Whom a reply reaches: the rep the message names (see mail/rep-contact.ts), else none. */
+	replyTo: string | null;
 	body: Rendered | null;
 }
 
@@ -80,6 +82,7 @@ export async function listMailbox(ctx: AppContext, limit = 50): Promise<MailboxM
 		.limit(limit);
 	return rows.map((r) => ({
 		...stateOf(r),
+		replyTo: r.replyTo,
 		body: r.bodyEnc ? (JSON.parse(decrypt(ctx.encryptionKey, r.bodyEnc)) as Rendered) : null
 	}));
 }

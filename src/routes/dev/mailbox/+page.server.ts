@@ -14,6 +14,9 @@ export const load: PageServerLoad = async () => {
 		messages: messages.map((m) => ({
 			id: m.id,
 			to: m.to ?? 'the application’s rep (looked up when sent)',
+			// From MAIL_FROM, as SMTP would send it; replies go to the rep the message names.
+			from: ctx.config.MAIL_FROM,
+			replyTo: m.replyTo,
 			subject: m.subject,
 			status: m.status,
 			problem: m.problem,
