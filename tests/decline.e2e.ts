@@ -257,3 +257,34 @@ test('a decline before identity says the rep was told only when a rep is on reco
 		page.getByText('If you change your mind, ask the company that sent it to you for a new link.')
 	).toBeVisible();
 });
+
+test('a decline before identity on an emailed link is confirmed to that address, reason kept out', async ({
+	page,
+	request
+}) => {
+	const app = await newApplication(request, 'Decline confirmed');
+	const { path } = await createLink(request, app.id, { email: app.email });
+	await page.goto(path);
+	await ready(page);
+	await page.getByText('I don’t want to sign').click();
+	await page.getByLabel('Reason (optional)').fill('We chose another processor');
+	await page.getByRole('button', { name: 'Decline the application' }).click();
+	await expect(page.getByRole('heading', { level: 1, name: TEXT.declinedTitle })).toBeVisible();
+	await expect(page.getByText(`A confirmation is on its way to ${app.email}.`)).toBeVisible();
+
+	await page.goto('/dev/mailbox');
+	const mail = page
+		.locator('article')
+		.filter({ hasText: `To ${app.email}` })
+		.filter({ hasText: `You declined: ${app.business}` });
+	await expect(mail).toHaveCount(1);
+	const text = await mail.locator('pre').innerText();
+	// Sent to the owner's address on the application: greeted by name.
+	expect(text).toContain('Hello Morgan Testwell,');
+	expect(text).toContain(`You declined the merchant application for ${app.business} on `);
+	expect(text).toContain('Your sales representative has been told, with the reason you gave.');
+	expect(text).toContain(
+		'If you did not decline this application, tell your sales representative at once'
+	);
+	expect(text).not.toContain('another processor');
+});

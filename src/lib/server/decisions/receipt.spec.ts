@@ -1,11 +1,19 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decrypt } from '$lib/server/crypto/secretbox';
 import { mailOutbox } from '$lib/server/db/schema';
+import { createLink } from '$lib/server/links/links';
+import { declineBeforeIdentity } from '$lib/server/signing/decline';
 import { noSections } from '$lib/server/signing/sections';
 import { startTestApp } from '$lib/server/testing/app';
 import { recordDecision } from './decisions';
-import { receiptEmail, receiptFor, type ReceiptFacts } from './receipt';
+import {
+	earlyDeclineEmail,
+	earlyDeclineReceipt,
+	receiptEmail,
+	receiptFor,
+	type ReceiptFacts
+} from './receipt';
 
 const REFERENCE = '3f0c9a52-1b7e-4d2a-9c41-5e8f7a6b2d10';
 const facts: ReceiptFacts = {
@@ -107,5 +115,110 @@ describe('the receipt queued with the decision', () => {
 		const off = { ...t.ctx, config: { ...t.ctx.config, SMTP_URL: undefined } };
 		const s = await t.session(50003);
 		expect(await receiptFor(off, s, { ...input, isAccepted: true }, 'x')).toBeNull();
+	});
+});
+
+describe('the confirmation of a decline before identity', () => {
+	it('says what was declined, when, that nothing went to the service, and the way back', () => {
+		const mail = earlyDeclineEmail({
+			business: 'Blue Heron Bakery',
+			greet: 'Dana Whitfield',
+			at: facts.at,
+			timeZone: 'America/Chicago',
+			reasonGiven: true,
+			rep: facts.rep
+		});
+		expect(mail.subject).toBe('You declined: Blue Heron Bakery');
+		expect(mail.text).toMatch(/^Hello Dana Whitfield,$/m);
+		expect(mail.text).toContain(
+			'You declined the merchant application for Blue Heron Bakery on Nov 23, 2026, 9:04:05 AM CST, from the signing link sent to this address.'
+		);
+		expect(mail.text).toContain(
+			'Your sales representative has been told, with the reason you gave. You declined before the identity questions, so nothing went to the onboarding service, and the link no longer works. If you change your mind, ask your sales representative for a new link.'
+		);
+		expect(mail.text).toContain('Your sales representative\n  Sam Ortiz\n');
+		expect(mail.text).toContain('If you did not decline this application, tell your sales');
+		const bare = earlyDeclineEmail({
+			business: 'A & B <i>',
+			greet: null,
+			at: facts.at,
+			timeZone: 'America/Chicago',
+			reasonGiven: false,
+			rep: null
+		});
+		expect(bare.text).toMatch(/^Hello,$/m);
+		// Nobody on record to tell: not said to be told, as the done page does not.
+		expect(bare.text).toContain(
+			'It is on record. You declined before the identity questions, so nothing went to the onboarding service, and the link no longer works. If you change your mind, ask the company that sent you the link for a new link.'
+		);
+		expect(bare.text).not.toContain('has been told');
+		expect(bare.html).toContain('<strong>A &amp; B &lt;i&gt;</strong>');
+	});
+
+	describe('queued with it', () => {
+		let t: Awaited<ReturnType<typeof startTestApp>>;
+		beforeAll(async () => {
+			t = await startTestApp({ SMTP_URL: 'smtp://127.0.0.1:2525' });
+		});
+		afterAll(() => t.close());
+		const meta = { ip: '198.51.100.23', userAgent: 'vitest' };
+		const linkFor = async (applicationId: number, email: string | null) =>
+			(
+				await createLink(t.ctx.db, {
+					officeId: 1207,
+					applicationId,
+					email,
+					createdBy: 'vitest',
+					ttlHours: 24,
+					meta
+				})
+			).link;
+		const receiptsOf = (applicationId: number) =>
+			t.ctx.db
+				.select()
+				.from(mailOutbox)
+				.where(and(eq(mailOutbox.applicationId, applicationId), eq(mailOutbox.kind, 'receipt')));
+
+		it('goes to the address the link was emailed to, greeting the owner there, without the reason', async () => {
+			// The test session's owner is Dana Whitfield at dana@example.com (testing/app.ts).
+			const link = await linkFor(50004, 'Dana@Example.com');
+			// With a rep to look up, inside the decline's transaction as the link page makes it: on
+			// PGlite's one connection, a read outside it would wait for it for ever.
+			const s = { ...(await t.session(50004, 1207, link.id)), repNo: 31 };
+			await t.ctx.db.transaction(async (tx) => {
+				const receipt = await earlyDeclineReceipt(t.ctx, tx, s, true);
+				expect(receipt).not.toBeNull();
+				await declineBeforeIdentity(
+					tx,
+					s,
+					{ stage: 'link', reason: 'Fees too high' },
+					meta,
+					receipt
+				);
+			});
+			const rows = await receiptsOf(50004);
+			expect(rows).toHaveLength(1);
+			expect(rows[0]).toMatchObject({
+				to: 'Dana@Example.com',
+				status: 'pending',
+				subject: `You declined: ${s.businessName}`
+			});
+			const body = decrypt(t.ctx.encryptionKey, rows[0]!.bodyEnc!);
+			expect(body).toContain('Hello Dana Whitfield,');
+			expect(body).toContain('with the reason you gave');
+			expect(body).not.toContain('Fees too high');
+		});
+
+		it('is not made without an address the link went to, in person, or with mail off', async () => {
+			const copied = await t.session(50005, 1207, (await linkFor(50005, null)).id);
+			expect(await earlyDeclineReceipt(t.ctx, t.ctx.db, copied, false)).toBeNull();
+			const emailed = await t.session(50006, 1207, (await linkFor(50006, 'a@b.example')).id);
+			expect(
+				await earlyDeclineReceipt(t.ctx, t.ctx.db, { ...emailed, channel: 'in_person' }, false)
+			).toBeNull();
+			const off = { ...t.ctx, config: { ...t.ctx.config, SMTP_URL: undefined } };
+			expect(await earlyDeclineReceipt(off, t.ctx.db, emailed, false)).toBeNull();
+			expect(await earlyDeclineReceipt(t.ctx, t.ctx.db, emailed, false)).not.toBeNull();
+		});
 	});
 });

@@ -1,10 +1,20 @@
 import type { AppContext } from '$lib/server/app';
+import type { Tx } from '$lib/server/db';
 import { officeTime } from '$lib/server/evidence/words';
 import { mailMode } from '$lib/server/mail/mode';
-import type { OutgoingMail } from '$lib/server/mail/outbox';
+import { enqueueMail, type OutgoingMail } from '$lib/server/mail/outbox';
 import { renderEmail, type Block, type Rendered } from '$lib/server/mail/render';
 import { contactBlock } from '$lib/server/mail/rep-contact';
-import { merchantRepContact, orOffice, type RepContact } from '$lib/server/reps/contact';
+import {
+	merchantRepContact,
+	orOffice,
+	repContact,
+	type RepContact
+} from '$lib/server/reps/contact';
+import { greetingFor } from '$lib/server/signing/application';
+import { declineReceiptTo } from '$lib/server/signing/decline';
+import { capital } from '$lib/text';
+import { toldOf } from '$lib/told';
 import type { SigningSession } from '$lib/server/signing/session';
 import { signerName, type DecisionInput } from './decisions';
 
@@ -103,4 +113,90 @@ export async function receiptFor(
 			copiesMinutes: ctx.config.SESSION_IDLE_MINUTES
 		})
 	});
+}
+
+/** What the confirmation of a decline before identity says (see earlyDeclineReceipt). */
+export interface EarlyDeclineFacts {
+	business: string;
+	/** The owner, when the link went to the address the application gives for them. */
+	greet: string | null;
+	at: Date;
+	timeZone: string;
+	reasonGiven: boolean;
+	rep: RepContact | null;
+}
+
+export function earlyDeclineEmail(f: EarlyDeclineFacts): Rendered & { subject: string } {
+	// Who was told, as the done page says it (toldOf): with no rep or office on record, nobody.
+	const told = toldOf(f.rep);
+	const reason = f.reasonGiven ? ', with the reason you gave' : '';
+	const blocks: Block[] = [
+		{ kind: 'p', text: f.greet ? `Hello ${f.greet},` : 'Hello,' },
+		{
+			kind: 'p',
+			text: `You declined the merchant application for {strong} on ${officeTime(f.at, f.timeZone)}, from the signing link sent to this address. This email confirms it: please keep it.`,
+			strong: f.business
+		},
+		{
+			kind: 'p',
+			text: `${told ? `${capital(told)} has been told${reason}` : `It is on record${reason}`}. You declined before the identity questions, so nothing went to the onboarding service, and the link no longer works. If you change your mind, ask ${told ?? 'the company that sent you the link'} for a new link.`
+		},
+		contactBlock(f.rep, 'If you have a question, contact your sales representative.'),
+		{
+			kind: 'small',
+			text: `If you did not decline this application, tell ${told ?? 'the company that sent you the link'} at once: someone else may have opened your link.`
+		}
+	];
+	return {
+		subject: `You declined: ${f.business}`,
+		...renderEmail({ title: 'You declined your merchant application', blocks })
+	};
+}
+
+/**
+ * The confirmation of a decline before identity (signing/decline.ts), to the address the link
+ * was emailed to (declineReceiptTo), queued in the decline's transaction. Null when there is no
+ * such address or mail is off.
+ */
+export async function earlyDeclineReceipt(
+	ctx: AppContext,
+	db: Tx,
+	session: SigningSession,
+	reasonGiven: boolean
+): Promise<((tx: Tx, at: Date) => Promise<unknown>) | null> {
+	if (mailMode(ctx.config) === 'off') return null;
+	const to = await declineReceiptTo(db, session);
+	if (!to) return null;
+	// Read with `db`, which may be the caller's transaction: on PGlite's one connection, a read
+	// through ctx.db (merchantRepContact's, on a cache miss) would wait for that transaction.
+	const rep = orOffice(ctx, await repContact(db, session.officeId, session.repNo));
+	const greet = greetingFor(
+		{
+			Ownr1_Legal_Name_First: session.ownerFirstName,
+			Ownr1_Legal_Name_Last: session.ownerLastName,
+			Ownr1_Email: session.ownerEmail
+		},
+		to
+	);
+	return (tx, at) =>
+		enqueueMail(
+			tx,
+			ctx.encryptionKey,
+			{
+				kind: 'receipt',
+				officeId: session.officeId,
+				applicationId: session.applicationId,
+				to,
+				replyTo: rep?.email ?? null,
+				...earlyDeclineEmail({
+					business: session.businessName,
+					greet,
+					at,
+					timeZone: ctx.config.OFFICE_TIME_ZONE,
+					reasonGiven,
+					rep
+				})
+			},
+			at
+		);
 }

@@ -32,6 +32,7 @@ describe('a decline before identity', () => {
 			s,
 			{ stage: 'terms', reason: 'Fees too high, call me at 217-555-0143' },
 			meta,
+			null,
 			at
 		);
 

@@ -14,13 +14,16 @@ export type Decline = typeof declines.$inferSelect;
  * A "no" before identity has passed. The service takes a decision only with the signer's SSN,
  * which the merchant has not given (and need not give to say no), so the portal records it
  * itself: the decline row, the `decline.recorded` event on the application's chain, the link
- * used up, the session finished, and the rep's note — one transaction.
+ * used up, the session finished, the rep's note and the merchant's confirmation — one
+ * transaction.
  */
 export async function declineBeforeIdentity(
 	db: Tx,
 	session: SigningSession,
 	input: { stage: DeclineStage; reason: string | null },
 	meta: RequestMeta,
+	/** The merchant's confirmation (decisions/receipt.ts earlyDeclineReceipt), queued with it. */
+	receipt: ((tx: Tx, at: Date) => Promise<unknown>) | null,
 	now = new Date()
 ): Promise<Decline> {
 	return db.transaction(async (tx) => {
@@ -61,6 +64,7 @@ export async function declineBeforeIdentity(
 			reason: input.reason,
 			beforeIdentity: session.channel === 'in_person' ? 'in_person' : 'link'
 		});
+		if (receipt) await receipt(tx, now);
 		return row!;
 	});
 }
@@ -82,6 +86,24 @@ export async function identityCarries(
 /** A no-SSN decline refused because identityCarries: what to do instead. */
 export const DECLINE_ON_SIGN_STEP =
 	'Your identity is already confirmed, so a decline goes to the onboarding service as your decision, and the service takes a decision only with your Social Security Number. Nothing was recorded: go on to the last step and choose Decline there.';
+
+/**
+ * Where the confirmation of a decline before identity goes: the address the session's link was
+ * emailed to, the one address the portal knows is the merchant's there (no sign step was reached
+ * to type one). None for a link made without one (to copy, or by the operator's systems) or in
+ * person.
+ */
+export async function declineReceiptTo(
+	db: Tx,
+	session: Pick<SigningSession, 'channel' | 'linkId'>
+): Promise<string | null> {
+	if (session.channel !== 'link' || !session.linkId) return null;
+	const [link] = await db
+		.select({ email: signingLinks.email })
+		.from(signingLinks)
+		.where(eq(signingLinks.id, session.linkId));
+	return link?.email ?? null;
+}
 
 export async function declineById(db: Tx, id: string): Promise<Decline | undefined> {
 	const [row] = await db.select().from(declines).where(eq(declines.id, id));

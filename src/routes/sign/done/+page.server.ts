@@ -1,6 +1,6 @@
 import { app } from '$lib/server/app';
 import { decisionById } from '$lib/server/decisions/decisions';
-import { declineById } from '$lib/server/signing/decline';
+import { declineById, declineReceiptTo } from '$lib/server/signing/decline';
 import { mailEnabled } from '$lib/server/mail/mode';
 import { requireStep } from '$lib/server/signing/guard';
 import type { PageServerLoad } from './$types';
@@ -12,7 +12,10 @@ export const load: PageServerLoad = async (event) => {
 	const idleMinutes = app().config.SESSION_IDLE_MINUTES;
 	if (!session.decisionId) {
 		// Declined before identity: the portal's own record, nothing for the service.
-		const declined = await declineById(db, session.declineId!);
+		const [declined, to] = await Promise.all([
+			declineById(db, session.declineId!),
+			declineReceiptTo(db, session)
+		]);
 		return {
 			kind: 'declined-early' as const,
 			idleMinutes,
@@ -21,8 +24,9 @@ export const load: PageServerLoad = async (event) => {
 			status: 'recorded' as const,
 			merchantDecisionId: null,
 			received: false,
-			// No decision, no receipt: a decline before identity gave no address to send one to.
-			receiptTo: null
+			// The confirmation went where the link had been emailed (decisions/receipt.ts
+			// earlyDeclineReceipt), unless mail is off.
+			receiptTo: mailEnabled(app()) ? to : null
 		};
 	}
 	const d = await decisionById(db, session.decisionId);

@@ -12,6 +12,7 @@ import { hit } from '$lib/server/ratelimit/ratelimit';
 import { requireStep } from '$lib/server/signing/guard';
 import { setSessionCookie, type SigningSession } from '$lib/server/signing/session';
 import { parseAnswers } from './schema';
+import { earlyDeclineReceipt } from '$lib/server/decisions/receipt';
 import { declineBeforeIdentity, identityCarries } from '$lib/server/signing/decline';
 import { declineOnSignStep, readDecline, toDone } from '$lib/server/signing/decline-form';
 import type { Actions, PageServerLoad } from './$types';
@@ -176,7 +177,8 @@ export const actions: Actions = {
 			ctx.db,
 			session,
 			{ stage: state.locked ? 'locked' : 'identity', reason: read.reason },
-			meta
+			meta,
+			await earlyDeclineReceipt(ctx, ctx.db, session, read.reason !== null)
 		);
 		toDone();
 	}

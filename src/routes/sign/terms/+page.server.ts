@@ -13,6 +13,7 @@ import {
 	showTerms
 } from '$lib/server/signing/terms';
 import { ConsentSchema } from './schema';
+import { earlyDeclineReceipt } from '$lib/server/decisions/receipt';
 import { declineBeforeIdentity, identityCarries } from '$lib/server/signing/decline';
 import { declineOnSignStep, readDecline, toDone } from '$lib/server/signing/decline-form';
 import type { Actions, PageServerLoad } from './$types';
@@ -69,11 +70,13 @@ export const actions: Actions = {
 		const read = await readDecline(event);
 		if (!read.ok) return read.failure;
 		if (await identityCarries(app().db, session)) return declineOnSignStep(read.reason);
+		const ctx = app();
 		await declineBeforeIdentity(
-			app().db,
+			ctx.db,
 			session,
 			{ stage: 'terms', reason: read.reason },
-			requestMeta(event)
+			requestMeta(event),
+			await earlyDeclineReceipt(ctx, ctx.db, session, read.reason !== null)
 		);
 		toDone();
 	}
