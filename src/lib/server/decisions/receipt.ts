@@ -12,7 +12,7 @@ import {
 	type RepContact
 } from '$lib/server/reps/contact';
 import { greetingFor } from '$lib/server/signing/application';
-import { declineReceiptTo } from '$lib/server/signing/decline';
+import { declineReceiptTo, type QueueConfirmation } from '$lib/server/signing/decline';
 import { capital } from '$lib/text';
 import { toldOf } from '$lib/told';
 import type { SigningSession } from '$lib/server/signing/session';
@@ -163,7 +163,7 @@ export async function earlyDeclineReceipt(
 	db: Tx,
 	session: SigningSession,
 	reasonGiven: boolean
-): Promise<((tx: Tx, at: Date) => Promise<unknown>) | null> {
+): Promise<QueueConfirmation | null> {
 	if (mailMode(ctx.config) === 'off') return null;
 	const to = await declineReceiptTo(db, session);
 	if (!to) return null;

@@ -10,6 +10,9 @@ import { finishSession, type SigningSession } from './session';
 
 export type Decline = typeof declines.$inferSelect;
 
+/** Queues the merchant's confirmation in the decline's transaction (see earlyDeclineReceipt). */
+export type QueueConfirmation = (tx: Tx, at: Date) => Promise<unknown>;
+
 /**
  * A "no" before identity has passed. The service takes a decision only with the signer's SSN,
  * which the merchant has not given (and need not give to say no), so the portal records it
@@ -23,7 +26,7 @@ export async function declineBeforeIdentity(
 	input: { stage: DeclineStage; reason: string | null },
 	meta: RequestMeta,
 	/** The merchant's confirmation (decisions/receipt.ts earlyDeclineReceipt), queued with it. */
-	receipt: ((tx: Tx, at: Date) => Promise<unknown>) | null,
+	receipt: QueueConfirmation | null,
 	now = new Date()
 ): Promise<Decline> {
 	return db.transaction(async (tx) => {
