@@ -23,7 +23,7 @@ export default defineConfig({
 					groups: [
 						{
 							name: 'merchant',
-							test: /src[\\/](app\.css|lib[\\/](components[\\/](?!ErrorPage)|forms|time)|routes[\\/](\+layout|sign[\\/][^\\/]+)\.svelte|runtime[\\/]components[\\/]svelte-5[\\/]layout\.svelte)/
+							test: /src[\\/](app\.css|lib[\\/](components[\\/](?!ErrorPage)|forms|time|tel\.ts)|routes[\\/](\+layout|sign[\\/][^\\/]+)\.svelte|runtime[\\/]components[\\/]svelte-5[\\/]layout\.svelte)/
 						}
 					]
 				}

@@ -12,7 +12,7 @@ describe('email rendering', () => {
 			blocks: [
 				{ kind: 'p', text: 'For {strong}.', strong: hostile },
 				{ kind: 'quote', text: hostile },
-				{ kind: 'contact', heading: hostile, lines: [hostile] },
+				{ kind: 'contact', heading: hostile, lines: [hostile, { text: hostile, link: 'mailto' }] },
 				{ kind: 'small', text: hostile, href: 'https://sign.example.com/s/a?b=1&c=2' }
 			]
 		});
@@ -65,6 +65,9 @@ describe('email rendering', () => {
 			'Your sales representative\n  Sam Ortiz\n  sam@office.example\n  (217) 555-0100'
 		);
 		expect(withRep.html).toContain('<strong>Blue Heron Bakery</strong>');
+		// On a phone, the rep's address writes and the number calls with one tap.
+		expect(withRep.html).toContain('href="mailto:sam@office.example"');
+		expect(withRep.html).toContain('href="tel:+12175550100"');
 		// The text gives the link once; the HTML gives it under the button and as a fallback.
 		expect(withRep.text.split(base.url)).toHaveLength(2);
 		expect(withRep.html.split(`href="${base.url}"`)).toHaveLength(3);

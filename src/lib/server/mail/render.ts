@@ -1,3 +1,4 @@
+import { dialable } from '$lib/tel';
 import { formatTime } from '$lib/time';
 /**
  * One email, written once as blocks and rendered twice: as plain text and as simple HTML that
@@ -10,9 +11,15 @@ export type Block =
 	| { kind: 'p'; text: string; strong?: string }
 	| { kind: 'button'; href: string; label: string }
 	| { kind: 'quote'; text: string }
-	| { kind: 'contact'; heading: string; lines: string[] }
+	/** A line's `link`: the HTML makes it a mailto: or tel: link (the text version has it as is). */
+	| { kind: 'contact'; heading: string; lines: (string | ContactLine)[] }
 	/** `htmlOnly`: a fallback for the HTML's button, which the text version has no need of. */
 	| { kind: 'small'; text: string; href?: string; htmlOnly?: boolean };
+
+export interface ContactLine {
+	text: string;
+	link: 'mailto' | 'tel';
+}
 
 export interface Email {
 	/** The heading, also the HTML document's title. */
@@ -63,11 +70,20 @@ function textOf(block: Block): string {
 				.map((line) => `> ${line}`)
 				.join('\n');
 		case 'contact':
-			return [block.heading, ...block.lines.map((l) => `  ${l}`)].join('\n');
+			return [block.heading, ...block.lines.map((l) => `  ${lineText(l)}`)].join('\n');
 		case 'small':
 			if (block.htmlOnly) return '';
 			return block.href ? `${block.text} ${block.href}` : block.text;
 	}
+}
+
+const lineText = (l: string | ContactLine) => (typeof l === 'string' ? l : l.text);
+
+/** A rep's address or number, linked so that a phone writes or calls with one tap. */
+function contactLineHtml(l: string | ContactLine): string {
+	if (typeof l === 'string') return escapeHtml(l);
+	const href = l.link === 'tel' ? `tel:${dialable(l.text)}` : `mailto:${l.text}`;
+	return `<a href="${escapeHtml(href)}" style="color:${BRAND};">${escapeHtml(l.text)}</a>`;
 }
 
 function htmlOf(block: Block): string {
@@ -94,7 +110,7 @@ function htmlOf(block: Block): string {
 			return (
 				`<p style="margin:0 0 16px;padding:12px 16px;background:#f1f4f9;border-radius:6px;` +
 				`font-size:15px;line-height:1.5;color:${INK};"><strong>${escapeHtml(block.heading)}</strong>` +
-				block.lines.map((l) => `<br>${escapeHtml(l)}`).join('') +
+				block.lines.map((l) => `<br>${contactLineHtml(l)}`).join('') +
 				`</p>`
 			);
 		case 'small': {

@@ -42,8 +42,8 @@ export function contactBlock(rep: RepContact | null | undefined, otherwise: stri
 		heading: rep.office ? 'Your sales office' : 'Your sales representative',
 		lines: [
 			rep.name,
-			rep.email,
-			...(rep.phone ? [rep.phone] : []),
+			{ text: rep.email, link: 'mailto' },
+			...(rep.phone ? [{ text: rep.phone, link: 'tel' as const }] : []),
 			'Reply to this email to reach them.'
 		]
 	};
