@@ -70,6 +70,16 @@ test('/sign without a session is a 401 page, not a step', async ({ page }) => {
 			page.getByRole('heading', { level: 1, name: 'Your session has ended' })
 		).toBeVisible();
 	}
+	// A copy's address opened again later (an old tab, a bookmark): the same portal's page, its
+	// bar and a heading, the reason below it, and the way on.
+	for (const p of ['/sign/done/certificate.pdf', '/sign/done/signed-copy.pdf']) {
+		const r = await page.goto(p);
+		expect(r?.status(), p).toBe(401);
+		await expect(page.locator('header.bar')).toHaveText('Merchant signing');
+		await expect(page.getByRole('heading', { level: 1, name: 'Not available' })).toBeVisible();
+		await expect(page.locator('main p').first()).toContainText(/\S/);
+		await expect(page.getByRole('link', { name: 'portal’s start page' })).toBeVisible();
+	}
 });
 
 test('replayed posts for later steps change nothing', async ({ page, request }) => {
