@@ -457,7 +457,7 @@ test.describe('link states', () => {
 		await expect(page.getByRole('heading', { level: 1 })).toHaveText('This link has expired');
 		await expect(
 			page.getByText(
-				'This link has expired, but you started signing with it in this browser before it did, and can still finish. You have agreed to the terms: the identity questions are next.'
+				'You started signing with it in this browser before it expired, and can still finish. You have agreed to the terms: the identity questions are next.'
 			)
 		).toBeVisible();
 		await page.getByRole('link', { name: 'Continue where you left off' }).click();
@@ -471,7 +471,7 @@ test.describe('link states', () => {
 				elsewhere,
 				path,
 				410,
-				'This link has expired, but signing with it was started on another device or browser before it did, and can still be finished there.',
+				'Signing with it was started on another device or browser before it expired, and can still be finished there.',
 				app.business
 			);
 			await expect(

@@ -171,7 +171,7 @@ async function admitLink(
 				const step = currentStep(own);
 				error(status, {
 					title,
-					message: `This link has expired, but you started signing with it in this browser before it did, and can still finish. ${STILL_TO_DO[step]}`,
+					message: `You started signing with it in this browser before it expired, and can still finish. ${STILL_TO_DO[step]}`,
 					rep,
 					resume: step
 				});
@@ -180,7 +180,7 @@ async function admitLink(
 				error(status, {
 					title,
 					message:
-						'This link has expired, but signing with it was started on another device or browser before it did, and can still be finished there. Go back to that one. If you can’t, ask your sales representative for a new link (which ends that signing).',
+						'Signing with it was started on another device or browser before it expired, and can still be finished there. Go back to that one. If you can’t, ask your sales representative for a new link (which ends that signing).',
 					rep
 				});
 			}
