@@ -350,4 +350,12 @@ test('a link that expires while the merchant signs on it: the console says they 
 	expect(steps).toMatch(
 		/Identity verified[\s\S]*Link expired; session went on[\s\S]*Accepted and signed/
 	);
+	// And the session's timeline, among its events, saying it is not one.
+	const plain = spawnSync('pdftotext', [file, '-'], { encoding: 'utf8' }).stdout.replace(
+		/\s+/g,
+		' '
+	);
+	expect(plain).toContain(
+		'The signing link expired, at the time set when it was made (not an event of the trail). This session, started on it before then, went on, as the portal allows.'
+	);
 });

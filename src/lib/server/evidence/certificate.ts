@@ -304,6 +304,28 @@ function summary(s: Sheet, f: EvidenceFacts, o: CertificateOptions): void {
 	s.paragraph(sealLine, sealStyle);
 }
 
+interface TimelineRow {
+	at: Date;
+	what: string;
+	ip: string;
+}
+
+/**
+ * The session's events with, at its time, the link's expiry the session went on past
+ * (facts.ts linkExpiredMidway): not an event of the trail, and said so, but a reader of the
+ * timeline should not have to find it in the key steps alone.
+ */
+function withExpiry(rows: TimelineRow[], expiredAt: Date | null): TimelineRow[] {
+	if (!expiredAt) return rows;
+	const i = rows.findIndex((r) => r.at > expiredAt);
+	const row = {
+		at: expiredAt,
+		what: 'The signing link expired, at the time set when it was made (not an event of the trail). This session, started on it before then, went on, as the portal allows.',
+		ip: ''
+	};
+	return i === -1 ? [...rows, row] : [...rows.slice(0, i), row, ...rows.slice(i)];
+}
+
 function timeline(s: Sheet, f: EvidenceFacts, tz: string): void {
 	s.heading('Timeline of the signing session', 80);
 	const elsewhere = f.trail ? 0 : f.chain.count - f.sessionEvents.length;
@@ -325,11 +347,10 @@ function timeline(s: Sheet, f: EvidenceFacts, tz: string): void {
 			{ title: 'What happened', width: CONTENT_WIDTH - 128 - 92, style: { size: 8.5 } },
 			{ title: 'IP address', width: 92, style: { size: 7.5, font: 'mono' } }
 		],
-		f.sessionEvents.map((e) => [
-			`${officeTime(e.at, tz)}\n${utcTime(e.at)}`,
-			eventSentence(e),
-			e.ip ?? ''
-		])
+		withExpiry(
+			f.sessionEvents.map((e) => ({ at: e.at, what: eventSentence(e), ip: e.ip ?? '' })),
+			f.linkExpiredMidway
+		).map((r) => [`${officeTime(r.at, tz)}\n${utcTime(r.at)}`, r.what, r.ip])
 	);
 }
 
