@@ -114,9 +114,8 @@ test('before and around the link: not sent, link sent, expired, revoked', async 
 	expect(await early.text()).toContain('There is no certificate for this application');
 	// Opened in the browser, the address says so on a page of ours, with a way on.
 	await rep.goto(`${appPath(fresh.id)}/certificate.pdf`);
-	await expect(rep.getByRole('heading', { level: 1 })).toContainText(
-		'There is no certificate for this application'
-	);
+	await expect(rep.getByRole('heading', { level: 1 })).toHaveText('Not available');
+	await expect(rep.getByText('There is no certificate for this application')).toBeVisible();
 	await expect(rep.getByText('Use your browser’s Back button')).toBeVisible();
 	await expect(rep.getByRole('link', { name: 'portal’s start page' })).toHaveAttribute('href', '/');
 	await expect(rep).toHaveTitle('Not available (404) · Merchant signing portal');
