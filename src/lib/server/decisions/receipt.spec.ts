@@ -9,7 +9,7 @@ import { startTestApp } from '$lib/server/testing/app';
 import { recordDecision } from './decisions';
 import {
 	earlyDeclineEmail,
-	earlyDeclineReceipt,
+	queueEarlyDeclineReceipt,
 	receiptEmail,
 	receiptFor,
 	type ReceiptFacts
@@ -185,17 +185,9 @@ describe('the confirmation of a decline before identity', () => {
 			// With a rep to look up, inside the decline's transaction as the link page makes it: on
 			// PGlite's one connection, a read outside it would wait for it for ever.
 			const s = { ...(await t.session(50004, 1207, link.id)), repNo: 31 };
-			await t.ctx.db.transaction(async (tx) => {
-				const receipt = await earlyDeclineReceipt(t.ctx, tx, s, true);
-				expect(receipt).not.toBeNull();
-				await declineBeforeIdentity(
-					tx,
-					s,
-					{ stage: 'link', reason: 'Fees too high' },
-					meta,
-					receipt
-				);
-			});
+			await t.ctx.db.transaction((tx) =>
+				declineBeforeIdentity(t.ctx, tx, s, { stage: 'link', reason: 'Fees too high' }, meta)
+			);
 			const rows = await receiptsOf(50004);
 			expect(rows).toHaveLength(1);
 			expect(rows[0]).toMatchObject({
@@ -210,15 +202,18 @@ describe('the confirmation of a decline before identity', () => {
 		});
 
 		it('is not made without an address the link went to, in person, or with mail off', async () => {
+			const at = new Date();
 			const copied = await t.session(50005, 1207, (await linkFor(50005, null)).id);
-			expect(await earlyDeclineReceipt(t.ctx, t.ctx.db, copied, false)).toBeNull();
+			await queueEarlyDeclineReceipt(t.ctx, t.ctx.db, copied, false, at);
+			expect(await receiptsOf(50005)).toHaveLength(0);
 			const emailed = await t.session(50006, 1207, (await linkFor(50006, 'a@b.example')).id);
-			expect(
-				await earlyDeclineReceipt(t.ctx, t.ctx.db, { ...emailed, channel: 'in_person' }, false)
-			).toBeNull();
+			const inPerson = { ...emailed, channel: 'in_person' as const };
+			await queueEarlyDeclineReceipt(t.ctx, t.ctx.db, inPerson, false, at);
 			const off = { ...t.ctx, config: { ...t.ctx.config, SMTP_URL: undefined } };
-			expect(await earlyDeclineReceipt(off, t.ctx.db, emailed, false)).toBeNull();
-			expect(await earlyDeclineReceipt(t.ctx, t.ctx.db, emailed, false)).not.toBeNull();
+			await queueEarlyDeclineReceipt(off, t.ctx.db, emailed, false, at);
+			expect(await receiptsOf(50006)).toHaveLength(0);
+			await queueEarlyDeclineReceipt(t.ctx, t.ctx.db, emailed, false, at);
+			expect(await receiptsOf(50006)).toHaveLength(1);
 		});
 	});
 });

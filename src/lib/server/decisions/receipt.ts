@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '$lib/server/app';
 import type { Tx } from '$lib/server/db';
+import { signingLinks } from '$lib/server/db/schema';
 import { officeTime } from '$lib/server/evidence/words';
 import { mailMode } from '$lib/server/mail/mode';
 import { enqueueMail, type OutgoingMail } from '$lib/server/mail/outbox';
@@ -12,7 +14,6 @@ import {
 	type RepContact
 } from '$lib/server/reps/contact';
 import { greetingFor } from '$lib/server/signing/application';
-import { declineReceiptTo, type QueueConfirmation } from '$lib/server/signing/decline';
 import { capital } from '$lib/text';
 import { toldOf } from '$lib/told';
 import type { SigningSession } from '$lib/server/signing/session';
@@ -115,7 +116,7 @@ export async function receiptFor(
 	});
 }
 
-/** What the confirmation of a decline before identity says (see earlyDeclineReceipt). */
+/** What the confirmation of a decline before identity says (see queueEarlyDeclineReceipt). */
 export interface EarlyDeclineFacts {
 	business: string;
 	/** The owner, when the link went to the address the application gives for them. */
@@ -154,22 +155,41 @@ export function earlyDeclineEmail(f: EarlyDeclineFacts): Rendered & { subject: s
 }
 
 /**
- * The confirmation of a decline before identity (signing/decline.ts), to the address the link
- * was emailed to (declineReceiptTo), queued in the decline's transaction. Null when there is no
- * such address or mail is off.
+ * Where the confirmation of a decline before identity goes: the address the session's link was
+ * emailed to, the one address the portal knows is the merchant's there (no sign step was reached
+ * to type one). None for a link made without one (to copy, or by the operator's systems) or in
+ * person.
  */
-export async function earlyDeclineReceipt(
-	ctx: AppContext,
+export async function declineReceiptTo(
 	db: Tx,
+	session: Pick<SigningSession, 'channel' | 'linkId'>
+): Promise<string | null> {
+	if (session.channel !== 'link' || !session.linkId) return null;
+	const [link] = await db
+		.select({ email: signingLinks.email })
+		.from(signingLinks)
+		.where(eq(signingLinks.id, session.linkId));
+	return link?.email ?? null;
+}
+
+/**
+ * Queues the confirmation of a decline before identity (signing/decline.ts), in its transaction
+ * `tx`, to the address the link was emailed to (declineReceiptTo). Nothing when there is no such
+ * address or mail is off.
+ */
+export async function queueEarlyDeclineReceipt(
+	ctx: AppContext,
+	tx: Tx,
 	session: SigningSession,
-	reasonGiven: boolean
-): Promise<QueueConfirmation | null> {
-	if (mailMode(ctx.config) === 'off') return null;
-	const to = await declineReceiptTo(db, session);
-	if (!to) return null;
-	// Read with `db`, which may be the caller's transaction: on PGlite's one connection, a read
-	// through ctx.db (merchantRepContact's, on a cache miss) would wait for that transaction.
-	const rep = orOffice(ctx, await repContact(db, session.officeId, session.repNo));
+	reasonGiven: boolean,
+	at: Date
+): Promise<void> {
+	if (mailMode(ctx.config) === 'off') return;
+	const to = await declineReceiptTo(tx, session);
+	if (!to) return;
+	// Read in `tx`: on PGlite's one connection, a read through ctx.db (merchantRepContact's, on a
+	// cache miss) would wait for the transaction it is called in.
+	const rep = orOffice(ctx, await repContact(tx, session.officeId, session.repNo));
 	const greet = greetingFor(
 		{
 			Ownr1_Legal_Name_First: session.ownerFirstName,
@@ -178,25 +198,24 @@ export async function earlyDeclineReceipt(
 		},
 		to
 	);
-	return (tx, at) =>
-		enqueueMail(
-			tx,
-			ctx.encryptionKey,
-			{
-				kind: 'receipt',
-				officeId: session.officeId,
-				applicationId: session.applicationId,
-				to,
-				replyTo: rep?.email ?? null,
-				...earlyDeclineEmail({
-					business: session.businessName,
-					greet,
-					at,
-					timeZone: ctx.config.OFFICE_TIME_ZONE,
-					reasonGiven,
-					rep
-				})
-			},
-			at
-		);
+	await enqueueMail(
+		tx,
+		ctx.encryptionKey,
+		{
+			kind: 'receipt',
+			officeId: session.officeId,
+			applicationId: session.applicationId,
+			to,
+			replyTo: rep?.email ?? null,
+			...earlyDeclineEmail({
+				business: session.businessName,
+				greet,
+				at,
+				timeZone: ctx.config.OFFICE_TIME_ZONE,
+				reasonGiven,
+				rep
+			})
+		},
+		at
+	);
 }

@@ -28,11 +28,11 @@ describe('a decline before identity', () => {
 		const s = await t.session(50001, 1207, link.id);
 		const at = new Date('2026-03-02T15:04:05Z');
 		const row = await declineBeforeIdentity(
+			t.ctx,
 			t.ctx.db,
 			s,
 			{ stage: 'terms', reason: 'Fees too high, call me at 217-555-0143' },
 			meta,
-			null,
 			at
 		);
 

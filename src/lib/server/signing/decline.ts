@@ -1,6 +1,8 @@
 import { and, eq, max, sql } from 'drizzle-orm';
+import type { AppContext } from '$lib/server/app';
 import { appendAudit } from '$lib/server/audit/audit';
 import type { Tx } from '$lib/server/db';
+import { queueEarlyDeclineReceipt } from '$lib/server/decisions/receipt';
 import { declines, signingLinks, type Channel, type DeclineStage } from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
 import { notifyRep } from '$lib/server/mail/notes';
@@ -10,9 +12,6 @@ import { finishSession, type SigningSession } from './session';
 
 export type Decline = typeof declines.$inferSelect;
 
-/** Queues the merchant's confirmation in the decline's transaction (see earlyDeclineReceipt). */
-export type QueueConfirmation = (tx: Tx, at: Date) => Promise<unknown>;
-
 /**
  * A "no" before identity has passed. The service takes a decision only with the signer's SSN,
  * which the merchant has not given (and need not give to say no), so the portal records it
@@ -21,12 +20,11 @@ export type QueueConfirmation = (tx: Tx, at: Date) => Promise<unknown>;
  * transaction.
  */
 export async function declineBeforeIdentity(
+	ctx: AppContext,
 	db: Tx,
 	session: SigningSession,
 	input: { stage: DeclineStage; reason: string | null },
 	meta: RequestMeta,
-	/** The merchant's confirmation (decisions/receipt.ts earlyDeclineReceipt), queued with it. */
-	receipt: QueueConfirmation | null,
 	now = new Date()
 ): Promise<Decline> {
 	return db.transaction(async (tx) => {
@@ -67,7 +65,8 @@ export async function declineBeforeIdentity(
 			reason: input.reason,
 			beforeIdentity: session.channel === 'in_person' ? 'in_person' : 'link'
 		});
-		if (receipt) await receipt(tx, now);
+		// The merchant's confirmation, where their link was emailed (decisions/receipt.ts).
+		await queueEarlyDeclineReceipt(ctx, tx, session, input.reason !== null, now);
 		return row!;
 	});
 }
@@ -89,24 +88,6 @@ export async function identityCarries(
 /** A no-SSN decline refused because identityCarries: what to do instead. */
 export const DECLINE_ON_SIGN_STEP =
 	'Your identity is already confirmed, so a decline goes to the onboarding service as your decision, and the service takes a decision only with your Social Security Number. Nothing was recorded: go on to the last step and choose Decline there.';
-
-/**
- * Where the confirmation of a decline before identity goes: the address the session's link was
- * emailed to, the one address the portal knows is the merchant's there (no sign step was reached
- * to type one). None for a link made without one (to copy, or by the operator's systems) or in
- * person.
- */
-export async function declineReceiptTo(
-	db: Tx,
-	session: Pick<SigningSession, 'channel' | 'linkId'>
-): Promise<string | null> {
-	if (session.channel !== 'link' || !session.linkId) return null;
-	const [link] = await db
-		.select({ email: signingLinks.email })
-		.from(signingLinks)
-		.where(eq(signingLinks.id, session.linkId));
-	return link?.email ?? null;
-}
 
 export async function declineById(db: Tx, id: string): Promise<Decline | undefined> {
 	const [row] = await db.select().from(declines).where(eq(declines.id, id));

@@ -7,7 +7,6 @@ import { openLink, openLinkView } from '$lib/server/links/open';
 import { isDecided, type ApplicationListItem } from '$lib/server/onboarding';
 import { merchantRepContact, orOffice, senderContact, senderRepNo } from '$lib/server/reps/contact';
 import { businessName, findApplication } from '$lib/server/signing/application';
-import { earlyDeclineReceipt } from '$lib/server/decisions/receipt';
 import { declineBeforeIdentity, identityCarries } from '$lib/server/signing/decline';
 import { declineOnSignStep, readDecline, toDone } from '$lib/server/signing/decline-form';
 import {
@@ -181,11 +180,11 @@ export const actions: Actions = {
 				item ?? null
 			);
 			await declineBeforeIdentity(
+				app(),
 				tx,
 				created.session,
 				{ stage: 'link', reason: read.reason },
-				meta,
-				await earlyDeclineReceipt(app(), tx, created.session, read.reason !== null)
+				meta
 			);
 			return created;
 		});

@@ -1,6 +1,7 @@
 import { app } from '$lib/server/app';
 import { decisionById } from '$lib/server/decisions/decisions';
-import { declineById, declineReceiptTo } from '$lib/server/signing/decline';
+import { declineReceiptTo } from '$lib/server/decisions/receipt';
+import { declineById } from '$lib/server/signing/decline';
 import { mailEnabled } from '$lib/server/mail/mode';
 import { requireStep } from '$lib/server/signing/guard';
 import type { PageServerLoad } from './$types';
@@ -25,7 +26,7 @@ export const load: PageServerLoad = async (event) => {
 			merchantDecisionId: null,
 			received: false,
 			// The confirmation went where the link had been emailed (decisions/receipt.ts
-			// earlyDeclineReceipt), unless mail is off.
+			// queueEarlyDeclineReceipt), unless mail is off.
 			receiptTo: mailEnabled(app()) ? to : null
 		};
 	}

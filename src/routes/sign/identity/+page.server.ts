@@ -12,7 +12,6 @@ import { hit } from '$lib/server/ratelimit/ratelimit';
 import { requireStep } from '$lib/server/signing/guard';
 import { setSessionCookie, type SigningSession } from '$lib/server/signing/session';
 import { parseAnswers } from './schema';
-import { earlyDeclineReceipt } from '$lib/server/decisions/receipt';
 import { declineBeforeIdentity, identityCarries } from '$lib/server/signing/decline';
 import { declineOnSignStep, readDecline, toDone } from '$lib/server/signing/decline-form';
 import type { Actions, PageServerLoad } from './$types';
@@ -174,11 +173,11 @@ export const actions: Actions = {
 		// Declining with questions open leaves that try to run out like any other walked-away try.
 		const state = await identityState(ctx, session, meta);
 		await declineBeforeIdentity(
+			ctx,
 			ctx.db,
 			session,
 			{ stage: state.locked ? 'locked' : 'identity', reason: read.reason },
-			meta,
-			await earlyDeclineReceipt(ctx, ctx.db, session, read.reason !== null)
+			meta
 		);
 		toDone();
 	}

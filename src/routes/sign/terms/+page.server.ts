@@ -13,7 +13,6 @@ import {
 	showTerms
 } from '$lib/server/signing/terms';
 import { ConsentSchema } from './schema';
-import { earlyDeclineReceipt } from '$lib/server/decisions/receipt';
 import { declineBeforeIdentity, identityCarries } from '$lib/server/signing/decline';
 import { declineOnSignStep, readDecline, toDone } from '$lib/server/signing/decline-form';
 import type { Actions, PageServerLoad } from './$types';
@@ -70,13 +69,12 @@ export const actions: Actions = {
 		const read = await readDecline(event);
 		if (!read.ok) return read.failure;
 		if (await identityCarries(app().db, session)) return declineOnSignStep(read.reason);
-		const ctx = app();
 		await declineBeforeIdentity(
-			ctx.db,
+			app(),
+			app().db,
 			session,
 			{ stage: 'terms', reason: read.reason },
-			requestMeta(event),
-			await earlyDeclineReceipt(ctx, ctx.db, session, read.reason !== null)
+			requestMeta(event)
 		);
 		toDone();
 	}
