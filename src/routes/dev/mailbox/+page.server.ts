@@ -11,11 +11,12 @@ export const load: PageServerLoad = async () => {
 	if (mailMode(ctx.config) !== 'mailbox') error(404, { message: 'Not found' });
 	const messages = await listMailbox(ctx);
 	return {
+		// Every message's sender, as SMTP would send it.
+		from: ctx.config.MAIL_FROM,
 		messages: messages.map((m) => ({
 			id: m.id,
 			to: m.to ?? 'the application’s rep (looked up when sent)',
-			// From MAIL_FROM, as SMTP would send it; replies go to the rep the message names.
-			from: ctx.config.MAIL_FROM,
+			// Replies go to the rep the message names.
 			replyTo: m.replyTo,
 			subject: m.subject,
 			status: m.status,
