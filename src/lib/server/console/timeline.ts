@@ -232,7 +232,7 @@ interface Expiry {
  * A link whose `expiresAt` (its `link.created`) has passed, and that nothing ended before then:
  * revoked or replaced (`link.revoked`), or spent by a decision or a decline.
  */
-export function expiries(events: AuditEvent[], now: Date): Expiry[] {
+function expiries(events: AuditEvent[], now: Date): Expiry[] {
 	const out: Expiry[] = [];
 	for (const created of events) {
 		if (created.type !== 'link.created') continue;
