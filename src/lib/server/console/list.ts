@@ -1,7 +1,7 @@
 import type { AppContext } from '$lib/server/app';
 import { searchFold } from '$lib/fold';
 import type { ApplicationListItem } from '$lib/server/onboarding';
-import { businessName, officeApplications } from '$lib/server/signing/application';
+import { businessName, officeApplications, ownerName } from '$lib/server/signing/application';
 import { loadFacts } from './facts';
 import { deriveState, type ConsoleState, type StateRules } from './state';
 import { serviceDateParts } from './time';
@@ -43,7 +43,7 @@ export function toRow(item: ApplicationListItem, state: ConsoleState): ConsoleRo
 		applicationId: Number(item.ApplicationID),
 		business: businessName(item),
 		legalName: item.Legal_Name,
-		owner: [item.Ownr1_Legal_Name_First, item.Ownr1_Legal_Name_Last].filter(Boolean).join(' '),
+		owner: ownerName(item),
 		ownerEmail: item.Ownr1_Email,
 		created: item.CreatedDate,
 		state

@@ -11,6 +11,7 @@ import type { RequestMeta } from '$lib/server/http/meta';
 import { finishSession, type SigningSession } from '$lib/server/signing/session';
 import type { SectionKey } from '$lib/server/signing/sections';
 import { sessionEvent } from '$lib/server/signing/event';
+import { fullName } from '$lib/server/signing/application';
 
 export type Decision = typeof decisions.$inferSelect;
 
@@ -59,7 +60,7 @@ export async function decisionById(db: Tx, id: string) {
 
 /** The signer as the trail, the rep's note and the merchant's receipt name them. */
 export const signerName = (input: Pick<DecisionInput, 'firstName' | 'lastName'>) =>
-	`${input.firstName} ${input.lastName}`;
+	fullName(input.firstName, input.lastName);
 
 /**
  * The decision body as the interface document gives it, less `MerchantSSN`, which is stored
@@ -106,7 +107,7 @@ export async function recordDecision(
 	// The identity questions were about the owner the application names. A signer who typed other
 	// names (a co-owner, or someone else) may sign, but the trail says so, for the rep and for the
 	// certificate; a change of case or accents is the same name.
-	const owner = `${session.ownerFirstName} ${session.ownerLastName}`.trim();
+	const owner = fullName(session.ownerFirstName, session.ownerLastName);
 	const ownerName = owner !== '' && searchFold(owner) !== searchFold(signer) ? owner : null;
 	return db.transaction(async (tx) => {
 		const [row] = await tx

@@ -119,9 +119,20 @@ export function greetingFor(
 ): string | null {
 	const email = item.Ownr1_Email.trim().toLowerCase();
 	if (!email || email !== to.trim().toLowerCase()) return null;
-	const name = [item.Ownr1_Legal_Name_First, item.Ownr1_Legal_Name_Last]
-		.map((n) => n.trim())
+	return ownerName(item) || null;
+}
+
+/** A person's name from its parts, each trimmed, the empty ones left out: "" when there are none. */
+export function fullName(...parts: string[]): string {
+	return parts
+		.map((p) => p.trim())
 		.filter(Boolean)
 		.join(' ');
-	return name || null;
+}
+
+/** The application's first owner, as the console, the emails and the signing pages name them. */
+export function ownerName(
+	item: Pick<ApplicationListItem, 'Ownr1_Legal_Name_First' | 'Ownr1_Legal_Name_Last'>
+): string {
+	return fullName(item.Ownr1_Legal_Name_First, item.Ownr1_Legal_Name_Last);
 }

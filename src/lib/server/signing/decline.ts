@@ -9,6 +9,7 @@ import { notifyRep } from '$lib/server/mail/notes';
 import { earlierPass } from '$lib/server/identity/attempts';
 import { sessionEvent } from './event';
 import { finishSession, type SigningSession } from './session';
+import { fullName } from './application';
 
 export type Decline = typeof declines.$inferSelect;
 
@@ -53,7 +54,7 @@ export async function declineBeforeIdentity(
 				identityPassed: false
 			}
 		});
-		const signer = `${session.ownerFirstName} ${session.ownerLastName}`.trim();
+		const signer = fullName(session.ownerFirstName, session.ownerLastName);
 		await notifyRep(tx, {
 			officeId: session.officeId,
 			applicationId: session.applicationId,

@@ -8,6 +8,7 @@ import { applicationPdfForDecision, offeredPdf } from '$lib/server/evidence';
 import { clientIp, requestMeta } from '$lib/server/http/meta';
 import { logError } from '$lib/server/log/log';
 import { hit, waitWords } from '$lib/server/ratelimit/ratelimit';
+import { fullName } from '$lib/server/signing/application';
 import { requireStep } from '$lib/server/signing/guard';
 import { noSections, type SectionKey } from '$lib/server/signing/sections';
 import { keptReason } from '$lib/server/signing/decline-form';
@@ -36,7 +37,7 @@ export const load: PageServerLoad = async (event) => {
 	const draft = draftOf(s);
 	return {
 		sections: (s.termsShown ?? []).map(({ key, title }) => ({ key, title })),
-		owner: `${s.ownerFirstName} ${s.ownerLastName}`.trim(),
+		owner: fullName(s.ownerFirstName, s.ownerLastName),
 		pdf,
 		draft,
 		// Decline's first press lands here (`?decline`) by a redirect, so that the browser's Back

@@ -23,7 +23,7 @@ import { mailEnabled } from '$lib/server/mail/mode';
 import { mailStatusFor } from '$lib/server/mail/status';
 import { repContact } from '$lib/server/reps/contact';
 import { applicationIdOf, requireOfficeApplication } from '$lib/server/reps/guard';
-import { businessName, serviceStatus } from '$lib/server/signing/application';
+import { businessName, ownerName, serviceStatus } from '$lib/server/signing/application';
 import { handOver, setTabletCookie } from '$lib/server/inperson/handover';
 import { currentStep, setSessionCookie, STEP_PATHS } from '$lib/server/signing/session';
 import type { SignedInRep } from '$lib/server/reps/session';
@@ -169,9 +169,7 @@ export const load: PageServerLoad = async (event) => {
 		applicationId,
 		business: businessName(application),
 		legalName: application.Legal_Name,
-		owner: [application.Ownr1_Legal_Name_First, application.Ownr1_Legal_Name_Last]
-			.filter(Boolean)
-			.join(' '),
+		owner: ownerName(application),
 		ownerEmail: application.Ownr1_Email,
 		created: serviceDate(application.CreatedDate),
 		serviceStatus: await serviceStatus(
