@@ -355,3 +355,54 @@ test('a rep changes their own password: checked, signed out elsewhere, with scri
 	await here.context().close();
 	await other.context().close();
 });
+
+test('a rep whose password the operator set chooses their own before the console opens', async ({
+	browser
+}) => {
+	const rep = REPS.casey;
+	const OWN = 'a pass phrase only Casey knows';
+	const page = await (
+		await browser.newContext({ viewport: { width: 390, height: 844 } })
+	).newPage();
+	// Sent to sign in from a page of the console, as from a bookmark.
+	await page.goto('/rep?q=kayak');
+	await expect(page).toHaveURL(/\/rep\/login\?next=%2Frep%3Fq%3Dkayak$/);
+	await ready(page);
+	await page.getByLabel('Email').fill(rep.email);
+	await page.getByLabel('Password').fill(rep.password());
+	await page.getByRole('button', { name: 'Sign in' }).click();
+	await expect(page).toHaveURL(/\/rep\/password\?next=%2Frep%3Fq%3Dkayak$/);
+	await expect(
+		page.getByRole('heading', { level: 1, name: 'Choose your own password' })
+	).toBeVisible();
+	await expect(page.getByRole('status')).toHaveText(
+		'The password you signed in with was set by your portal operator, so it is not yours alone. Choose your own before you go on: type the operator’s as your current password, then yours twice.'
+	);
+	// Nothing else of the console opens meanwhile, nor offers to.
+	await expect(page.getByRole('link', { name: 'Applications' })).toHaveCount(0);
+	await expect(page.getByRole('link', { name: 'Back to the applications' })).toHaveCount(0);
+	await page.goto('/rep/applications/50001');
+	await expect(page).toHaveURL(/\/rep\/password\?next=%2Frep%2Fapplications%2F50001$/);
+	const action = await page.request.post('/rep?/search', {
+		form: { q: 'kayak' },
+		headers: { origin: E2E.origin, accept: 'text/html' },
+		maxRedirects: 0
+	});
+	expect(action.status()).toBe(303);
+	expect(action.headers().location).toBe('/rep/password');
+
+	await page.goto('/rep?q=kayak');
+	await ready(page);
+	await page.getByLabel('Current password').fill(rep.password());
+	await page.getByLabel('New password', { exact: true }).fill(OWN);
+	await page.getByLabel('New password again').fill(OWN);
+	await page.getByRole('button', { name: 'Change password' }).click();
+	await expect(page.getByRole('status')).toContainText('Your password is changed.');
+	await expect(page.getByRole('heading', { level: 1, name: 'Change your password' })).toBeVisible();
+	// On to the page the rep was sent from, and the console is theirs.
+	await page.getByRole('link', { name: 'Back to where you were' }).click();
+	await expect(page).toHaveURL(/\/rep\?q=kayak$/);
+	await expect(page.getByRole('heading', { level: 1, name: 'Applications' })).toBeVisible();
+	await expect(page.getByRole('link', { name: 'Applications' })).toBeVisible();
+	await page.context().close();
+});

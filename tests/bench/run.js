@@ -169,7 +169,9 @@ async function addBenchRep(/** @type {Record<string, string>} */ env) {
 			'src/lib/server/reps/main.ts',
 			'add',
 			...['--office', '1207', '--rep-no', '99', '--email', BENCH_REP.email],
-			...['--name', 'Bench Rep']
+			...['--name', 'Bench Rep'],
+			// Its own: a temporary one would send every console page to the password page.
+			'--own-password'
 		],
 		{ cwd: root, env: serverEnv(env), input: `${BENCH_REP.password}\n`, encoding: 'utf8' }
 	);

@@ -1,5 +1,5 @@
 // The reps of the end-to-end run: the demo rep the portal seeds on embedded defaults (its
-// password generated into the data folder), and three added with `npm run reps` before the server
+// password generated into the data folder), and four added with `npm run reps` before the server
 // starts (tests/support/server.js).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -53,6 +53,15 @@ export const REPS = {
 		phone: '(312) 555-0106',
 		officeId: 3300,
 		repNo: 6,
+		password: () => ADDED_PASSWORD
+	},
+	/** A rep of office 3300 whose password the operator set (temporary): never signed in before. */
+	casey: {
+		email: 'casey.nguyen@office3300.example',
+		name: 'Casey Nguyen',
+		phone: '(312) 555-0107',
+		officeId: 3300,
+		repNo: 7,
 		password: () => ADDED_PASSWORD
 	}
 } satisfies Record<string, TestRep>;

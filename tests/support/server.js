@@ -80,9 +80,18 @@ const REPS = [
 		email: 'jordan.blake@office3300.example',
 		name: 'Jordan Blake',
 		phone: '(312) 555-0106'
+	},
+	// The one whose password stays the operator's (temporary): the first sign-in test chooses one.
+	{
+		office: '3300',
+		repNo: '7',
+		email: 'casey.nguyen@office3300.example',
+		name: 'Casey Nguyen',
+		phone: '(312) 555-0107',
+		temporary: true
 	}
 ];
-for (const { office, repNo, email, name, phone } of REPS) {
+for (const { office, repNo, email, name, phone, temporary } of REPS) {
 	const r = spawnSync(
 		process.execPath,
 		[
@@ -90,7 +99,9 @@ for (const { office, repNo, email, name, phone } of REPS) {
 			'src/lib/server/reps/main.ts',
 			'add',
 			...['--office', office, '--rep-no', repNo, '--email', email, '--name', name],
-			...['--phone', phone]
+			...['--phone', phone],
+			// As if each rep had typed their own at the operator's terminal: theirs to keep.
+			...(temporary ? [] : ['--own-password'])
 		],
 		{ input: 'e2e rep pass phrase, long enough\n', encoding: 'utf8' }
 	);

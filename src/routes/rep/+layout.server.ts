@@ -5,6 +5,12 @@ export const load: LayoutServerLoad = ({ locals }) => ({
 	signedIn:
 		// A tablet in a merchant's hands names nobody and offers no console.
 		locals.rep && !locals.handover
-			? { name: locals.rep.name, officeId: locals.rep.officeId, repNo: locals.rep.repNo }
+			? {
+					name: locals.rep.name,
+					officeId: locals.rep.officeId,
+					repNo: locals.rep.repNo,
+					// Nothing but the password page opens until the rep chooses one (requireRep).
+					passwordTemporary: locals.rep.passwordTemporary
+				}
 			: null
 });

@@ -33,7 +33,22 @@ export async function findRepByEmail(db: Tx, email: string): Promise<Rep | undef
 	return row;
 }
 
-export async function addRep(db: Db, input: NewRep, password: string, now = new Date()) {
+/**
+ * How a password was set. `temporary`: the operator chose it, so the rep must choose their own
+ * before the console opens (reps/guard.ts requireRep); not when the rep typed it at the
+ * operator's terminal themselves, nor for the demo rep.
+ */
+export interface PasswordSetting {
+	temporary?: boolean;
+}
+
+export async function addRep(
+	db: Db,
+	input: NewRep,
+	password: string,
+	now = new Date(),
+	{ temporary = false }: PasswordSetting = {}
+) {
 	if (await findRepByEmail(db, input.email)) throw new RepExistsError('email');
 	const passwordHash = await hashPassword(password);
 	try {
@@ -44,7 +59,8 @@ export async function addRep(db: Db, input: NewRep, password: string, now = new 
 				phone: input.phone ?? null,
 				passwordHash,
 				createdAt: now,
-				passwordChangedAt: now
+				passwordChangedAt: now,
+				passwordTemporary: temporary
 			})
 			.returning();
 		return row!;
@@ -139,13 +155,14 @@ async function newPassword(
 	which: SQL | undefined,
 	password: string,
 	now: Date,
+	temporary: boolean,
 	keep?: string
 ): Promise<Rep | undefined> {
 	const passwordHash = await hashPassword(password);
 	return db.transaction(async (tx) => {
 		const [row] = await tx
 			.update(reps)
-			.set({ passwordHash, passwordChangedAt: now })
+			.set({ passwordHash, passwordChangedAt: now, passwordTemporary: temporary })
 			.where(which)
 			.returning();
 		if (row) await closeSessionsOf(tx, row.id, now, keep);
@@ -153,9 +170,15 @@ async function newPassword(
 	});
 }
 
-/** Sets a new password and signs the rep out everywhere. */
-export async function setRepPassword(db: Db, email: string, password: string, now = new Date()) {
-	return newPassword(db, sameEmail(email), password, now);
+/** Sets a new password (the operator's reset) and signs the rep out everywhere. */
+export async function setRepPassword(
+	db: Db,
+	email: string,
+	password: string,
+	now = new Date(),
+	{ temporary = false }: PasswordSetting = {}
+) {
+	return newPassword(db, sameEmail(email), password, now, temporary);
 }
 
 /**
@@ -170,7 +193,7 @@ export async function changeRepPassword(
 	now = new Date()
 ): Promise<Rep | undefined> {
 	const which = and(eq(reps.id, rep.id), isNull(reps.disabledAt));
-	return newPassword(db, which, password, now, rep.sessionId);
+	return newPassword(db, which, password, now, false, rep.sessionId);
 }
 
 /**

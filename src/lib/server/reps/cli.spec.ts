@@ -27,11 +27,13 @@ describe('npm run reps (a child process on a temporary data folder)', { timeout:
 		);
 		expect(added.stderr).not.toContain('error');
 		expect(added).toMatchObject({ code: 0 });
-		expect(added.stdout).toContain('Added Sam Ortiz <Sam@Example.com>, rep 31 of office 1207.');
+		expect(added.stdout).toBe(
+			'Added Sam Ortiz <Sam@Example.com>, rep 31 of office 1207. The password is temporary: at their next sign-in they choose their own before the console opens.\n'
+		);
 		const list = await reps(['list']);
 		expect(list.code).toBe(0);
 		expect(list.stdout).toMatch(
-			/1207\s+31\s+Sam Ortiz\s+Sam@Example.com\s+\(217\) 555-0100\s+active/
+			/1207\s+31\s+Sam Ortiz\s+Sam@Example.com\s+\(217\) 555-0100\s+active, temporary password$/m
 		);
 		expect(list.stdout).not.toContain(PASSWORD);
 		expect(list.stdout).not.toContain('scrypt');
@@ -77,9 +79,19 @@ describe('npm run reps (a child process on a temporary data folder)', { timeout:
 				signIn(database.db, rules, { email: 'sam@example.com', password }, meta);
 			expect((await attempt(PASSWORD)).ok).toBe(false);
 			expect((await attempt('a brand new pass phrase')).ok).toBe(true);
+			// The operator's password is temporary: the rep chooses their own at sign-in.
+			expect((await listReps(database.db))[0]!.passwordTemporary).toBe(true);
 		} finally {
 			await database.close();
 		}
+		// Typed by the rep themselves at the operator's terminal: theirs to keep.
+		const own = await reps(
+			['reset-password', '--email', 'sam@example.com', '--own-password'],
+			'a brand new pass phrase\n'
+		);
+		expect(own).toMatchObject({ code: 0 });
+		expect(own.stdout).not.toContain('temporary');
+		expect((await reps(['list', '--office', '1207'])).stdout).toMatch(/Sam Ortiz.*active$/m);
 
 		expect((await reps(['disable', '--email', 'sam@example.com'])).code).toBe(0);
 		expect((await reps(['list', '--office', '1207'])).stdout).toMatch(/Sam Ortiz.*disabled/);
@@ -205,7 +217,7 @@ describe('the command line, checked', { timeout: 90_000 }, () => {
 		const ok = await inProcess([...lee, '--name', 'Lee Park'], PASSWORD);
 		expect(ok).toMatchObject({
 			code: 0,
-			out: 'Added Lee Park <lee@example.com>, rep 32 of office 1207.\n'
+			out: 'Added Lee Park <lee@example.com>, rep 32 of office 1207. The password is temporary: at their next sign-in they choose their own before the console opens.\n'
 		});
 	});
 });
@@ -252,7 +264,7 @@ describe('a rep’s details corrected', { timeout: 90_000 }, () => {
 		const [row] = (await inProcess(['list', '--office', '1207'])).out
 			.split('\n')
 			.filter((l) => l.includes('kim@example.com'));
-		expect(row).toMatch(/^1207\s+51\s+Kim Leigh\s+kim@example.com\s+active$/);
+		expect(row).toMatch(/^1207\s+51\s+Kim Leigh\s+kim@example.com\s+active, temporary password$/);
 		// The same account and password, under the new address.
 		const database = await openDatabase({ dataDir: ownDir });
 		try {
@@ -328,7 +340,9 @@ describe('a rep’s office, asked of the Onboarding Service', { timeout: 90_000 
 			expect(away.err).toBe(
 				`warning: the Onboarding Service at ${service.baseUrl} could not be asked whether it has office 4400: their console will say if it has none.\n`
 			);
-			expect(away.out).toBe('Added Ana Ruiz <ana@example.com>, rep 7 of office 4400.\n');
+			expect(away.out).toBe(
+				'Added Ana Ruiz <ana@example.com>, rep 7 of office 4400. The password is temporary: at their next sign-in they choose their own before the console opens.\n'
+			);
 			const known = await add('1207', '8', 'ana.r@example.com');
 			expect(known).toMatchObject({ code: 0, err: '' });
 			// The client asks a 503 again (a GET), so the middle one may come more than once.
@@ -366,6 +380,16 @@ describe('the command line, parsed', () => {
 		);
 		expect(() => parseCommand(['add', '--office'])).toThrow(/--office needs a value/);
 		expect(() => parseCommand(['add', '--office', '1', '--office', '2'])).toThrow(/given twice/);
+		expect(parseCommand(['reset-password', '--own-password', '--email', 'a@b.c'])).toEqual({
+			command: 'reset-password',
+			options: { 'own-password': 'yes', email: 'a@b.c' }
+		});
+		expect(() => parseCommand(['add', '--own-password=no'])).toThrow(
+			/--own-password takes no value/
+		);
+		expect(() => parseCommand(['list', '--own-password'])).toThrow(
+			/list takes no option --own-password/
+		);
 		expect(() => parseCommand(['remove'])).toThrow(/unknown command "remove"/);
 	});
 });

@@ -40,8 +40,11 @@ export const USAGE = `Usage: npm run reps -- <command> [options]
 
 Commands:
   add --office <id> --rep-no <n> --email <email> --name "<name>" [--phone <phone>]
+      [--own-password]
         Adds a rep. The password is read from standard input (typed twice, unseen, at a
-        terminal; the first line when piped: echo "…" | npm run reps -- add …). With
+        terminal; the first line when piped: echo "…" | npm run reps -- add …). It is
+        temporary: at their first sign-in the rep chooses their own before the console
+        opens. --own-password: the rep typed it here themselves, and keeps it. With
         ONBOARDING_BASE_URL set, an office the service has not is refused.
   list [--office <id>]
         Lists reps.
@@ -52,8 +55,9 @@ Commands:
         Disables a rep and ends their sessions.
   enable --email <email>
         Enables a disabled rep again.
-  reset-password --email <email>
-        Sets a new password (read as for add) and ends the rep's sessions.
+  reset-password --email <email> [--own-password]
+        Sets a new password (read as for add, and temporary as there) and ends the rep's
+        sessions.
 
 Settings come from the environment, as for the portal: DATABASE_URL, else the embedded database
 in DATA_DIR (default ./data). The embedded database serves one process at a time: stop the
@@ -83,15 +87,18 @@ class Failure extends Error {
 }
 
 const COMMANDS = {
-	add: ['office', 'rep-no', 'email', 'name', 'phone'],
+	add: ['office', 'rep-no', 'email', 'name', 'phone', 'own-password'],
 	list: ['office'],
 	update: ['email', 'new-email', 'name', 'phone'],
 	disable: ['email'],
 	enable: ['email'],
-	'reset-password': ['email'],
+	'reset-password': ['email', 'own-password'],
 	help: []
 } as const;
 type Command = keyof typeof COMMANDS;
+
+/** Options that are there or not, and take no value. */
+const SWITCHES: readonly string[] = ['own-password'];
 
 const FLAG_OF: Record<string, string> = {
 	officeId: '--office',
@@ -114,7 +121,10 @@ export function parseCommand(args: string[]): {
 		allowPositionals: true,
 		tokens: true,
 		options: Object.fromEntries(
-			[...new Set(Object.values(COMMANDS).flat())].map((o) => [o, { type: 'string' as const }])
+			[...new Set(Object.values(COMMANDS).flat())].map((o) => [
+				o,
+				{ type: SWITCHES.includes(o) ? ('boolean' as const) : ('string' as const) }
+			])
 		)
 	});
 	const problems: string[] = [];
@@ -134,6 +144,10 @@ export function parseCommand(args: string[]): {
 		if (t.kind !== 'option') continue;
 		if (!allowed.includes(t.name)) {
 			problems.push(`${command} takes no option ${t.rawName}`);
+		} else if (SWITCHES.includes(t.name)) {
+			if (t.value !== undefined) problems.push(`${t.rawName} takes no value`);
+			else if (t.name in options) problems.push(`${t.rawName} is given twice`);
+			else options[t.name] = 'yes';
 		} else if (t.value === undefined) {
 			problems.push(`${t.rawName} needs a value`);
 		} else if (t.name in options) {
@@ -198,6 +212,12 @@ async function officeDoubt(env: CliIo['env'], officeId: number): Promise<string 
 	}
 }
 
+/** What the rep meets at their next sign-in, as the operator is told it. */
+const chooses = ({ temporary }: { temporary: boolean }) =>
+	temporary
+		? ' The password is temporary: at their next sign-in they choose their own before the console opens.'
+		: '';
+
 function describe(rep: Rep): string {
 	return `${rep.name} <${rep.email}>, rep ${rep.repNo} of office ${rep.officeId}`;
 }
@@ -210,7 +230,7 @@ function table(rows: Rep[]): string {
 		r.name,
 		r.email,
 		r.phone ?? '',
-		r.disabledAt ? 'disabled' : 'active'
+		r.disabledAt ? 'disabled' : r.passwordTemporary ? 'active, temporary password' : 'active'
 	]);
 	const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
 	return [head, ...cells]
@@ -273,6 +293,9 @@ async function run(io: CliIo, command: Command, options: Record<string, string>)
 			? check(v.object({ officeId: OfficeIdSchema }), { officeId: options.office }).officeId
 			: undefined;
 
+	// The operator knows a password they set: the rep replaces it, unless they typed it here.
+	const setting = { temporary: options['own-password'] === undefined };
+
 	const database = await open(io.env, command);
 	try {
 		const db = database.db;
@@ -286,8 +309,8 @@ async function run(io: CliIo, command: Command, options: Record<string, string>)
 			const doubt = await officeDoubt(io.env, input.officeId);
 			if (doubt) io.err.write(`warning: ${doubt}\n`);
 			const password = await newPassword(io, input.email);
-			const rep = await addRep(db, input, password);
-			io.out.write(`Added ${describe(rep)}.\n`);
+			const rep = await addRep(db, input, password, new Date(), setting);
+			io.out.write(`Added ${describe(rep)}.${chooses(setting)}\n`);
 			return;
 		}
 		const rep = await findRepByEmail(db, email!);
@@ -321,9 +344,11 @@ async function run(io: CliIo, command: Command, options: Record<string, string>)
 			io.out.write(`Enabled ${describe(rep)}.\n`);
 		} else {
 			const password = await newPassword(io, rep.email);
-			await setRepPassword(db, rep.email, password);
+			await setRepPassword(db, rep.email, password, new Date(), setting);
 			forgetDemoPassword(parseConfig(io.env), rep.email);
-			io.out.write(`New password set for ${describe(rep)}; their sessions ended.\n`);
+			io.out.write(
+				`New password set for ${describe(rep)}; their sessions ended.${chooses(setting)}\n`
+			);
 		}
 	} finally {
 		await database.close();

@@ -16,7 +16,8 @@ const rep = (officeId: number): SignedInRep => ({
 	repNo: 31,
 	name: 'Sam Ortiz',
 	email: 'sam@example.com',
-	phone: null
+	phone: null,
+	passwordTemporary: false
 });
 
 /** Just what the guards read of a request. */
@@ -80,6 +81,36 @@ describe('rep guards', () => {
 		const idle = await thrown(() => requireRep(event({ cookie: 'stale', ended: 'idle' })));
 		expect(isRedirect(idle) && idle.location).toBe('/rep/login?ended=idle');
 		expect(requireRep(event({ rep: rep(1207) })).officeId).toBe(1207);
+	});
+
+	it('keep a rep whose password the operator set on the password page until they choose their own', async () => {
+		const temporary = { ...rep(1207), passwordTemporary: true };
+		const page = await thrown(() =>
+			requireRep(event({ rep: temporary, path: '/rep/applications/50001?x=1' }))
+		);
+		expect(isRedirect(page) && page.location).toBe(
+			'/rep/password?next=%2Frep%2Fapplications%2F50001%3Fx%3D1'
+		);
+		const home = await thrown(() => requireRep(event({ rep: temporary })));
+		expect(isRedirect(home) && home.location).toBe('/rep/password');
+		// An action is not done, and sends no address of its own along.
+		const action = await thrown(() =>
+			requireRep(event({ rep: temporary, path: '/rep/applications/50001', method: 'POST' }))
+		);
+		expect(isRedirect(action) && action.location).toBe('/rep/password');
+		const office = await thrown(() =>
+			requireOfficeApplication(
+				event({ rep: temporary, applicationId: '50001', path: '/rep/applications/50001' }),
+				t.ctx
+			)
+		);
+		expect(isRedirect(office) && office.location).toBe(
+			'/rep/password?next=%2Frep%2Fapplications%2F50001'
+		);
+		// The password page itself takes them.
+		expect(
+			requireRep(event({ rep: temporary, path: '/rep/password' }), { temporaryPassword: true }).id
+		).toBe(temporary.id);
 	});
 
 	it('only return to rep pages of ours after sign-in', () => {

@@ -20,10 +20,23 @@ export function safeNext(next: string | null): string {
 
 /**
  * Every rep page's load and every action call this first: without a signed-in rep, the answer is
- * the sign-in page (which brings them back here).
+ * the sign-in page (which brings them back here). A rep whose password the operator set
+ * (`passwordTemporary`) is sent to the password page, the one page that takes them as they are
+ * (`temporaryPassword`), to choose their own first; it brings them back here after.
  */
-export function requireRep(event: RequestEvent): SignedInRep {
+export function requireRep(
+	event: RequestEvent,
+	{ temporaryPassword = false }: { temporaryPassword?: boolean } = {}
+): SignedInRep {
 	const rep = event.locals.rep;
+	if (rep?.passwordTemporary && !temporaryPassword) {
+		const next =
+			event.request.method === 'GET' ? safeNext(event.url.pathname + event.url.search) : '/rep';
+		redirect(
+			303,
+			next === '/rep' ? '/rep/password' : `/rep/password?next=${encodeURIComponent(next)}`
+		);
+	}
 	if (rep) return rep;
 	const params = new URLSearchParams();
 	// A cookie without a session: it ended (idle, too old, signed out elsewhere). A page's own

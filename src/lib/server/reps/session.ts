@@ -18,6 +18,8 @@ export interface SignedInRep {
 	name: string;
 	email: string;
 	phone: string | null;
+	/** The operator set the password: nothing but the password page until the rep chooses one. */
+	passwordTemporary: boolean;
 }
 
 export interface RepSessionRules {
@@ -95,7 +97,8 @@ export async function resumeRepSession(
 			repNo: rep.repNo,
 			name: rep.name,
 			email: rep.email,
-			phone: rep.phone
+			phone: rep.phone,
+			passwordTemporary: rep.passwordTemporary
 		},
 		handover
 	};

@@ -5,24 +5,30 @@ import { app } from '$lib/server/app';
 import { requestMeta } from '$lib/server/http/meta';
 import { changeRepPassword } from '$lib/server/reps/accounts';
 import { forgetDemoPassword } from '$lib/server/reps/demo';
-import { requireRep } from '$lib/server/reps/guard';
+import { requireRep, safeNext } from '$lib/server/reps/guard';
 import { PASSWORD_MIN } from '$lib/server/reps/schemas';
 import { checkRepPassword, signInRules, withPauseWarning } from '$lib/server/reps/signin';
 import { PasswordChangeSchema } from './schema';
 import type { Actions, PageServerLoad } from './$types';
 
+// The one rep page open to a password the operator set (requireRep): the rep chooses their own
+// here, then goes on to the page they were sent from (`next`).
+const PASSWORD_PAGE = { temporaryPassword: true };
+
 export const load: PageServerLoad = (event) => {
-	const rep = requireRep(event);
+	const rep = requireRep(event, PASSWORD_PAGE);
 	return {
 		email: rep.email,
 		minLength: PASSWORD_MIN,
-		changed: event.url.searchParams.has('changed')
+		temporary: rep.passwordTemporary,
+		changed: event.url.searchParams.has('changed'),
+		next: safeNext(event.url.searchParams.get('next'))
 	};
 };
 
 export const actions: Actions = {
 	default: async (event) => {
-		const rep = requireRep(event);
+		const rep = requireRep(event, PASSWORD_PAGE);
 		const ctx = app();
 		// No password comes back to the page, as none does at sign-in: only the reasons.
 		const form = Object.fromEntries(await event.request.formData());
@@ -70,6 +76,12 @@ export const actions: Actions = {
 		// Disabled by the operator between the page and the press: their session ended with it.
 		if (!changed) redirect(303, '/rep/login?ended=disabled');
 		forgetDemoPassword(ctx.config, rep.email);
-		redirect(303, '/rep/password?changed=1');
+		const next = safeNext(event.url.searchParams.get('next'));
+		redirect(
+			303,
+			next === '/rep'
+				? '/rep/password?changed=1'
+				: `/rep/password?changed=1&next=${encodeURIComponent(next)}`
+		);
 	}
 };

@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+	boolean,
+	index,
+	integer,
+	pgTable,
+	text,
+	timestamp,
+	uniqueIndex,
+	uuid
+} from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -19,7 +28,12 @@ export const reps = pgTable(
 		passwordHash: text('password_hash').notNull(),
 		disabledAt: ts('disabled_at'),
 		createdAt: ts('created_at').notNull().defaultNow(),
-		passwordChangedAt: ts('password_changed_at').notNull().defaultNow()
+		passwordChangedAt: ts('password_changed_at').notNull().defaultNow(),
+		/**
+		 * Set by the operator (`npm run reps -- add` or `reset-password`), who knows it: the rep
+		 * chooses their own before the console opens. Cleared when they do.
+		 */
+		passwordTemporary: boolean('password_temporary').notNull().default(false)
 	},
 	(t) => [
 		uniqueIndex('reps_email').on(sql`lower(${t.email})`),

@@ -1,0 +1,1 @@
+ALTER TABLE "reps" ADD COLUMN "password_temporary" boolean DEFAULT false NOT NULL;
