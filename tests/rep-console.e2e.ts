@@ -217,6 +217,24 @@ test('while the merchant works: each step, then a lock', async ({ browser, reque
 	// The merchant is told when, and not sent to an in-person signing that would stop there too.
 	await expect(m.getByRole('alert')).toContainText(/You can try again after .*, from your link\./);
 	await expect(m.getByRole('alert')).not.toContainText('in person');
+
+	// The merchant declines instead: the rep reads that a new start would still meet the lock, and
+	// the page still offers no hand-over into it.
+	await ready(m);
+	await m.getByText('I don’t want to sign').click();
+	await m.getByRole('button', { name: 'Decline the application' }).click();
+	await expect(m.getByRole('heading', { level: 1, name: TEXT.declinedTitle })).toBeVisible();
+	await expectState(
+		rep,
+		locked,
+		'Declined',
+		/A new link or an in-person signing opens it again, but the identity questions are locked until .* C[SD]T after too many failed tries: the merchant can answer them only after then\./
+	);
+	await rep.goto(appPath(locked.id));
+	await expect(rep.getByRole('region', { name: 'In person' })).toContainText(
+		/Not before .* C[SD]T/
+	);
+	await expect(rep.getByRole('button', { name: 'Hand to merchant' })).toHaveCount(0);
 });
 
 test('outcomes: signed, declined with the reason, being delivered, delivery failed', async ({

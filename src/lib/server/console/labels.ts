@@ -149,7 +149,11 @@ export function stateDetail(
 						? // A reason that ends its own sentence gets no second full stop.
 							` Reason: “${reason}”${/[.!?…]$/.test(reason) ? '' : '.'}`
 						: ' No reason given.';
-				return `Declined${when}, before identity was confirmed: nothing went to the onboarding service.${why} A new link or an in-person signing opens it again.`;
+				// Tries used before the decline still lock the questions: a new start would stop there.
+				const again = s.until
+					? ` A new link or an in-person signing opens it again, but the identity questions are locked until ${t(s.until)} after too many failed tries: the merchant can answer them only after then.`
+					: ' A new link or an in-person signing opens it again.';
+				return `Declined${when}, before identity was confirmed: nothing went to the onboarding service.${why}${again}`;
 			}
 			if (apart) return `Declined${when}.${otherSigner(s)}`;
 			return reason

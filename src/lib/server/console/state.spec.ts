@@ -3,6 +3,7 @@ import { OnboardingError } from '$lib/server/onboarding/errors';
 import { attention, stateDetail, stateLabel } from './labels';
 import {
 	deriveState,
+	identityLockedUntil,
 	STATE_KINDS,
 	type ApplicationFacts,
 	type AttemptFact,
@@ -321,6 +322,20 @@ describe('the console state of an application', () => {
 		const apart = stateDetail(derive(declinedEarly), ZONE, { reason: false });
 		expect(apart).not.toContain('Found another processor');
 		expect(apart).toContain('A new link or an in-person signing opens it again.');
+		expect(derive(declinedEarly).until).toBeNull();
+		expect(identityLockedUntil(derive(declinedEarly))).toBeNull();
+		// Declined after the tries ran out: what opens it again meets the lock, and the rep reads so.
+		const lockedThenDeclined = {
+			...declinedEarly,
+			attempts: [attempt(30, 'failed'), attempt(20, 'failed')]
+		};
+		// A full day from the second failure's end.
+		const until = new Date(ago(19).getTime() + 24 * 3_600_000);
+		expect(derive(lockedThenDeclined)).toMatchObject({ kind: 'declined', until });
+		expect(identityLockedUntil(derive(lockedThenDeclined))).toEqual(until);
+		expect(stateDetail(derive(lockedThenDeclined), ZONE)).toMatch(
+			/ A new link or an in-person signing opens it again, but the identity questions are locked until .+ after too many failed tries: the merchant can answer them only after then\.$/
+		);
 		const resent = {
 			...declinedEarly,
 			links: [...declinedEarly.links, link('B', { createdAt: ago(2) })]

@@ -354,11 +354,20 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 	const reopened = (at: Date) =>
 		(link && link.createdAt.getTime() > at.getTime()) ||
 		f.sessions.some((s) => !s.declineId && s.createdAt.getTime() > at.getTime());
+	const lockedUntil = identityLock(f, rules, now);
 	if (declined && !reopened(declined.at)) {
-		return { ...base, kind: 'declined', at: declined.at, reason: declined.reason, accepted: false };
+		// `until`: the identity questions locked still (tries used before the decline), which a new
+		// link or a hand-over would meet.
+		return {
+			...base,
+			kind: 'declined',
+			at: declined.at,
+			reason: declined.reason,
+			accepted: false,
+			until: lockedUntil
+		};
 	}
 
-	const lockedUntil = identityLock(f, rules, now);
 	// A session that ended in a decline is over, however recently it was seen; an in-person
 	// session is live only while the tablet is in the merchant's hands: handed over, not taken
 	// back, and not left idle past the limit (the tablet locks itself; the server learns of it at
@@ -447,4 +456,13 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 	}
 	const revoked = latest(f.links, (l) => l.revokedAt);
 	return { ...base, kind: 'not_sent', at: revoked?.revokedAt ?? null };
+}
+
+/**
+ * When the identity questions unlock, if they are locked now: the state's own lock, or one that
+ * outlasts a decline before identity (a new link or a hand-over would stop at it).
+ */
+export function identityLockedUntil(state: ConsoleState): Date | null {
+	if (state.kind === 'identity_locked') return state.until;
+	return state.kind === 'declined' && !state.decided ? state.until : null;
 }

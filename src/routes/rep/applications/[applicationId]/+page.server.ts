@@ -27,7 +27,7 @@ import { businessName, ownerName, serviceStatus } from '$lib/server/signing/appl
 import { handOver, setTabletCookie } from '$lib/server/inperson/handover';
 import { currentStep, setSessionCookie, STEP_PATHS } from '$lib/server/signing/session';
 import type { SignedInRep } from '$lib/server/reps/session';
-import type { ConsoleState } from '$lib/server/console/state';
+import { identityLockedUntil, type ConsoleState } from '$lib/server/console/state';
 import type { StartRefusal } from '$lib/server/signing/start';
 import { typedBack } from '$lib/server/signing/ssn';
 import { CopyLinkSchema, HandOverSchema, RevokeLinkSchema, SendLinkSchema } from './schema';
@@ -192,7 +192,7 @@ export const load: PageServerLoad = async (event) => {
 		inPerson: state.inPerson,
 		// A tablet in the merchant's hands, by the rule makeLink refuses a link under (links.ts).
 		tabletOut: (state.kind === 'in_progress' || state.kind === 'identity_locked') && state.inPerson,
-		lockedUntil: state.kind === 'identity_locked' ? shownTime(state.until, zone) : null,
+		lockedUntil: shownTime(identityLockedUntil(state), zone),
 		linkInUse,
 		// Paused in person with the questions still open: a new link can start none until then.
 		tabletQuestionsUntil:
@@ -351,9 +351,10 @@ export const actions: Actions = {
 		// The page offers no hand-over while the identity questions are locked; a post from an
 		// older page is refused the same way, before the merchant meets the lock on the tablet.
 		const state = await applicationState(app(), application, rep.officeId);
-		if (state.kind === 'identity_locked') {
-			const until = state.until
-				? ` until ${officeTime(state.until, app().config.OFFICE_TIME_ZONE)}`
+		const lockedUntil = identityLockedUntil(state);
+		if (state.kind === 'identity_locked' || lockedUntil) {
+			const until = lockedUntil
+				? ` until ${officeTime(lockedUntil, app().config.OFFICE_TIME_ZONE)}`
 				: '';
 			return fail(409, {
 				...kept,
