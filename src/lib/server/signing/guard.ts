@@ -68,11 +68,12 @@ export function endedMessage(ended: EndedSession | undefined, step?: Step): stri
 			return `Your signing session ended after ${plural(minutes, 'minute')} without activity, to keep your information safe. Open the link from your email again to go on.${keptNote(ended)}`;
 		}
 		case 'replaced':
-			// Sent by a page that still held the cookie from before identity passed: a second
-			// press of "Submit answers" before the first came back (another tab has the new cookie too).
+			// Sent by a page that still held the cookie from before identity passed: the reply that
+			// carried the new one never reached it (a dropped connection), or a second press of
+			// "Submit answers" went before the first came back (another tab has the new cookie too).
 			return ended.channel === 'in_person'
-				? 'Your answers were accepted. For your safety, signing then went on only where they were sent from, and this page can’t be used. Hand the tablet back to your sales representative to open it again; you won’t be asked the questions again.'
-				: 'Your answers were accepted. For your safety, signing then went on only where they were sent from, and this page (from a second press of the button) can’t be used. Open the link from your email again to go on; you won’t be asked the questions again.';
+				? 'Your answers were accepted, but the reply to them didn’t reach this page (the connection dropped, or the button was pressed twice), and for your safety signing goes on only where that reply went. Hand the tablet back to your sales representative to open it again; you won’t be asked the questions again.'
+				: 'Your answers were accepted, but the reply to them didn’t reach this page (the connection dropped, or the button was pressed twice), and for your safety signing goes on only where that reply went. Open the link from your email again to go on; you won’t be asked the questions again.';
 		case 'expired':
 			return `A signing session lasts at most ${plural(MAX_SESSION_MS / 3_600_000, 'hour')}, and this one has ended. Open the link from your email again to go on.${keptNote(ended)}`;
 		default:

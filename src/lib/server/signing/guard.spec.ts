@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { endedMessage } from './guard';
+import type { EndedSession } from './session';
+
+const ended = (over: Partial<EndedSession>): EndedSession => ({
+	end: 'replaced',
+	sessionId: '00000000-0000-4000-8000-000000000000',
+	officeId: 1207,
+	applicationId: 50001,
+	repNo: 31,
+	linkId: null,
+	channel: 'link',
+	...over
+});
+
+describe('why a signing page can’t be used', () => {
+	it('says answers accepted on a page the reply never reached, whatever kept it from there', () => {
+		const link = endedMessage(ended({ channel: 'link' }), 'identity');
+		expect(link).toBe(
+			'Your answers were accepted, but the reply to them didn’t reach this page (the connection dropped, or the button was pressed twice), and for your safety signing goes on only where that reply went. Open the link from your email again to go on; you won’t be asked the questions again.'
+		);
+		// On a tablet there is no link to open: the rep opens it again.
+		const tablet = endedMessage(ended({ channel: 'in_person' }), 'identity');
+		expect(tablet).toContain('Hand the tablet back to your sales representative');
+		expect(tablet).not.toContain('email');
+	});
+});
