@@ -249,11 +249,14 @@ function summary(s: Sheet, f: EvidenceFacts, o: CertificateOptions): void {
 	);
 
 	// What was presented, each by its hash; a section the office does not present, named, as the
-	// service receives a flag for each of the five (the signed copy lists them all).
-	const notPresented = ACCEPTANCE_SECTIONS.filter(
-		(a) => !f.sections.some((shown) => shown.title === a.title)
-	).map((a) => [a.title, 'not presented', '-']);
+	// service receives a flag for each of the five: all five in their order, the order the signed
+	// copy's flags are in, then anything else presented, then the consent and the application.
 	const rows = f.documents.map((d) => [d.title, d.note, d.sha256 ?? 'not recorded']);
+	const presented = rows.slice(0, f.sections.length);
+	const five = ACCEPTANCE_SECTIONS.map(
+		(a) => presented.find((r) => r[0] === a.title) ?? [a.title, 'not presented', '-']
+	);
+	const besides = presented.filter((r) => !ACCEPTANCE_SECTIONS.some((a) => a.title === r[0]));
 	s.heading('Documents presented', 40);
 	s.table(
 		[
@@ -268,7 +271,7 @@ function summary(s: Sheet, f: EvidenceFacts, o: CertificateOptions): void {
 				style: HASH
 			}
 		],
-		[...rows.slice(0, f.sections.length), ...notPresented, ...rows.slice(f.sections.length)],
+		[...five, ...besides, ...rows.slice(f.sections.length)],
 		{ rowGap: 1 }
 	);
 	// Integrity: the chain and the seal, kept on one page: its last lines alone atop the next read

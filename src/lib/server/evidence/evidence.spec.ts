@@ -19,6 +19,7 @@ import { createSession, type SigningSession } from '$lib/server/signing/session'
 import { CONSENT_SHA256, showTerms } from '$lib/server/signing/terms';
 import { sessionEvent } from '$lib/server/signing/event';
 import { exampleCreateRequest } from '$lib/server/onboarding/fixtures';
+import { ACCEPTANCE_SECTIONS } from '$lib/server/onboarding/schemas';
 import { startTestApp } from '$lib/server/testing/app';
 import {
 	applicationPdfForDecision,
@@ -364,6 +365,11 @@ describe('certificate of completion and signed copy', () => {
 		// The service's version of its language, and the section the office does not present.
 		expect(p1).toMatch(/Terms version\s+2026-09-01/);
 		expect(p1).toMatch(/Seasonal Addendum\s+not presented/);
+		// All five in the order the signed copy's flags are in, presented or not.
+		const listed = p1.slice(p1.search(/documents presented/i));
+		const at = ACCEPTANCE_SECTIONS.map((a) => listed.indexOf(a.title));
+		expect(at.every((i) => i >= 0)).toBe(true);
+		expect(at).toEqual([...at].sort((a, b) => a - b));
 		expect(p1).toMatch(/C[SD]T \(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\)/);
 		expect(p1).toMatch(/Service decision\s+No\. \d+/);
 		const all = text.join('\n');
