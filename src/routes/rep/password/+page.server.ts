@@ -21,8 +21,7 @@ export const load: PageServerLoad = (event) => {
 		email: rep.email,
 		minLength: PASSWORD_MIN,
 		temporary: rep.passwordTemporary,
-		changed: event.url.searchParams.has('changed'),
-		next: safeNext(event.url.searchParams.get('next'))
+		changed: event.url.searchParams.has('changed')
 	};
 };
 
@@ -76,12 +75,8 @@ export const actions: Actions = {
 		// Disabled by the operator between the page and the press: their session ended with it.
 		if (!changed) redirect(303, '/rep/login?ended=disabled');
 		forgetDemoPassword(ctx.config, rep.email);
-		const next = safeNext(event.url.searchParams.get('next'));
-		redirect(
-			303,
-			next === '/rep'
-				? '/rep/password?changed=1'
-				: `/rep/password?changed=1&next=${encodeURIComponent(next)}`
-		);
+		// Chosen in place of the operator's: on to the page the rep signed in for, which opens now.
+		if (rep.passwordTemporary) redirect(303, safeNext(event.url.searchParams.get('next')));
+		redirect(303, '/rep/password?changed=1');
 	}
 };
