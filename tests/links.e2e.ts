@@ -72,7 +72,8 @@ test.describe('operator API', () => {
 		const app = await newApplication(request, 'Api');
 		const res = await postLink(request, app.id, { body: { email: 'morgan@testshop.example' } });
 		expect(res.status()).toBe(201);
-		const body = (await res.json()) as { url: string; expiresAt: string };
+		const body = (await res.json()) as { url: string; expiresAt: string; replaced: number };
+		expect(body).toMatchObject({ replaced: 0, mail: 'queued' });
 		expect(body.url.startsWith(`${E2E.origin}/s/`)).toBe(true);
 		expect(body.url).toMatch(/\/s\/[A-Za-z0-9_-]{43}$/);
 		const ttl = new Date(body.expiresAt).getTime() - Date.now();
@@ -258,9 +259,11 @@ test.describe('operator API', () => {
 		expect(((await bad.json()) as { errors: object }).errors).toEqual({
 			replace: ['must be true or false']
 		});
-		// By default a new link replaces it.
-		const second = await createLink(request, app.id);
+		// By default a new link replaces it, and says so.
+		const again = await postLink(request, app.id, { body: '{}' });
+		expect(await again.json()).toMatchObject({ replaced: 1 });
 		expect((await request.get(first)).status()).toBe(410);
+		const second = await createLink(request, app.id);
 		// The merchant declines on it: a system that keeps links out sends them none after that,
 		// and a rep's new link (the default) still can.
 		const declined = await request.post(`${second.path}?/decline`, {

@@ -143,7 +143,14 @@ export const POST: RequestHandler = async (event) => {
 			})
 		: undefined;
 	return json(
-		{ url, expiresAt: link.expiresAt.toISOString(), ...(mail ? { mail } : {}) },
+		{
+			url,
+			expiresAt: link.expiresAt.toISOString(),
+			// How many earlier links of the application this one ended: a retried request that made
+			// a second link says it replaced the first (whose email, if not yet sent, is not sent).
+			replaced: created.replaced.length,
+			...(mail ? { mail } : {})
+		},
 		{ status: 201 }
 	);
 };
