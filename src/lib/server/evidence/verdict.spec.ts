@@ -57,7 +57,7 @@ describe('a document’s verdict', () => {
 		);
 		expect(changed.title).toBe('Changed after it was sealed');
 		expect(changed.lines).toEqual([
-			'Do not rely on this file: its content was changed after it was sealed. Ask for a fresh copy.'
+			'Do not rely on this file: its content was changed after it was sealed. Ask whoever gave it to you for the file as it was downloaded from the portal, or ask the sales office named on it to check it against its records.'
 		]);
 	});
 });

@@ -61,7 +61,9 @@ export function documentVerdict(c: DocumentCheck, timeZone: string): Verdict {
 			return {
 				tone: 'bad',
 				title: 'Changed after it was sealed',
-				lines: [`Do not rely on this file: ${c.reason}. Ask for a fresh copy.`],
+				lines: [
+					`Do not rely on this file: ${c.reason}. Ask whoever gave it to you for the file as it was downloaded from the portal, or ask the sales office named on it to check it against its records.`
+				],
 				details: []
 			};
 		case 'foreign':
