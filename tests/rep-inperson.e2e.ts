@@ -481,6 +481,8 @@ test('a decline on the tablet before identity: no link to end, no copies promise
 		tablet.getByText('They have your decision, with your reason if you gave one.')
 	).toBeVisible();
 	await expect(tablet.getByText(/signed application|certificate/)).toHaveCount(0);
+	// A record for the owner, at their address on the application (the rep checked their ID).
+	await expect(tablet.getByText(`A confirmation is on its way to ${app.email}.`)).toBeVisible();
 
 	await tablet.goto(appPath(app.id));
 	await expectLocked(tablet);
@@ -509,6 +511,21 @@ test('a decline on the tablet before identity: no link to end, no copies promise
 	const direct = await tablet.request.get(`${appPath(app.id)}/certificate.pdf`);
 	expect(direct.status()).toBe(404);
 	expect(await direct.text()).not.toContain('has not signed or declined');
+	const mailbox = await tablet.context().newPage();
+	await mailbox.goto('/dev/mailbox');
+	const mail = mailbox
+		.locator('article')
+		.filter({ hasText: `To ${app.email}` })
+		.filter({ hasText: `You declined: ${app.business}` });
+	await expect(mail).toHaveCount(1);
+	const text = await mail.locator('pre').innerText();
+	expect(text).toContain('in person, on your sales representative’s tablet');
+	expect(text).toContain(
+		'If you change your mind, ask your sales representative to sign with you again.'
+	);
+	expect(text).not.toContain('link');
+	expect(text).not.toContain('We will think about it');
+	await mailbox.close();
 
 	// The merchant changes their mind: a new hand-over starts afresh at the terms, and the
 	// console shows the signing under way, no longer the decline.

@@ -201,14 +201,33 @@ describe('the confirmation of a decline before identity', () => {
 			expect(body).not.toContain('Fees too high');
 		});
 
-		it('is not made without an address the link went to, in person, or with mail off', async () => {
+		it('goes in person to the owner’s address on the application, when it is one', async () => {
+			const at = new Date();
+			const s = await t.session(50002, 1207);
+			const inPerson = { ...s, channel: 'in_person' as const, linkId: null };
+			await queueEarlyDeclineReceipt(
+				t.ctx,
+				t.ctx.db,
+				{ ...inPerson, ownerEmail: 'no one' },
+				true,
+				at
+			);
+			expect(await receiptsOf(50002)).toHaveLength(0);
+			await queueEarlyDeclineReceipt(t.ctx, t.ctx.db, inPerson, true, at);
+			const rows = await receiptsOf(50002);
+			expect(rows).toHaveLength(1);
+			expect(rows[0]!.to).toBe(s.ownerEmail);
+			const body = decrypt(t.ctx.encryptionKey, rows[0]!.bodyEnc!);
+			expect(body).toContain('in person, on your sales representative’s tablet');
+			expect(body).not.toContain('link');
+		});
+
+		it('is not made without an address the link went to, or with mail off', async () => {
 			const at = new Date();
 			const copied = await t.session(50005, 1207, (await linkFor(50005, null)).id);
 			await queueEarlyDeclineReceipt(t.ctx, t.ctx.db, copied, false, at);
 			expect(await receiptsOf(50005)).toHaveLength(0);
 			const emailed = await t.session(50006, 1207, (await linkFor(50006, 'a@b.example')).id);
-			const inPerson = { ...emailed, channel: 'in_person' as const };
-			await queueEarlyDeclineReceipt(t.ctx, t.ctx.db, inPerson, false, at);
 			const off = { ...t.ctx, config: { ...t.ctx.config, SMTP_URL: undefined } };
 			await queueEarlyDeclineReceipt(off, t.ctx.db, emailed, false, at);
 			expect(await receiptsOf(50006)).toHaveLength(0);

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import * as v from 'valibot';
 import type { AppContext } from '$lib/server/app';
 import type { Tx } from '$lib/server/db';
 import { signingLinks } from '$lib/server/db/schema';
@@ -13,6 +14,7 @@ import {
 	repContact,
 	type RepContact
 } from '$lib/server/reps/contact';
+import { EmailSchema } from '$lib/server/reps/schemas';
 import { greetingFor } from '$lib/server/signing/application';
 import { capital } from '$lib/text';
 import { toldOf } from '$lib/told';
@@ -125,27 +127,34 @@ export interface EarlyDeclineFacts {
 	timeZone: string;
 	reasonGiven: boolean;
 	rep: RepContact | null;
+	/** On the rep's tablet: no link was used, and the rep was there. */
+	inPerson?: boolean;
 }
 
 export function earlyDeclineEmail(f: EarlyDeclineFacts): Rendered & { subject: string } {
 	// Who was told, as the done page says it (toldOf): with no rep or office on record, nobody.
 	const told = toldOf(f.rep);
 	const reason = f.reasonGiven ? ', with the reason you gave' : '';
+	const way = told ?? 'the company that sent you the link';
 	const blocks: Block[] = [
 		{ kind: 'p', text: f.greet ? `Hello ${f.greet},` : 'Hello,' },
 		{
 			kind: 'p',
-			text: `You declined the merchant application for {strong} on ${officeTime(f.at, f.timeZone)}, from the signing link sent to this address. This email confirms it: please keep it.`,
+			text: `You declined the merchant application for {strong} on ${officeTime(f.at, f.timeZone)}, ${f.inPerson ? 'in person, on your sales representative’s tablet' : 'from the signing link sent to this address'}. This email confirms it: please keep it.`,
 			strong: f.business
 		},
 		{
 			kind: 'p',
-			text: `${told ? `${capital(told)} has been told${reason}` : `It is on record${reason}`}. You declined before the identity questions, so nothing went to the onboarding service, and the link no longer works. If you change your mind, ask ${told ?? 'the company that sent you the link'} for a new link.`
+			text: f.inPerson
+				? `It is on record${reason}. You declined before the identity questions, so nothing went to the onboarding service. If you change your mind, ask ${told ?? 'your sales office'} to sign with you again.`
+				: `${told ? `${capital(told)} has been told${reason}` : `It is on record${reason}`}. You declined before the identity questions, so nothing went to the onboarding service, and the link no longer works. If you change your mind, ask ${way} for a new link.`
 		},
 		contactBlock(f.rep, 'If you have a question, contact your sales representative.'),
 		{
 			kind: 'small',
-			text: `If you did not decline this application, tell ${told ?? 'the company that sent you the link'} at once: someone else may have opened your link.`
+			text: f.inPerson
+				? `If you did not decline this application, tell ${told ?? 'your sales office'} at once.`
+				: `If you did not decline this application, tell ${way} at once: someone else may have opened your link.`
 		}
 	];
 	return {
@@ -157,14 +166,19 @@ export function earlyDeclineEmail(f: EarlyDeclineFacts): Rendered & { subject: s
 /**
  * Where the confirmation of a decline before identity goes: the address the session's link was
  * emailed to, the one address the portal knows is the merchant's there (no sign step was reached
- * to type one). None for a link made without one (to copy, or by the operator's systems) or in
- * person.
+ * to type one); in person, the owner's address on the application, since the rep checked the
+ * photo ID of whoever held the tablet. None for a link made without one (to copy, or by the
+ * operator's systems), nor for an owner's address that is not one.
  */
 export async function declineReceiptTo(
 	db: Tx,
-	session: Pick<SigningSession, 'channel' | 'linkId'>
+	session: Pick<SigningSession, 'channel' | 'linkId' | 'ownerEmail'>
 ): Promise<string | null> {
-	if (session.channel !== 'link' || !session.linkId) return null;
+	if (session.channel === 'in_person') {
+		const owner = session.ownerEmail.trim();
+		return v.is(EmailSchema, owner) ? owner : null;
+	}
+	if (!session.linkId) return null;
 	const [link] = await db
 		.select({ email: signingLinks.email })
 		.from(signingLinks)
@@ -174,8 +188,8 @@ export async function declineReceiptTo(
 
 /**
  * Queues the confirmation of a decline before identity (signing/decline.ts), in its transaction
- * `tx`, to the address the link was emailed to (declineReceiptTo). Nothing when there is no such
- * address or mail is off.
+ * `tx`, to the address the link was emailed to, or in person the owner's (declineReceiptTo).
+ * Nothing when there is no such address or mail is off.
  */
 export async function queueEarlyDeclineReceipt(
 	ctx: AppContext,
@@ -213,7 +227,8 @@ export async function queueEarlyDeclineReceipt(
 				at,
 				timeZone: ctx.config.OFFICE_TIME_ZONE,
 				reasonGiven,
-				rep
+				rep,
+				inPerson: session.channel === 'in_person'
 			})
 		},
 		at
