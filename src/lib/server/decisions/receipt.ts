@@ -135,7 +135,8 @@ export function earlyDeclineEmail(f: EarlyDeclineFacts): Rendered & { subject: s
 	// Who was told, as the done page says it (toldOf): with no rep or office on record, nobody.
 	const told = toldOf(f.rep);
 	const reason = f.reasonGiven ? ', with the reason you gave' : '';
-	const way = told ?? 'the company that sent you the link';
+	// Whom to ask again, or to tell: on a tablet the rep was there; a link came from whoever sent it.
+	const ask = told ?? (f.inPerson ? 'your sales office' : 'the company that sent you the link');
 	const blocks: Block[] = [
 		{ kind: 'p', text: f.greet ? `Hello ${f.greet},` : 'Hello,' },
 		{
@@ -146,15 +147,15 @@ export function earlyDeclineEmail(f: EarlyDeclineFacts): Rendered & { subject: s
 		{
 			kind: 'p',
 			text: f.inPerson
-				? `It is on record${reason}. You declined before the identity questions, so nothing went to the onboarding service. If you change your mind, ask ${told ?? 'your sales office'} to sign with you again.`
-				: `${told ? `${capital(told)} has been told${reason}` : `It is on record${reason}`}. You declined before the identity questions, so nothing went to the onboarding service, and the link no longer works. If you change your mind, ask ${way} for a new link.`
+				? `It is on record${reason}. You declined before the identity questions, so nothing went to the onboarding service. If you change your mind, ask ${ask} to sign with you again.`
+				: `${told ? `${capital(told)} has been told${reason}` : `It is on record${reason}`}. You declined before the identity questions, so nothing went to the onboarding service, and the link no longer works. If you change your mind, ask ${ask} for a new link.`
 		},
 		contactBlock(f.rep, 'If you have a question, contact your sales representative.'),
 		{
 			kind: 'small',
 			text: f.inPerson
-				? `If you did not decline this application, tell ${told ?? 'your sales office'} at once.`
-				: `If you did not decline this application, tell ${way} at once: someone else may have opened your link.`
+				? `If you did not decline this application, tell ${ask} at once.`
+				: `If you did not decline this application, tell ${ask} at once: someone else may have opened your link.`
 		}
 	];
 	return {

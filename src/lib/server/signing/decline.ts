@@ -66,7 +66,8 @@ export async function declineBeforeIdentity(
 			reason: input.reason,
 			beforeIdentity: session.channel === 'in_person' ? 'in_person' : 'link'
 		});
-		// The merchant's confirmation, where their link was emailed (decisions/receipt.ts).
+		// The merchant's confirmation: where their link was emailed, or in person to the owner's
+		// address (decisions/receipt.ts declineReceiptTo).
 		await queueEarlyDeclineReceipt(ctx, tx, session, input.reason !== null, now);
 		return row!;
 	});
