@@ -1,4 +1,10 @@
-import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import {
+	createHash,
+	createPrivateKey,
+	generateKeyPairSync,
+	randomBytes,
+	type KeyObject
+} from 'node:crypto';
 import forge from 'node-forge';
 
 /** The parts of a PKCS#12 bundle the seal needs. (No $lib imports: the end-to-end tests use it.) */
@@ -11,6 +17,11 @@ export interface P12 {
 	certSha256: string;
 	/** The certificate's subject, as a reader's signature panel shows it. */
 	subject: string;
+	/** The bundle's private key, opened once for OpenSSL to sign with (see seal.ts). */
+	privateKey: KeyObject;
+	/** The certificate that matches the key, and every certificate in the bundle, in its order. */
+	certificate: forge.pki.Certificate;
+	certificates: forge.pki.Certificate[];
 }
 
 /** Opens a PKCS#12 bundle with node-forge and finds the certificate that matches its key. */
@@ -24,12 +35,11 @@ export function readP12(p12: Buffer, passphrase: string): P12 {
 	const keyBag = bags('pkcs8ShroudedKeyBag')[0] ?? bags('keyBag')[0];
 	const key = keyBag?.key as forge.pki.rsa.PrivateKey | undefined;
 	if (!key) throw new Error('the bundle holds no private key');
-	const cert = bags('certBag')
-		.map((bag) => bag.cert)
-		.find((c) => {
-			const pub = c?.publicKey as forge.pki.rsa.PublicKey | undefined;
-			return pub?.n?.compareTo(key.n) === 0 && pub.e.compareTo(key.e) === 0;
-		});
+	const certificates = bags('certBag').flatMap((bag) => (bag.cert ? [bag.cert] : []));
+	const cert = certificates.find((c) => {
+		const pub = c.publicKey as forge.pki.rsa.PublicKey | undefined;
+		return pub?.n?.compareTo(key.n) === 0 && pub.e.compareTo(key.e) === 0;
+	});
 	if (!cert) throw new Error('the bundle holds no certificate for its key');
 	const der = Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).getBytes(), 'binary');
 	return {
@@ -39,7 +49,10 @@ export function readP12(p12: Buffer, passphrase: string): P12 {
 		certSha256: createHash('sha256').update(der).digest('hex'),
 		subject: cert.subject.attributes
 			.map((a) => `${a.shortName ?? a.name}=${String(a.value)}`)
-			.join(', ')
+			.join(', '),
+		privateKey: createPrivateKey(forge.pki.privateKeyToPem(key)),
+		certificate: cert,
+		certificates
 	};
 }
 

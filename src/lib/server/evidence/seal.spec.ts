@@ -3,11 +3,13 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { P12Signer } from '@signpdf/signer-p12';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '$lib/server/config/config';
 import { inspectSeal } from './inspect';
-import { sealPdf } from './seal';
+import { SealSigner, sealPdf } from './seal';
 import { generateSealP12, loadSealKey, readP12 } from './seal-key';
+import type { P12 } from './p12';
 
 const dir = mkdtempSync(join(tmpdir(), 'seal-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,6 +34,19 @@ function flip(bytes: Uint8Array, at: number): Buffer {
 	const copy = Buffer.from(bytes);
 	copy[at] = copy[at] === 0x41 ? 0x42 : 0x41;
 	return copy;
+}
+
+/** SealSigner's CMS for some bytes is P12Signer's, byte for byte (RSA PKCS#1 v1.5 is deterministic). */
+async function expectSameAsP12Signer(key: P12) {
+	const content = Buffer.from(await (await sample('Signed twice')).save());
+	const at = new Date('2026-03-04T05:06:07Z');
+	const ours = await new SealSigner(key).sign(content, at);
+	const reference = await new P12Signer(key.p12, { passphrase: key.passphrase }).sign(content, at);
+	expect(ours.length).toBeGreaterThan(1000);
+	expect(ours.equals(reference)).toBe(true);
+	// A different time is a different signature: the comparison can tell them apart.
+	const later = await new SealSigner(key).sign(content, new Date(at.getTime() + 1000));
+	expect(later.equals(reference)).toBe(false);
 }
 
 const opts = { reason: 'Test seal', location: 'http://localhost/verify', signingTime: new Date() };
@@ -115,6 +130,7 @@ describe('the seal', () => {
 		expect(operator.subject).toContain('Operator Seal Test');
 		const sealed = await sealPdf(await sample(), operator, opts);
 		expect(pdfsig(sealed)).toContain('Signature Validation: Signature is Valid.');
+		await expectSameAsP12Signer(operator);
 		expect(await inspectSeal(sealed)).toMatchObject({ certSha256: operator.certSha256 });
 		expect(operator.certSha256).not.toBe(generated.certSha256);
 
@@ -124,6 +140,10 @@ describe('the seal', () => {
 		expect(() => loadSealKey(parseConfig({ SEAL_P12_FILE: join(dir, 'missing.p12') }))).toThrow(
 			/does not exist/
 		);
+	});
+
+	it('signs with OpenSSL the very bytes @signpdf’s P12Signer makes with forge', async () => {
+		await expectSameAsP12Signer(generated);
 	});
 
 	it('builds a bundle node-forge reads back with its certificate', () => {
