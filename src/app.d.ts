@@ -28,6 +28,11 @@ declare global {
 			signing: SigningSession | undefined;
 			/** The session of the cookie when it has ended, so its pages can say why (/sign only). */
 			signingEnded: EndedSession | undefined;
+			/**
+			 * The done step's PDFs only: the application's audit-chain head, read with the session
+			 * (the documents are kept under it), and the session it was read with.
+			 */
+			signingChainHead?: { sessionId: string; head: string | null };
 			/** The signed-in rep (rep pages only). */
 			rep: SignedInRep | undefined;
 			/** Why, and whose, the session of a rep's cookie is over, when it is and that is known. */

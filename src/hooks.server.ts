@@ -260,13 +260,29 @@ const sandbox: Handle = async ({ event, resolve }) => {
 /** The open hand-over read with a rep's session (see resumeRepSession), for the tablet handle. */
 const repHandovers = new WeakMap<App.Locals, Handover | undefined>();
 
+/**
+ * The done step's two PDFs, kept under the application's audit-chain head (evidence/documents.ts):
+ * the session's statement reads the head too, so that a download is one statement where it was two.
+ */
+const DONE_PDFS = new Set(['/sign/done/certificate.pdf', '/sign/done/signed-copy.pdf']);
+
 const session: Handle = async ({ event, resolve }) => {
 	const ctx = app();
-	const found = event.url.pathname.startsWith('/sign')
-		? await findSession(ctx.db, event.cookies.get(SESSION_COOKIE), ctx.config.SESSION_IDLE_MINUTES)
+	const path = event.url.pathname;
+	const found = path.startsWith('/sign')
+		? await findSession(
+				ctx.db,
+				event.cookies.get(SESSION_COOKIE),
+				ctx.config.SESSION_IDLE_MINUTES,
+				new Date(),
+				{ withChainHead: DONE_PDFS.has(path) }
+			)
 		: undefined;
 	event.locals.signing = found && 'open' in found ? found.open : undefined;
 	event.locals.signingEnded = found && 'ended' in found ? found.ended : undefined;
+	if (found && 'open' in found && found.chainHead !== undefined) {
+		event.locals.signingChainHead = { sessionId: found.open.id, head: found.chainHead };
+	}
 	const repSecret = event.cookies.get(REP_COOKIE);
 	const rules = {
 		idleMinutes: ctx.config.REP_SESSION_IDLE_MINUTES,

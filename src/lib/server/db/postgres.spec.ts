@@ -20,6 +20,7 @@ import { hit } from '$lib/server/ratelimit/ratelimit';
 import { runRepsCli } from '$lib/server/reps/cli-testing';
 import { resumeRepSession } from '$lib/server/reps/session';
 import { signIn } from '$lib/server/reps/signin';
+import { expectChainHeadWithSession } from '$lib/server/signing/testing';
 import { midWindow } from '$lib/server/testing/clock';
 import { openDatabase, schema, type Database } from '.';
 
@@ -199,6 +200,10 @@ describe.runIf(url)('on a PostgreSQL server, two instances side by side', () => 
 				);
 			expect(queued).toHaveLength(1);
 		});
+	});
+
+	it('reads a signing session with its application’s chain head in one statement', async () => {
+		await expectChainHeadWithSession(a.db, 4711);
 	});
 
 	it('takes reps from npm run reps, and shares their sessions and sign-in limits', async () => {

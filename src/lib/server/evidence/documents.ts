@@ -1,11 +1,11 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { PDFDict, PDFHexString, PDFName, type PDFDocument } from 'pdf-lib';
 import type { AppContext } from '$lib/server/app';
-import { auditEvents, sanitizedHtml } from '$lib/server/db/schema';
-import { preparedPer } from '$lib/server/db/prepared';
+import { sanitizedHtml } from '$lib/server/db/schema';
 import type { SigningSession } from '$lib/server/signing/session';
 import { renderCertificate } from './certificate';
+import { chainHead } from './chain-head';
 import { gatherFacts, type Audience, type EvidenceFacts } from './facts';
 import { offerApplicationPdf, offeredPdf } from './presented';
 import { labelOpenTypeFonts } from './layout';
@@ -18,6 +18,11 @@ export interface DocumentRequest {
 	/** The public origin for the verify link and QR code (the request's; else ORIGIN). */
 	origin?: string;
 	now?: Date;
+	/**
+	 * The application's audit-chain head, when the caller read it already (the done step's PDFs,
+	 * with the signing session: chain-head.ts); read here when undefined.
+	 */
+	chainHead?: string | null;
 }
 
 /**
@@ -110,27 +115,6 @@ function madeBy(ctx: AppContext) {
 	return cache;
 }
 
-/** Every download of either PDF reads the chain's head (see preparedPer). */
-const chainHeadQuery = preparedPer((db) =>
-	db
-		.select({ seq: auditEvents.seq, hash: auditEvents.hash })
-		.from(auditEvents)
-		.where(
-			and(
-				eq(auditEvents.officeId, sql.placeholder('officeId')),
-				eq(auditEvents.applicationId, sql.placeholder('applicationId'))
-			)
-		)
-		.orderBy(desc(auditEvents.seq))
-		.limit(1)
-		.prepare('audit_chain_head')
-);
-
-async function chainHead(ctx: AppContext, officeId: number, applicationId: number) {
-	const [head] = await chainHeadQuery(ctx.db).execute({ officeId, applicationId });
-	return head ? `${head.seq}:${head.hash}` : 'empty';
-}
-
 /** `make()`, or the same document made earlier from the same chain. A given `now` makes afresh. */
 async function once(
 	ctx: AppContext,
@@ -139,8 +123,11 @@ async function once(
 	make: () => Promise<Uint8Array>
 ): Promise<Uint8Array> {
 	if (req.now) return make();
-	const head = await chainHead(ctx, req.officeId, req.applicationId);
-	const key = [what, req.officeId, req.applicationId, req.origin ?? '', head].join('|');
+	const head =
+		req.chainHead !== undefined
+			? req.chainHead
+			: await chainHead(ctx.db, req.officeId, req.applicationId);
+	const key = [what, req.officeId, req.applicationId, req.origin ?? '', head ?? 'empty'].join('|');
 	const bytes = await madeBy(ctx).fetch(key, { context: make });
 	// fetchMethod never yields undefined here: it returns make()'s bytes or throws its error.
 	return bytes!;

@@ -29,3 +29,16 @@ export const NO_COPIES_EARLY_DECLINE =
  */
 export const decidedElsewhere = (document: 'certificate' | 'signed copy') =>
 	`There is no ${document} for this application: the onboarding service has it as decided outside the portal, so the portal holds no signing of it. The application’s page shows where it stands.`;
+
+/**
+ * The chain head the session's statement read for this session (hooks.server.ts, DONE_PDFS), or
+ * undefined for the documents to read it: a tablet's hand-over may have put another session in
+ * its place since.
+ */
+export function chainHeadReadWith(
+	locals: App.Locals,
+	sessionId: string
+): string | null | undefined {
+	const read = locals.signingChainHead;
+	return read?.sessionId === sessionId ? read.head : undefined;
+}

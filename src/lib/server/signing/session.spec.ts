@@ -13,6 +13,7 @@ import {
 	touchInterval,
 	type SigningSession
 } from './session';
+import { expectChainHeadWithSession } from './testing';
 
 const base = {
 	decisionId: null,
@@ -72,6 +73,17 @@ describe('idle time', () => {
 			expect(await resumeSession(database.db, secret, 30, later(61_000 + 30 * 60_000 + 1))).toBe(
 				undefined
 			);
+		} finally {
+			await database.close();
+		}
+	});
+});
+
+describe('the done step’s PDFs', () => {
+	it('read the application’s chain head with the session, when asked', async () => {
+		const database = await openMemoryDatabase();
+		try {
+			await expectChainHeadWithSession(database.db, 77);
 		} finally {
 			await database.close();
 		}

@@ -4,6 +4,7 @@ import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
 import type { Db, Tx } from '$lib/server/db';
 import { preparedPer } from '$lib/server/db/prepared';
 import { signingLinks, signingSessions, type Channel, type SignDraft } from '$lib/server/db/schema';
+import { chainHeadOf } from '$lib/server/evidence/chain-head';
 import { activeLinksOf, howRevoked, type Revoked } from '$lib/server/links/links';
 
 export type SigningSession = typeof signingSessions.$inferSelect;
@@ -103,6 +104,20 @@ function sessionByHash(
 /** Every /sign request runs this statement (see preparedPer). */
 const resumeQuery = sessionByHash(signingSessions.tokenHash, 'resume_signing_session');
 
+/** The same, with the application's audit-chain head: the done step's PDFs (see chainHeadOf). */
+const resumeWithHeadQuery = preparedPer((db) =>
+	db
+		.select({
+			session: signingSessions,
+			linkRevokedAt: signingLinks.revokedAt,
+			chainHead: chainHeadOf(signingSessions.officeId, signingSessions.applicationId)
+		})
+		.from(signingSessions)
+		.leftJoin(signingLinks, eq(signingLinks.id, signingSessions.linkId))
+		.where(eq(signingSessions.tokenHash, sql.placeholder('tokenHash')))
+		.prepare('resume_signing_session_with_head')
+);
+
 /** Read when no session has the cookie's hash: one whose secret identity replaced (markPassed). */
 const replacedQuery = sessionByHash(signingSessions.replacedTokenHash, 'replaced_signing_session');
 
@@ -132,19 +147,30 @@ export interface EndedSession {
 
 /**
  * The session behind a cookie: open (and touched, so idle time restarts), or ended and why, or
- * nothing for a cookie that names no session.
+ * nothing for a cookie that names no session. `withChainHead`: an open session comes with its
+ * application's audit-chain head, read in the same statement (chainHeadOf).
  */
 export async function findSession(
 	db: Db,
 	secret: string | undefined,
 	idleMinutes: number,
-	now = new Date()
-): Promise<{ open: SigningSession } | { ended: EndedSession } | undefined> {
+	now = new Date(),
+	{ withChainHead = false } = {}
+): Promise<
+	{ open: SigningSession; chainHead?: string | null } | { ended: EndedSession } | undefined
+> {
 	if (!secret || !isTokenShaped(secret)) return undefined;
 	const tokenHash = hashToken(secret);
-	const [found] = await resumeQuery(db).execute({ tokenHash });
+	let head: { chainHead?: string | null } = {};
+	let found;
+	if (withChainHead) {
+		[found] = await resumeWithHeadQuery(db).execute({ tokenHash });
+		if (found) head = { chainHead: found.chainHead };
+	} else {
+		[found] = await resumeQuery(db).execute({ tokenHash });
+	}
 	const row = found?.session;
-	if (!row) {
+	if (!found || !row) {
 		// Only a cookie that names no session costs this second read.
 		const [replaced] = await replacedQuery(db).execute({ tokenHash });
 		if (!replaced) return undefined;
@@ -154,9 +180,11 @@ export async function findSession(
 	}
 	const end = sessionEnd(row, found.linkRevokedAt, idleMinutes, now);
 	if (end) return { ended: await endedOf(db, row, end) };
-	if (now.getTime() - row.lastSeenAt.getTime() < touchInterval(idleMinutes)) return { open: row };
+	if (now.getTime() - row.lastSeenAt.getTime() < touchInterval(idleMinutes)) {
+		return { open: row, ...head };
+	}
 	await db.update(signingSessions).set({ lastSeenAt: now }).where(eq(signingSessions.id, row.id));
-	return { open: { ...row, lastSeenAt: now } };
+	return { open: { ...row, lastSeenAt: now }, ...head };
 }
 
 /** What the pages of an ended session need to say why (see EndedSession). */

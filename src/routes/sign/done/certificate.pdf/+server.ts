@@ -1,7 +1,7 @@
 import { error } from '@sveltejs/kit';
 import { app } from '$lib/server/app';
 import { certificatePdf, EvidenceNotFoundError } from '$lib/server/evidence';
-import { NO_COPIES_EARLY_DECLINE, pdfResponse } from '$lib/server/evidence/http';
+import { chainHeadReadWith, NO_COPIES_EARLY_DECLINE, pdfResponse } from '$lib/server/evidence/http';
 import { requireStep } from '$lib/server/signing/guard';
 import type { RequestHandler } from './$types';
 
@@ -13,7 +13,8 @@ export const GET: RequestHandler = async (event) => {
 			applicationId: s.applicationId,
 			audience: 'merchant',
 			sessionId: s.id,
-			origin: event.url.origin
+			origin: event.url.origin,
+			chainHead: chainHeadReadWith(event.locals, s.id)
 		});
 		return pdfResponse(pdf, `certificate-of-completion-${s.applicationId}.pdf`);
 	} catch (err) {

@@ -1,7 +1,7 @@
 import { error } from '@sveltejs/kit';
 import { app } from '$lib/server/app';
 import { EvidenceNotFoundError, NotSignedError, signedCopyPdf } from '$lib/server/evidence';
-import { NO_COPIES_EARLY_DECLINE, pdfResponse } from '$lib/server/evidence/http';
+import { chainHeadReadWith, NO_COPIES_EARLY_DECLINE, pdfResponse } from '$lib/server/evidence/http';
 import { OnboardingError } from '$lib/server/onboarding';
 import { requireStep } from '$lib/server/signing/guard';
 import type { RequestHandler } from './$types';
@@ -12,7 +12,8 @@ export const GET: RequestHandler = async (event) => {
 		const pdf = await signedCopyPdf(app(), {
 			officeId: s.officeId,
 			applicationId: s.applicationId,
-			origin: event.url.origin
+			origin: event.url.origin,
+			chainHead: chainHeadReadWith(event.locals, s.id)
 		});
 		return pdfResponse(pdf, `signed-application-${s.applicationId}.pdf`);
 	} catch (err) {
