@@ -29,13 +29,10 @@ export function requireRep(
 	{ temporaryPassword = false }: { temporaryPassword?: boolean } = {}
 ): SignedInRep {
 	const rep = event.locals.rep;
+	const method = event.request.method;
+	const here = safeNext(event.url.pathname + event.url.search);
 	if (rep?.passwordTemporary && !temporaryPassword) {
-		const next =
-			event.request.method === 'GET' ? safeNext(event.url.pathname + event.url.search) : '/rep';
-		redirect(
-			303,
-			next === '/rep' ? '/rep/password' : `/rep/password?next=${encodeURIComponent(next)}`
-		);
+		redirect(303, withNext('/rep/password', method === 'GET' ? here : '/rep'));
 	}
 	if (rep) return rep;
 	const params = new URLSearchParams();
@@ -43,18 +40,18 @@ export function requireRep(
 	// refresh or a click within the console without one: this browser signed out in another tab.
 	if (event.cookies.get(REP_COOKIE)) params.set('ended', event.locals.repEnded?.reason ?? '1');
 	else if (event.isDataRequest) params.set('gone', '1');
-	if (event.request.method === 'GET') {
-		const next = safeNext(event.url.pathname + event.url.search);
-		if (next !== '/rep') params.set('next', next);
-	} else if (event.request.method === 'POST') {
-		// An action (send a link, revoke, hand over) that was not done: the sign-in page says so,
-		// and brings the rep back to the page it was pressed on.
-		params.set('undone', '1');
-		const next = safeNext(event.url.pathname);
-		if (next !== '/rep') params.set('next', next);
-	}
+	// An action (send a link, revoke, hand over) that was not done: the sign-in page says so, and
+	// brings the rep back to the page it was pressed on.
+	if (method === 'POST') params.set('undone', '1');
+	const next = method === 'GET' ? here : method === 'POST' ? safeNext(event.url.pathname) : '/rep';
+	redirect(303, withNext('/rep/login', next, params));
+}
+
+/** A console page's address with `params`, and `next` unless it is the console's home. */
+function withNext(path: string, next: string, params = new URLSearchParams()): string {
+	if (next !== '/rep') params.set('next', next);
 	const query = params.toString();
-	redirect(303, `/rep/login${query ? `?${query}` : ''}`);
+	return `${path}${query ? `?${query}` : ''}`;
 }
 
 export interface OfficeApplication {
