@@ -331,7 +331,13 @@ test('a rep changes their own password: checked, signed out elsewhere, with scri
 	await expect(here.getByRole('status')).toContainText(
 		'Your password is changed. You are still signed in here; anywhere else you were signed in (another browser, another device) is signed out.'
 	);
-	await here.goto('/rep');
+	// The way on comes next, not the three empty fields again.
+	await expect(here.getByLabel('Current password')).toHaveCount(0);
+	await expect(here.getByRole('link', { name: 'Change it again' })).toHaveAttribute(
+		'href',
+		'/rep/password'
+	);
+	await here.getByRole('link', { name: 'Back to the applications' }).click();
 	await expect(here.getByRole('heading', { level: 1, name: 'Applications' })).toBeVisible();
 	// The other browser was signed out, and says so.
 	await other.goto('/rep');
