@@ -353,6 +353,9 @@ export async function gatherFacts(ctx: AppContext, req: FactsRequest): Promise<E
 		serviceDecisionId: decision.merchantDecisionId,
 		deliveryStatus: decision.status,
 		businessName: session?.businessName ?? `Application ${req.applicationId}`,
+		// A trail from before the decision recorded the signer's name: built as it was then, not
+		// with fullName, which trims; the certificates made from it hash this text (contentHash),
+		// and /verify compares that hash with the records.
 		signerName:
 			str(d.signerName) ?? `${String(body.MerchantFirstName)} ${String(body.MerchantLastName)}`,
 		ownerName: str(d.ownerName),
