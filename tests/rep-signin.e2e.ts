@@ -396,6 +396,10 @@ test('a rep whose password the operator set chooses their own before the console
 	});
 	expect(action.status()).toBe(303);
 	expect(action.headers().location).toBe('/rep/password');
+	// An address that says "changed" does not hide the form while the operator's is still theirs.
+	await page.goto('/rep/password?changed=1');
+	await expect(page.getByRole('status')).toHaveCount(0);
+	await expect(page.getByLabel('Current password')).toBeVisible();
 
 	await page.goto('/rep?q=kayak');
 	await ready(page);

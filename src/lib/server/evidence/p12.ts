@@ -19,7 +19,10 @@ export interface P12 {
 	subject: string;
 	/** The bundle's private key, opened once for OpenSSL to sign with (see seal.ts). */
 	privateKey: KeyObject;
-	/** The certificate that matches the key, and every certificate in the bundle, in its order. */
+	/**
+	 * The first certificate that matches the key (the one `certSha256` names), and every
+	 * certificate of the bundle forge can read (RSA ones), in the bundle's order.
+	 */
 	certificate: forge.pki.Certificate;
 	certificates: forge.pki.Certificate[];
 }

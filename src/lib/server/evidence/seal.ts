@@ -48,7 +48,10 @@ function oid(name: string): string {
  * JavaScript RSA, about 240 ms of CPU for the generated 3072-bit key, where the rest of making a
  * certificate costs tens of milliseconds (tests/bench/NOTES.md §21). The CMS is still built by
  * forge as P12Signer builds it: every certificate of the bundle, the same signed attributes in
- * the same order; seal.spec.ts checks the bytes are the same as P12Signer's.
+ * the same order; seal.spec.ts checks the bytes are the same as P12Signer's. Where a bundle holds
+ * two certificates for its key, this signs with the first, the one `/verify` knows by its hash
+ * (P12Signer took the last); and a bundle whose key is stored unencrypted seals here, where
+ * P12Signer read only an encrypted one.
  */
 export class SealSigner extends Signer {
 	constructor(private readonly key: P12) {

@@ -21,7 +21,8 @@ export const load: PageServerLoad = (event) => {
 		email: rep.email,
 		minLength: PASSWORD_MIN,
 		temporary: rep.passwordTemporary,
-		changed: event.url.searchParams.has('changed')
+		// Said after a change of the rep's own; a temporary one is still to be changed.
+		changed: !rep.passwordTemporary && event.url.searchParams.has('changed')
 	};
 };
 
