@@ -29,12 +29,10 @@ export function requireRep(
 	{ temporaryPassword = false }: { temporaryPassword?: boolean } = {}
 ): SignedInRep {
 	const rep = event.locals.rep;
+	if (rep && !(rep.passwordTemporary && !temporaryPassword)) return rep;
 	const method = event.request.method;
 	const here = safeNext(event.url.pathname + event.url.search);
-	if (rep?.passwordTemporary && !temporaryPassword) {
-		redirect(303, withNext('/rep/password', method === 'GET' ? here : '/rep'));
-	}
-	if (rep) return rep;
+	if (rep) redirect(303, withNext('/rep/password', method === 'GET' ? here : '/rep'));
 	const params = new URLSearchParams();
 	// A cookie without a session: it ended (idle, too old, signed out elsewhere). A page's own
 	// refresh or a click within the console without one: this browser signed out in another tab.
