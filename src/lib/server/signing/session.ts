@@ -1,5 +1,5 @@
 import type { Cookies } from '@sveltejs/kit';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
 import type { Db, Tx } from '$lib/server/db';
 import { preparedPer } from '$lib/server/db/prepared';
@@ -86,14 +86,18 @@ export function touchInterval(idleMinutes: number): number {
 	return Math.min(60_000, idleMinutes * 6_000);
 }
 
-/** A session and its link's withdrawal, by the hash in `column`, as a named prepared statement. */
-function sessionByHash(
+/**
+ * A session and its link's withdrawal, by the hash in `column`, as a named prepared statement;
+ * with `also`, further columns read in the same statement.
+ */
+function sessionByHash<Also extends Record<string, SQL>>(
 	column: typeof signingSessions.tokenHash | typeof signingSessions.replacedTokenHash,
-	name: string
+	name: string,
+	also: Also = {} as Also
 ) {
 	return preparedPer((db) =>
 		db
-			.select({ session: signingSessions, linkRevokedAt: signingLinks.revokedAt })
+			.select({ session: signingSessions, linkRevokedAt: signingLinks.revokedAt, ...also })
 			.from(signingSessions)
 			.leftJoin(signingLinks, eq(signingLinks.id, signingSessions.linkId))
 			.where(eq(column, sql.placeholder('tokenHash')))
@@ -105,17 +109,10 @@ function sessionByHash(
 const resumeQuery = sessionByHash(signingSessions.tokenHash, 'resume_signing_session');
 
 /** The same, with the application's audit-chain head: the done step's PDFs (see chainHeadOf). */
-const resumeWithHeadQuery = preparedPer((db) =>
-	db
-		.select({
-			session: signingSessions,
-			linkRevokedAt: signingLinks.revokedAt,
-			chainHead: chainHeadOf(signingSessions.officeId, signingSessions.applicationId)
-		})
-		.from(signingSessions)
-		.leftJoin(signingLinks, eq(signingLinks.id, signingSessions.linkId))
-		.where(eq(signingSessions.tokenHash, sql.placeholder('tokenHash')))
-		.prepare('resume_signing_session_with_head')
+const resumeWithHeadQuery = sessionByHash(
+	signingSessions.tokenHash,
+	'resume_signing_session_with_head',
+	{ chainHead: chainHeadOf(signingSessions.officeId, signingSessions.applicationId) }
 );
 
 /** Read when no session has the cookie's hash: one whose secret identity replaced (markPassed). */
