@@ -21,7 +21,12 @@ import { checkRequest, isApiPath, type InputProblem } from '$lib/server/http/inp
 import { GET_ONLY_ALLOW, GET_ONLY_ROUTES, notAcceptedResponse } from '$lib/server/http/methods';
 import { authorizeOperator, isOperatorApiPath } from '$lib/server/http/operator-auth';
 import { plainPath } from '$lib/server/http/plain-path';
-import { problemResponse, refusalPage } from '$lib/server/http/problem';
+import {
+	problemResponse,
+	refusalPage,
+	wantsActionResult,
+	type SigningContact
+} from '$lib/server/http/problem';
 import { pageStatus } from '$lib/server/http/status';
 import { startWorker } from '$lib/server/decisions/worker';
 import { isRepPath } from '$lib/paths';
@@ -42,6 +47,8 @@ import {
 	openSessionById,
 	findSession
 } from '$lib/server/signing/session';
+import { findLink } from '$lib/server/links/links';
+import { endedSessionRep, orOffice, repContactOf, sessionRep } from '$lib/server/reps/contact';
 import { REP_COOKIE, resumeRepSession, whyRepSessionEnded } from '$lib/server/reps/session';
 import { UNATTENDED_COOKIE } from '$lib/unattended';
 
@@ -152,7 +159,7 @@ export const init: ServerInit = async () => {
 	});
 };
 
-const csrf: Handle = ({ event, resolve }) => {
+const csrf: Handle = async ({ event, resolve }) => {
 	if (isForeignFormPost(event.request, event.url)) {
 		const message = foreignFormMessage(event.request, event.url);
 		// A form sent by `use:enhance` reads the answer as an action result: give it one, so the
@@ -172,7 +179,8 @@ const csrf: Handle = ({ event, resolve }) => {
 			title: 'This form was refused',
 			message,
 			next: 'If you were signing, or working in the rep console, open the signing link or the console again and send the form from there.',
-			again: event.url.pathname
+			again: event.url.pathname,
+			contact: await signingContact(event)
 		});
 	}
 	return resolve(event);
@@ -191,8 +199,40 @@ const inputs: Handle = async ({ event, resolve }) => {
 			return refused;
 		}
 	}
-	return refuseInput(event.request, event.url, problem);
+	return refuseInput(event.request, event.url, problem, await signingContact(event));
 };
+
+/**
+ * Whom a form refused on a signing link or step names, as that page does (see the link page's
+ * load and routes/sign/+layout.server.ts): a merchant without script reads the refusal as a page
+ * of its own, and the way forward it names includes their rep. Only a refusal shown as a page
+ * looks for it; never fails (the page then says what to do without it).
+ */
+async function signingContact(event: RequestEvent): Promise<SigningContact | undefined> {
+	const path = event.url.pathname;
+	const token = /^\/s\/([^/]+)$/.exec(path)?.[1];
+	if ((!token && !path.startsWith('/sign/')) || wantsActionResult(event.request)) return;
+	const ctx = app();
+	try {
+		if (token) {
+			const link = await findLink(ctx.db, token);
+			return link && { rep: orOffice(ctx, await repContactOf(ctx, link)), inPerson: false };
+		}
+		const found = await findSession(
+			ctx.db,
+			event.cookies.get(SESSION_COOKIE),
+			ctx.config.SESSION_IDLE_MINUTES
+		);
+		if (!found) return;
+		if ('open' in found) {
+			const { open } = found;
+			return { rep: await sessionRep(ctx, open), inPerson: open.channel === 'in_person' };
+		}
+		return { rep: await endedSessionRep(ctx, found.ended), inPerson: false };
+	} catch {
+		return;
+	}
+}
 
 /**
  * Reads what is left of a refused request's body (adapter-node bounds it), so that the connection
@@ -203,9 +243,14 @@ async function drainBody(request: Request): Promise<void> {
 }
 
 /** A refusal of what was sent, once the rest of its body is read (see problemResponse). */
-async function refuseInput(request: Request, url: URL, problem: InputProblem): Promise<Response> {
+async function refuseInput(
+	request: Request,
+	url: URL,
+	problem: InputProblem,
+	contact?: SigningContact
+): Promise<Response> {
 	await drainBody(request);
-	return problemResponse(request, url, problem);
+	return problemResponse(request, url, problem, contact);
 }
 
 /**

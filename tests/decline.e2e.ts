@@ -158,6 +158,40 @@ test('an invisible character pasted into a decline reason is refused beside the 
 	await expect(page.getByRole('heading', { level: 1, name: TEXT.declinedTitle })).toBeVisible();
 });
 
+test('without script, a decline reason refused before any page names the rep the page named, on the link and on a step', async ({
+	browser,
+	request
+}) => {
+	const context = await noScriptContext(browser);
+	const page = await context.newPage();
+	try {
+		const app = await newApplication(request, 'Decline control no script');
+		const { path } = await createLink(request, app.id);
+		await page.goto(path);
+		const rep = (await page.locator('p.rep').first().innerText()).trim();
+		expect(rep).toMatch(/^Your sales representative/);
+		// A right-to-left override, which pasting can bring in, is refused before any page's
+		// action: the refusal is a page of its own, which names the rep as the link page did.
+		const refuse = async () => {
+			await page.getByText('I don’t want to sign').click();
+			await page.getByLabel('Reason (optional)').fill('Too expensive \u202Efor us');
+			await page.getByRole('button', { name: 'Decline the application' }).click();
+			await expect(page.getByRole('heading', { name: 'This could not be accepted' })).toBeVisible();
+			await expect(page.getByText(/Use your browser’s Back button/)).toBeVisible();
+			expect((await page.locator('p.rep').first().innerText()).trim()).toBe(rep);
+		};
+		await refuse();
+		await page.goBack();
+		await page.getByRole('button', { name: 'Start' }).click();
+		await expect(page).toHaveURL(/\/sign\/terms$/);
+		expect((await page.locator('p.rep').first().innerText()).trim()).toBe(rep);
+		await refuse();
+		expect(await receivedDecision(request, app.id)).toBeNull();
+	} finally {
+		await context.close();
+	}
+});
+
 test('a decline opened and typed before the page is ready stays open, with what was typed', async ({
 	page,
 	request

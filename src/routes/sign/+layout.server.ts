@@ -1,6 +1,6 @@
 import { app } from '$lib/server/app';
-import { endedBy, merchantRepContact, orOffice } from '$lib/server/reps/contact';
-import { currentStep, type EndedSession } from '$lib/server/signing/session';
+import { endedSessionRep, sessionRep } from '$lib/server/reps/contact';
+import { currentStep } from '$lib/server/signing/session';
 import type { LayoutServerLoad } from './$types';
 
 export const load: LayoutServerLoad = async ({ locals }) => {
@@ -17,20 +17,6 @@ export const load: LayoutServerLoad = async ({ locals }) => {
 		officeTimeZone: app().config.OFFICE_TIME_ZONE,
 		// A session that has ended still names its rep: the error page says whom to ask (whoever
 		// ended its link, such as the rep who took the signing in person, else the session's rep).
-		rep: s ? await repOf(s) : await endedRep(locals.signingEnded)
+		rep: s ? await sessionRep(app(), s) : await endedSessionRep(app(), locals.signingEnded)
 	};
 };
-
-/**
- * The session's rep, else the office contact. Not on a rep's tablet: the merchant hands it back
- * to the rep beside them (RepContact's words) rather than write to the office.
- */
-async function repOf(s: { officeId: number; repNo: number | null; channel: string }) {
-	const rep = await merchantRepContact(app(), s.officeId, s.repNo);
-	return s.channel === 'in_person' ? rep : orOffice(app(), rep);
-}
-
-async function endedRep(ended: EndedSession | undefined) {
-	if (!ended) return null;
-	return (await endedBy(app(), ended.officeId, ended.revoked?.by)) ?? repOf(ended);
-}

@@ -2,7 +2,7 @@ import * as devalue from 'devalue';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkRequest, hasControlCharacter, parseJsonBody, type InputProblem } from './inputs';
-import { problemResponse } from './problem';
+import { problemResponse, type SigningContact } from './problem';
 
 const ORIGIN = 'http://portal.test';
 const SEED = Number(process.env.PROPERTY_SEED ?? 20_260_901);
@@ -369,6 +369,36 @@ describe('problem responses', () => {
 		expect(html).toContain('what you typed is still there');
 		// The page the form was on, to open again: without the action, so a GET.
 		expect(html).toContain('<a href="/sign/sign">Open the page again</a>');
+	});
+
+	it('names the signer’s rep as the step’s own page does, escaped, each way to reach them a link', async () => {
+		const page = (contact: SigningContact) =>
+			problemResponse(
+				...request('/sign/terms?/decline', { accept: 'text/html' }),
+				problem,
+				contact
+			).text();
+		const rep = { name: 'Sam <Ortiz>', email: 'sam@office.example', phone: '(312) 555-0148' };
+		const named = await page({ rep, inPerson: false });
+		expect(named).toContain(
+			'<p class="rep">Your sales representative: <strong>Sam &lt;Ortiz&gt;</strong><span>,</span> <a href="mailto:sam@office.example">sam@office.example</a><span>,</span> <a href="tel:+13125550148">(312) 555-0148</a></p>'
+		);
+		const office = await page({ rep: { ...rep, phone: null, office: true }, inPerson: false });
+		expect(office).toContain('Reach your sales representative through your sales office: <strong>');
+		expect(office).not.toContain('tel:');
+		// On the rep's tablet the rep is beside the merchant: no mail or phone of theirs to open.
+		const tablet = await page({ rep, inPerson: true });
+		expect(tablet).toContain('the person from your sales office who handed you this device');
+		expect(tablet).not.toContain('mailto:');
+		expect(await page({ rep: null, inPerson: false })).toContain(
+			'the person at your sales office who set up this application with you'
+		);
+		// Off a signing page (the console, /verify), no contact is given and none is shown.
+		const noContact = await problemResponse(
+			...request('/rep/password', { accept: 'text/html' }),
+			problem
+		).text();
+		expect(noContact).not.toContain('class="rep"');
 	});
 
 	it('names an identity answer, a field it does not know, and a body too large, in words', async () => {

@@ -1,4 +1,6 @@
 import * as devalue from 'devalue';
+import type { RepContact } from '$lib/server/reps/contact';
+import { dialable } from '$lib/tel';
 import { actionName, isApiPath, reasonsByField, type InputProblem } from './inputs';
 
 const escape = (s: string) =>
@@ -8,7 +10,7 @@ const escape = (s: string) =>
 	);
 
 /** Whether the client is SvelteKit's `use:enhance`, which wants an ActionResult back. */
-function wantsActionResult(request: Request): boolean {
+export function wantsActionResult(request: Request): boolean {
 	const accept = request.headers.get('accept') ?? '';
 	return request.method === 'POST' && accept.includes('application/json');
 }
@@ -54,6 +56,37 @@ export interface RefusalPage {
 	next: string;
 	/** The page the refused form was on, to open again (GET), or none. */
 	again?: string;
+	/** On a signing step: whom the merchant can ask, as the step's own page names them. */
+	contact?: SigningContact;
+}
+
+/** The rep a signing step names (null: none is known), and whether it runs on the rep's tablet. */
+export interface SigningContact {
+	rep: RepContact | null;
+	inPerson: boolean;
+}
+
+/**
+ * RepContact.svelte's words and layout, for a page that is not the app's: each way to reach the
+ * rep on a line of its own, a tap's height (the commas stay for whatever reads it unstyled).
+ * Written again rather than shared: a module the component imported would join the chunk every
+ * signing step loads (tests/bench/NOTES.md §20).
+ */
+function contactLine({ rep, inPerson }: SigningContact): string {
+	if (inPerson) {
+		return 'Your sales representative is the person from your sales office who handed you this device: hand it back to them with any question.';
+	}
+	if (!rep) {
+		return 'Your sales representative is the person at your sales office who set up this application with you; your signing link came from your sales office on their behalf.';
+	}
+	const lead = rep.office
+		? 'Reach your sales representative through your sales office'
+		: 'Your sales representative';
+	const email = `<a href="mailto:${escape(rep.email)}">${escape(rep.email)}</a>`;
+	const phone = rep.phone
+		? `<span>,</span> <a href="tel:${escape(dialable(rep.phone))}">${escape(rep.phone)}</a>`
+		: '';
+	return `${lead}: <strong>${escape(rep.name)}</strong><span>,</span> ${email}${phone}`;
 }
 
 /**
@@ -71,12 +104,12 @@ export function refusalPage(p: RefusalPage): Response {
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(p.title)}</title>
-<style>body{font:1.0625rem/1.5 system-ui,sans-serif;color:#1b1f24;max-width:40rem;margin:0 auto;padding:1.5rem 1rem}h1{font-size:1.5rem;color:#a4161a}a{color:#1f4e79}</style></head>
+<style>body{font:1.0625rem/1.5 system-ui,sans-serif;color:#1b1f24;max-width:40rem;margin:0 auto;padding:1.5rem 1rem}h1{font-size:1.5rem;color:#a4161a}a{color:#1f4e79}.rep{overflow-wrap:anywhere}.rep a{display:block;width:fit-content;padding-block:.6rem}.rep span{display:none}</style></head>
 <body><main>
 <h1>${escape(p.title)}</h1>
 <p>${escape(p.message)}</p>
 ${reasons ? `<ul>${reasons}</ul>\n` : ''}<p>${escape(p.next)}</p>
-${again}</main></body>
+${again}${p.contact ? `<p class="rep">${contactLine(p.contact)}</p>\n` : ''}</main></body>
 </html>`;
 	return new Response(html, {
 		status: p.status,
@@ -128,7 +161,12 @@ function encodable(errors: Record<string, string>): Record<string, string> {
  * API's JSON (`message` and `errors` by field), an ActionResult for an enhanced form (a failure
  * carries the field errors to the page, which keeps what was typed), or a page.
  */
-export function problemResponse(request: Request, url: URL, problem: InputProblem): Response {
+export function problemResponse(
+	request: Request,
+	url: URL,
+	problem: InputProblem,
+	contact?: SigningContact
+): Response {
 	if (isApiPath(url.pathname)) {
 		const errors = reasonsByField<string[]>();
 		for (const [k, v] of Object.entries(problem.errors)) errors[k] = [v];
@@ -157,6 +195,7 @@ export function problemResponse(request: Request, url: URL, problem: InputProble
 		message: problem.message,
 		reasons: Object.entries(problem.errors).map(([field, reason]) => [labelOf(field), reason]),
 		next: nextStep(problem, url),
-		again: url.pathname
+		again: url.pathname,
+		contact
 	});
 }

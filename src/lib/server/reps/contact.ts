@@ -4,6 +4,7 @@ import type { Config } from '$lib/server/config/config';
 import type { Tx } from '$lib/server/db';
 import { reps } from '$lib/server/db/schema';
 import { findApplication } from '$lib/server/signing/application';
+import type { EndedSession } from '$lib/server/signing/session';
 import { activeRep } from './accounts';
 
 /** How the merchant's pages name their rep: "Your sales representative: Sam Ortiz, …". */
@@ -127,4 +128,29 @@ export async function repContactOf(
 	} catch {
 		return null;
 	}
+}
+
+/**
+ * Whom a signing session's pages name: its rep, else the office contact. Not on a rep's tablet:
+ * the merchant hands it back to the rep beside them (RepContact's words) rather than write to the
+ * office.
+ */
+export async function sessionRep(
+	ctx: AppContext,
+	s: { officeId: number; repNo: number | null; channel: string }
+): Promise<RepContact | null> {
+	const rep = await merchantRepContact(ctx, s.officeId, s.repNo);
+	return s.channel === 'in_person' ? rep : orOffice(ctx, rep);
+}
+
+/**
+ * An ended session's pages name whoever ended its link (such as the rep who took the signing in
+ * person), else the session's rep: the error page says whom to ask.
+ */
+export async function endedSessionRep(
+	ctx: AppContext,
+	ended: EndedSession | undefined
+): Promise<RepContact | null> {
+	if (!ended) return null;
+	return (await endedBy(ctx, ended.officeId, ended.revoked?.by)) ?? sessionRep(ctx, ended);
 }
