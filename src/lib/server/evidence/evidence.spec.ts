@@ -514,6 +514,18 @@ describe('certificate of completion and signed copy', () => {
 			expect(read, words).toContain(words);
 		}
 		expect(agreement[0]).toContain(`The agreement as shown - application ${applicationId}`);
+		// Each part numbers its own pages, as the service's PDF before them does, and the signature
+		// page (one page: no number) says which of the file's pages each part is.
+		const n = agreement.length;
+		const first = applicationPdf.pages + 1;
+		agreement.forEach((page, i) => {
+			if (n > 1) expect(page).toMatch(new RegExp(`Page ${i + 1} of ${n}\\s*$`));
+			else expect(page).not.toMatch(/Page \d+ of/);
+		});
+		expect(last).not.toMatch(/Page \d+ of/);
+		expect(last.replace(/\s+/g, ' ')).toContain(
+			`This copy holds the ${applicationPdf.pages} pages of the application exactly as they were presented to the signer (pages 1–${applicationPdf.pages}; SHA-256 of that PDF: ${applicationPdf.sha256}), then the agreement they accepted, as text (${n > 1 ? `pages ${first}–${first + n - 1}` : `page ${first}`}), and this page (page ${first + n}).`
+		);
 		const cert = await certificatePdf(t.ctx, {
 			officeId: 1207,
 			applicationId,

@@ -449,13 +449,17 @@ export class Sheet {
 		return { font, s, lines: wrapText(drawn, font, s, width - 4) };
 	}
 
-	/** Footer line and "Page n of m" on every page from `first` on (up to `end`, if given). */
+	/**
+	 * Footer line on every page from `first` on (up to `end`, if given), and "Page n of m" counted
+	 * within those pages: a part of a document numbers its own pages, as the service's application
+	 * PDF at the start of a signed copy does (a part of one page has no number).
+	 */
 	footers(text: string, first = 0, end?: number): void {
-		const all = this.pdf.getPages();
+		const part = this.pdf.getPages().slice(first, end);
 		const size = 7;
 		const font = this.fontFor(text, {});
-		all.slice(first, end).forEach((p, i) => {
-			const number = `Page ${first + i + 1} of ${all.length}`;
+		part.forEach((p, i) => {
+			const number = part.length > 1 ? `Page ${i + 1} of ${part.length}` : '';
 			const numberWidth = this.fonts.regular.widthOfTextAtSize(number, size);
 			const line =
 				wrapText(this.drawable(text, font), font, size, CONTENT_WIDTH - numberWidth - 16)[0] ?? '';

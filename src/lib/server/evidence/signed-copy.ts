@@ -197,10 +197,16 @@ export async function renderSignedCopy(
 	s.y = Math.min(s.y, s.verifyQr(o.verifyUrl, qrSize)) - 6;
 
 	const matches = o.source.sha256 === f.applicationPdf?.sha256;
+	// Each part numbers its own pages (the service's PDF does): this says where each one is.
+	const last = `this page (${pagesWord(signaturePage, signaturePage + 1)})`;
+	const rest =
+		signaturePage > firstAdded
+			? `the agreement they accepted, as text (${pagesWord(firstAdded, signaturePage)}), and ${last}`
+			: last;
 	s.paragraph(
 		matches
-			? `This copy holds the ${o.source.pages} pages of the application exactly as they were presented to the signer (SHA-256 of that PDF: ${o.source.sha256}), then the agreement they accepted, as text, and this page.`
-			: `The application PDF was not recorded when the signer decided; the ${o.source.pages} pages at the start of this copy were fetched from the onboarding service on ${officeTime(o.source.offeredAt, tz)} (SHA-256 ${o.source.sha256}). The agreement the signer accepted follows them, as text, then this page.`,
+			? `This copy holds the ${o.source.pages} pages of the application exactly as they were presented to the signer (${pagesWord(0, firstAdded)}; SHA-256 of that PDF: ${o.source.sha256}), then ${rest}.`
+			: `The application PDF was not recorded when the signer decided; the ${o.source.pages} pages at the start of this copy (${pagesWord(0, firstAdded)}) were fetched from the onboarding service on ${officeTime(o.source.offeredAt, tz)} (SHA-256 ${o.source.sha256}). After them: ${rest}.`,
 		{ size: 8.5, color: matches ? COLOR.muted : COLOR.bad },
 		10
 	);
@@ -283,4 +289,9 @@ export async function renderSignedCopy(
 	}
 	s.footers(`Signature page - application ${f.applicationId} - ref. ${f.reference}`, signaturePage);
 	return pdf;
+}
+
+/** Pages `from` up to `to` (0-based, `to` not included) as a reader counts them in the file. */
+function pagesWord(from: number, to: number): string {
+	return to - from === 1 ? `page ${to}` : `pages ${from + 1}–${to}`;
 }
