@@ -316,7 +316,7 @@ test('consent is required before the questions, with a plain message', async ({
 	);
 	await expect(page).toHaveURL(/\/sign\/terms$/);
 	// Said at the top too, with a way down to the box.
-	const summary = page.getByRole('alert').filter({ hasText: 'Nothing was sent' });
+	const summary = page.getByRole('alert').filter({ hasText: 'You haven’t agreed yet' });
 	await summary.getByRole('link', { name: 'Go to it' }).click();
 	await expect(error).toBeInViewport();
 	await agreeToTerms(page);

@@ -376,12 +376,16 @@ test('when the time runs out, the page ends the try by itself', async ({ page, r
 	await openLinkAndStart(page, path);
 	await agreeToTerms(page);
 	await startQuestions(page);
+	// Down at the last question, as a merchant answering them is.
+	await page.getByRole('button', { name: 'Submit answers' }).scrollIntoViewIfNeeded();
+	expect(await page.evaluate(() => scrollY)).toBeGreaterThan(0);
 	await expect(page.getByText(/Time is up: this try has ended/)).toBeVisible();
 	// Answers the page says have ended are not sent.
 	await expect(page.getByRole('button', { name: 'Submit answers' })).toBeDisabled();
-	// No submit: the questions give way to the next step on their own.
+	// No submit: the questions give way to the next step on their own, whose top says why, where
+	// the merchant is taken.
 	await expect(page.locator('fieldset')).toHaveCount(0, { timeout: 15_000 });
-	await expect(page.getByText(/time ran out/i)).toBeVisible();
+	await expect(page.getByText(/time ran out/i)).toBeInViewport();
 	await expect(page.getByText(/You have 1 of 2\s+tries left/)).toBeVisible();
 });
 

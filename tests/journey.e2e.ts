@@ -147,7 +147,7 @@ for (const size of SIZES) {
 				// Without script a refused decline comes back at the top of the long agreement: the top
 				// says so, with a way down to the reason.
 				await declineHere(page, 'my ssn 123-45-6789');
-				const summary = page.getByRole('alert').filter({ hasText: 'Nothing was sent' });
+				const summary = page.getByRole('alert').filter({ hasText: 'Your decline wasn’t sent' });
 				await expect(summary).toBeVisible();
 				if (!js) await expect(summary).toBeInViewport();
 				await summary.getByRole('link', { name: 'Go to it' }).click();
@@ -351,6 +351,13 @@ for (const size of SIZES) {
 				await expect(page).toHaveURL(/\/sign\/done$/);
 				await expect(page.getByRole('heading', { level: 1, name: TEXT.signedTitle })).toBeVisible();
 				await waitForDecision(page.request, app.id);
+				// Back from the done page leads on to it again, its heading in sight: the sign step's
+				// scroll, far down its form, is not put back on it.
+				await page.goBack();
+				await expect(page).toHaveURL(/\/sign\/done$/);
+				await expect(
+					page.getByRole('heading', { level: 1, name: TEXT.signedTitle })
+				).toBeInViewport();
 				await context.close();
 			});
 		});

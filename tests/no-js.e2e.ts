@@ -51,7 +51,7 @@ async function acceptWithoutScript(
 		await expect(page.locator('#consent-error')).toBeVisible();
 		// The page comes back at its top, the message at the end of the long agreement: the top
 		// says so, with a way down to the box.
-		const summary = page.getByRole('alert').filter({ hasText: 'Nothing was sent' });
+		const summary = page.getByRole('alert').filter({ hasText: 'You haven’t agreed yet' });
 		await expect(summary).toBeInViewport();
 		await summary.getByRole('link', { name: 'Go to it' }).click();
 		await expect(page.locator('#consent-error')).toBeInViewport();
