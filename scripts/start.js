@@ -99,7 +99,7 @@ function demoRep() {
 	// Disabled with `npm run reps -- disable` (src/lib/server/reps/demo.ts): no password that
 	// cannot sign in.
 	if (existsSync(dataFile('demo-rep-disabled'))) return { email, password: null, disabled: true };
-	// Gone once the demo rep's password was changed (in the console, or with `npm run reps`).
+	// Gone once the demo rep's password was changed (in the console), or reset with `npm run reps`.
 	if (!existsSync(file)) return { email, password: null };
 	return { email, password: readFileSync(file, 'utf8').trim() };
 }
@@ -236,7 +236,7 @@ if (status?.sandbox) {
 		);
 	else if (rep)
 		lines.push(
-			`Rep console:       ${origin}/rep  (demo rep ${rep.email}, with the password it was changed to)`
+			`Rep console:       ${origin}/rep  (demo rep ${rep.email}, with the password last set for it: the rep's own, or a temporary one from \`npm run reps\`, which sign-in asks to replace)`
 		);
 	else lines.push(REPS_LINE);
 	if (key && !process.env.OPERATOR_API_KEY) {
