@@ -30,29 +30,82 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 const work = resolve(here, '.work');
 
-const { values: opts } = parseArgs({
-	options: {
-		'no-build': { type: 'boolean', default: false },
-		seconds: { type: 'string', default: '1' },
-		rounds: { type: 'string', default: '3' },
-		connections: { type: 'string', default: '20' },
-		signers: { type: 'string', default: '12' },
-		db: { type: 'string' },
-		pages: { type: 'string' },
-		profile: { type: 'boolean', default: false }
-	}
+const USAGE = `npm run bench -- [options]   (tests/bench/README.md says how to read the report)
+  --db pglite,postgres      which databases (both when TEST_DATABASE_URL is set)
+  --pages ${PAGES.map((p) => p.key).join(',')}
+                            which pages to load (default all)
+  --seconds 1 --rounds 3    length of each measured run (whole seconds), runs per page and floor
+  --connections 20          concurrent connections
+  --signers 12              distinct signers (sessions) per step
+  --no-build                use the existing build/
+  --profile                 run the portal under node --cpu-prof and say where the CPU went
+  --help                    this text`;
+
+/**
+ * Ends with the reason and the usage, as a command line's mistake should: no stack trace.
+ * @param {string} why
+ * @returns {never}
+ */
+function usageError(why) {
+	console.error(`bench: ${why}\n\n${USAGE}`);
+	process.exit(2);
+}
+
+const OPTIONS = /** @type {const} */ ({
+	'no-build': { type: 'boolean', default: false },
+	seconds: { type: 'string', default: '1' },
+	rounds: { type: 'string', default: '3' },
+	connections: { type: 'string', default: '20' },
+	signers: { type: 'string', default: '12' },
+	db: { type: 'string' },
+	pages: { type: 'string' },
+	profile: { type: 'boolean', default: false },
+	help: { type: 'boolean', default: false }
 });
-const seconds = Number(opts.seconds);
-const rounds = Number(opts.rounds);
-const connections = Number(opts.connections);
-const signerCount = Number(opts.signers);
+
+function parseOptions() {
+	try {
+		return parseArgs({ options: OPTIONS }).values;
+	} catch (err) {
+		// Node's words (and its advice about positionals) are not ours: the option it named is.
+		const named = /'([^']+)'/.exec(err instanceof Error ? err.message : '')?.[1];
+		usageError(`an option it does not know, or one without its value${named ? `: ${named}` : ''}`);
+	}
+}
+const opts = parseOptions();
+if (opts.help) {
+	console.log(USAGE);
+	process.exit(0);
+}
+/**
+ * A whole number of at least 1, or the usage.
+ * @param {'seconds' | 'rounds' | 'connections' | 'signers'} name
+ */
+function count(name) {
+	const n = Number(opts[name]);
+	if (!Number.isInteger(n) || n < 1) usageError(`--${name} takes a whole number of 1 or more`);
+	return n;
+}
+const seconds = count('seconds');
+const rounds = count('rounds');
+const connections = count('connections');
+const signerCount = count('signers');
 const basePort = Number(process.env.BENCH_PORT ?? 4390);
 const pgUrl = process.env.TEST_DATABASE_URL;
 /** @type {import('./lib/budgets.js').DbKind[]} */
 const databases = /** @type {any[]} */ (
 	opts.db ? opts.db.split(',') : pgUrl ? ['pglite', 'postgres'] : ['pglite']
 );
+for (const db of databases) {
+	if (db !== 'pglite' && db !== 'postgres') usageError(`--db knows pglite and postgres, not ${db}`);
+}
+if (databases.includes('postgres') && !pgUrl) {
+	usageError('--db postgres needs TEST_DATABASE_URL, the PostgreSQL server to run on');
+}
 const onlyPages = opts.pages ? new Set(opts.pages.split(',')) : null;
+for (const key of onlyPages ?? []) {
+	if (!PAGES.some((p) => p.key === key)) usageError(`--pages has no page ${key}`);
+}
 const pages = PAGES.filter((p) => !onlyPages || onlyPages.has(p.key));
 const OPERATOR_KEY = 'bench-operator-key-0123456789abcdef';
 

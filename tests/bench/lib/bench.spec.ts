@@ -1,4 +1,6 @@
 // The benchmark's own arithmetic and parsing (the benchmark itself runs with `npm run bench`).
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BUDGETS, evaluate, missed } from './budgets.js';
 import { parseForms } from './flow.js';
@@ -201,5 +203,31 @@ describe('parsing', () => {
 		expect(owner('file:///w/build/server/chunks/a.js', 'f')).toBe('portal (bundled)');
 		expect(owner('node:internal/http', 'f')).toBe('node internals');
 		expect(owner('', '(garbage collector)')).toBe('(garbage collector)');
+	});
+});
+
+describe('the command line', () => {
+	const bench = (...args: string[]) =>
+		spawnSync(process.execPath, [fileURLToPath(new URL('../run.js', import.meta.url)), ...args], {
+			encoding: 'utf8',
+			env: { PATH: process.env.PATH ?? '' }
+		});
+
+	it('says how it is used when asked, and refuses a mistake in words before it builds anything', () => {
+		const help = bench('--help');
+		expect(help.status).toBe(0);
+		expect(help.stdout).toContain(`--pages ${PAGES.map((p) => p.key).join(',')}`);
+		for (const [args, words] of [
+			[['--bogus'], 'an option it does not know, or one without its value: --bogus'],
+			[['--rounds', 'x'], '--rounds takes a whole number of 1 or more'],
+			[['--db', 'mysql'], '--db knows pglite and postgres, not mysql'],
+			[['--db', 'postgres'], '--db postgres needs TEST_DATABASE_URL'],
+			[['--pages', 'terms,nope'], '--pages has no page nope']
+		] as const) {
+			const r = bench(...args);
+			expect(r.status, args.join(' ')).toBe(2);
+			expect(r.stderr, args.join(' ')).toContain(`bench: ${words}`);
+			expect(r.stderr).not.toMatch(/\n\s+at /);
+		}
 	});
 });
