@@ -47,8 +47,8 @@ import {
 	openSessionById,
 	findSession
 } from '$lib/server/signing/session';
-import { findLink } from '$lib/server/links/links';
-import { endedSessionRep, orOffice, repContactOf, sessionRep } from '$lib/server/reps/contact';
+import { refusedPostRep } from '$lib/server/links/open';
+import { endedSessionRep, sessionRep } from '$lib/server/reps/contact';
 import { REP_COOKIE, resumeRepSession, whyRepSessionEnded } from '$lib/server/reps/session';
 import { UNATTENDED_COOKIE } from '$lib/unattended';
 
@@ -215,8 +215,8 @@ async function signingContact(event: RequestEvent): Promise<SigningContact | und
 	const ctx = app();
 	try {
 		if (token) {
-			const link = await findLink(ctx.db, token);
-			return link && { rep: orOffice(ctx, await repContactOf(ctx, link)), inPerson: false };
+			const rep = await refusedPostRep(ctx, event, token);
+			return rep === undefined ? undefined : { rep, inPerson: false };
 		}
 		const found = await findSession(
 			ctx.db,

@@ -67,9 +67,16 @@ function parseOptions() {
 	try {
 		return parseArgs({ options: OPTIONS }).values;
 	} catch (err) {
-		// Node's words (and its advice about positionals) are not ours: the option it named is.
-		const named = /'([^']+)'/.exec(err instanceof Error ? err.message : '')?.[1];
-		usageError(`an option it does not know, or one without its value${named ? `: ${named}` : ''}`);
+		// Node's words are not ours: what it named is, and why, by its code.
+		const { code, message } = /** @type {{ code?: string, message?: string }} */ (err);
+		const named = /'([^']+)'/.exec(message ?? '')?.[1] ?? '';
+		usageError(
+			code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL'
+				? `${named} is not an option: through npm, options go after --, as in npm run bench -- --pages terms`
+				: code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE'
+					? `${named.split(' ')[0]} takes ${named.includes('<value>') ? 'a value' : 'no value'}`
+					: `an option it does not know: ${named}`
+		);
 	}
 }
 const opts = parseOptions();
@@ -83,7 +90,7 @@ if (opts.help) {
  */
 function count(name) {
 	const n = Number(opts[name]);
-	if (!Number.isInteger(n) || n < 1) usageError(`--${name} takes a whole number of 1 or more`);
+	if (!/^\d+$/.test(opts[name]) || n < 1) usageError(`--${name} takes a whole number of 1 or more`);
 	return n;
 }
 const seconds = count('seconds');
@@ -97,14 +104,15 @@ const databases = /** @type {any[]} */ (
 	opts.db ? opts.db.split(',') : pgUrl ? ['pglite', 'postgres'] : ['pglite']
 );
 for (const db of databases) {
-	if (db !== 'pglite' && db !== 'postgres') usageError(`--db knows pglite and postgres, not ${db}`);
+	if (db !== 'pglite' && db !== 'postgres')
+		usageError(`--db knows pglite and postgres, not "${db}"`);
 }
 if (databases.includes('postgres') && !pgUrl) {
 	usageError('--db postgres needs TEST_DATABASE_URL, the PostgreSQL server to run on');
 }
 const onlyPages = opts.pages ? new Set(opts.pages.split(',')) : null;
 for (const key of onlyPages ?? []) {
-	if (!PAGES.some((p) => p.key === key)) usageError(`--pages has no page ${key}`);
+	if (!PAGES.some((p) => p.key === key)) usageError(`--pages has no page "${key}"`);
 }
 const pages = PAGES.filter((p) => !onlyPages || onlyPages.has(p.key));
 const OPERATOR_KEY = 'bench-operator-key-0123456789abcdef';

@@ -1,7 +1,7 @@
 import { afterNavigate, beforeNavigate } from '$app/navigation';
 
-/** Where this page was scrolled when the browser's Back (or Forward) was pressed on it. */
-let left = 0;
+/** The page Back (or Forward) was pressed on, and where it was scrolled. */
+let left = { href: '', y: 0 };
 
 /**
  * Back to a step the merchant has passed leads on to the step they are at (the server keeps the
@@ -12,10 +12,11 @@ let left = 0;
  * does not load it.
  */
 export function keepScrollOnBounce(): void {
-	beforeNavigate(({ type }) => {
-		if (type === 'popstate') left = scrollY;
+	beforeNavigate(({ type, from }) => {
+		if (type === 'popstate' && from) left = { href: from.url.href, y: scrollY };
 	});
 	afterNavigate(({ type, from, to }) => {
-		if (type === 'popstate' && from && from.url.href === to?.url.href) scrollTo(0, left);
+		const back = from?.url.href;
+		if (type === 'popstate' && back === to?.url.href && back === left.href) scrollTo(0, left.y);
 	});
 }

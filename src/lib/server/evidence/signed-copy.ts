@@ -199,14 +199,16 @@ export async function renderSignedCopy(
 	const matches = o.source.sha256 === f.applicationPdf?.sha256;
 	// Each part numbers its own pages (the service's PDF does): this says where each one is.
 	const last = `this page (${pagesWord(signaturePage, signaturePage + 1)})`;
+	const one = o.source.pages === 1;
+	const pagesOfIt = one ? 'the one page' : `the ${o.source.pages} pages`;
 	const rest =
 		signaturePage > firstAdded
 			? `the agreement they accepted, as text (${pagesWord(firstAdded, signaturePage)}), and ${last}`
 			: last;
 	s.paragraph(
 		matches
-			? `This copy holds the ${o.source.pages} pages of the application exactly as they were presented to the signer (${pagesWord(0, firstAdded)}; SHA-256 of that PDF: ${o.source.sha256}), then ${rest}.`
-			: `The application PDF was not recorded when the signer decided; the ${o.source.pages} pages at the start of this copy (${pagesWord(0, firstAdded)}) were fetched from the onboarding service on ${officeTime(o.source.offeredAt, tz)} (SHA-256 ${o.source.sha256}). After them: ${rest}.`,
+			? `This copy holds ${pagesOfIt} of the application exactly as ${one ? 'it was' : 'they were'} presented to the signer (${pagesWord(0, firstAdded)}; SHA-256 of that PDF: ${o.source.sha256}), then ${rest}.`
+			: `The application PDF was not recorded when the signer decided; ${pagesOfIt} at the start of this copy (${pagesWord(0, firstAdded)}) ${one ? 'was' : 'were'} fetched from the onboarding service on ${officeTime(o.source.offeredAt, tz)} (SHA-256 ${o.source.sha256}). Next in this copy: ${rest}.`,
 		{ size: 8.5, color: matches ? COLOR.muted : COLOR.bad },
 		10
 	);

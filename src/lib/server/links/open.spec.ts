@@ -5,7 +5,7 @@ import { openMemoryDatabase, type Database } from '$lib/server/db';
 import { testContext } from '$lib/server/testing/app';
 import { midWindow } from '$lib/server/testing/clock';
 import { createLink } from './links';
-import { openLink, openLinkView } from './open';
+import { openLink, openLinkView, refusedPostRep } from './open';
 
 const MISSES = 3;
 const OPENS = 5;
@@ -109,6 +109,22 @@ describe('opening a signing link', () => {
 		}
 		expect((await status(ctx, '198.51.100.7', token, 'openLinkView')).status).toBe(429);
 		expect((await status(ctx, '198.51.100.7', token, 'openLink')).status).toBe(429);
+	});
+
+	it('counts a post refused before the page as the page counts it, and names no one past the limits', async () => {
+		// No rep here: the link's maker is no rep, the service is not reachable, no office contact.
+		const nat = '198.51.100.60';
+		for (let i = 0; i < MISSES; i++) {
+			expect(await refusedPostRep(ctx, from(nat).event, `refused-${i}`)).toBeNull();
+		}
+		expect(await refusedPostRep(ctx, from(nat).event, 'refused-more')).toBeUndefined();
+		expect((await status(ctx, nat, 'one-more-guess')).status).toBe(429);
+		const token = await link(50006);
+		for (let i = 0; i < OPENS; i++) {
+			expect(await refusedPostRep(ctx, from('198.51.100.61').event, token)).toBeNull();
+		}
+		expect(await refusedPostRep(ctx, from('198.51.100.61').event, token)).toBeUndefined();
+		expect((await status(ctx, '198.51.100.62', token)).status).toBe(429);
 	});
 
 	it('gives the page the link as stored, and no earlier pass or lock where there is none', async () => {

@@ -21,8 +21,16 @@ import {
 	type Limit,
 	type LimitResult
 } from '$lib/server/ratelimit/ratelimit';
-import { endedBy, orOffice, repContactOf } from '$lib/server/reps/contact';
-import { findLink, howRevoked, howUsed, linkState, lookupHash, type SigningLink } from './links';
+import { endedBy, orOffice, repContactOf, type RepContact } from '$lib/server/reps/contact';
+import {
+	findLink,
+	howRevoked,
+	howUsed,
+	linkState,
+	lookupHash,
+	type Revoked,
+	type SigningLink
+} from './links';
 import { limitAddress } from '$lib/server/http/address';
 import {
 	currentStep,
@@ -118,6 +126,47 @@ export async function openLink(
 	return admitLink(ctx, event, await findLink(ctx.db, token));
 }
 
+/** Tokens that name no link, counted per address (see openLink). */
+const missesOf = (ctx: AppContext, event: RequestEvent): Limit => ({
+	key: `open:miss:${limitAddress(clientIp(event))}`,
+	max: ctx.config.RATE_LIMIT_LINK_MISS,
+	windowSeconds: WINDOW_SECONDS
+});
+
+/**
+ * Whom a link's pages name: whoever ended it (the rep who took the signing in person, say), else
+ * its sender or its application's rep; else, and for a link we do not know, the office contact
+ * when one is set.
+ */
+async function linkRep(
+	ctx: AppContext,
+	link: SigningLink | undefined,
+	revoked: Revoked | null
+): Promise<RepContact | null> {
+	if (!link) return orOffice(ctx, null);
+	return orOffice(
+		ctx,
+		(await endedBy(ctx, link.officeId, revoked?.by)) ?? (await repContactOf(ctx, link))
+	);
+}
+
+/**
+ * Whom a post to a link's page that was refused before the page (a control character pasted, a
+ * body too large: hooks.server.ts) names, as the page names them. Counted as the page's own
+ * actions count a post, as an open of the link or a token that names none, and no one is
+ * looked up once over either limit: a refused post costs no more than one that is taken.
+ */
+export async function refusedPostRep(
+	ctx: AppContext,
+	event: RequestEvent,
+	token: string
+): Promise<RepContact | null | undefined> {
+	const link = await findLink(ctx.db, token);
+	if (!(await hit(ctx.db, link ? opensOf(ctx, link.id) : missesOf(ctx, event))).ok) return;
+	const revoked = linkState(link) === 'revoked' ? await howRevoked(ctx.db, link!.id) : null;
+	return linkRep(ctx, link, revoked);
+}
+
 /**
  * openLink's checks on a link looked up by `token`. The link page's view passes `opens`, the link's
  * opens it counted itself (this one included); else they are counted here.
@@ -134,11 +183,7 @@ async function admitLink(
 		await count(
 			ctx,
 			event,
-			{
-				key: `open:miss:${limitAddress(clientIp(event))}`,
-				max: ctx.config.RATE_LIMIT_LINK_MISS,
-				windowSeconds: WINDOW_SECONDS
-			},
+			missesOf(ctx, event),
 			'Too many links that don’t exist were tried from your network. Wait a few minutes, then open the link from your email again.'
 		);
 	} else {
@@ -150,15 +195,7 @@ async function admitLink(
 		const why =
 			state === 'revoked' ? revoked!.how : state === 'used' ? await howUsed(ctx.db, link!) : state;
 		const [status, message] = MESSAGES[why];
-		// A link we know names the rep the message points to: whoever ended it (the rep who took
-		// the signing in person, say), else its sender or its application's rep; else, and for a
-		// link we do not know, the office contact when one is set.
-		const rep = orOffice(
-			ctx,
-			link
-				? ((await endedBy(ctx, link.officeId, revoked?.by)) ?? (await repContactOf(ctx, link)))
-				: null
-		);
+		const rep = await linkRep(ctx, link, revoked);
 		// Signed a moment ago and the tab closed: the way back to the copies on this device.
 		const done = why === 'decided' ? { doneWithin: ctx.config.SESSION_IDLE_MINUTES } : {};
 		// Expired while a session on it is still open (a session outlives its link's expiry: the
