@@ -354,6 +354,47 @@ test('"Return to rep" mid-way keeps the merchant’s progress for a later hand-o
 	await expectLocked(tablet);
 });
 
+test('a hand-over from a page shown before a tablet went to the merchant takes nothing from them unseen', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'In person stale page');
+	// A colleague's page, open from before the first tablet was handed over.
+	const second = await repPage(browser, REPS.riley);
+	await second.goto(appPath(app.id));
+	await ready(second);
+	await expect(second.getByRole('button', { name: 'Hand to merchant', exact: true })).toBeVisible();
+	const first = await repPage(browser, REPS.sam);
+	await handOver(first, app.id);
+	await agreeToTerms(first);
+
+	// Posted as such a page without script posts it (before the field, too): refused, nothing done.
+	for (const form of [{ photoIdChecked: 'on', tabletShown: 'no' }, { photoIdChecked: 'on' }]) {
+		const replayed = await replayPost(second, `${appPath(app.id)}?/handOver`, form);
+		expect(replayed.status()).toBe(409);
+		expect(await replayed.text()).toContain('after this page was shown');
+	}
+	await second.getByLabel('I have checked the signer’s photo ID').check();
+	await second.getByRole('button', { name: 'Hand to merchant', exact: true }).click();
+	await expect(second.getByRole('alert')).toContainText(
+		'A tablet was handed to the merchant for this application after this page was shown'
+	);
+	await expect(second).toHaveURL(new RegExp(`${appPath(app.id)}$`));
+	// The page is read again: it shows the tablet, and what a hand-over here does to it.
+	await expect(second.getByText(/A tablet is in the merchant’s hands now/)).toBeVisible();
+	// The merchant on the first tablet goes on where they were.
+	await first.reload();
+	await expect(first).toHaveURL(/\/sign\/identity$/);
+	await expect(first.getByRole('button', { name: 'Return to rep' })).toBeVisible();
+
+	// Pressed again, knowing: the signing moves here, and the first tablet locks.
+	await second.getByLabel('I have checked the signer’s photo ID').check();
+	await second.getByRole('button', { name: 'Hand to merchant here instead' }).click();
+	await expect(second).toHaveURL(/\/sign\/identity$/);
+	await first.reload();
+	await expectLocked(first);
+});
+
 test('handed over again on another device: the first tablet locks, and the merchant goes on on the second', async ({
 	browser,
 	request
@@ -621,6 +662,35 @@ test('the hand-over form and the lock screen: axe, at phone and tablet size', as
 	await expect(tablet.getByRole('alert')).toBeVisible();
 	await check(tablet, 'rep-lock', problems);
 	expect(problems).toEqual([]);
+});
+
+test('unlocking paused by wrong passwords says what the rep can do meanwhile: the console opens elsewhere', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'In person unlock paused');
+	const tablet = await repPage(browser, REPS.sam);
+	await handOver(tablet, app.id);
+	await tablet.getByRole('button', { name: 'Return to rep' }).click();
+	await expectLocked(tablet);
+	// The sign-in's number of wrong tries (REP_SIGNIN_MAX_FAILURES, 5), counted for this tablet.
+	const answered = () =>
+		tablet.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/rep/lock'));
+	for (let i = 0; i < 5; i++) {
+		await Promise.all([answered(), unlock(tablet, `not the password ${i}`)]);
+	}
+	await expect(tablet.getByRole('alert')).toContainText('That was the last try');
+	await Promise.all([answered(), unlock(tablet, REPS.sam.password())]);
+	const paused = tablet.getByRole('alert');
+	await expect(paused).toContainText('unlocking this tablet is paused: try again in');
+	await expect(paused).toContainText('your console opens on any other device you sign in on');
+	await expectLocked(tablet);
+	// As it says: the rep's phone opens the console, with the application paused in person.
+	const phone = await repPage(browser, REPS.sam);
+	await phone.goto(appPath(app.id));
+	await expect(phone.getByRole('heading', { level: 1 })).toBeVisible();
+	await expect(phone).toHaveURL(new RegExp(`${appPath(app.id)}$`));
+	await phone.context().close();
 });
 
 test('idle: the screen clears and the tablet locks, with script and without', async ({

@@ -79,7 +79,7 @@ export const actions: Actions = {
 			event.setHeaders({ 'retry-after': String(result.retryAfterSeconds) });
 			return fail(429, {
 				unlock: true,
-				error: `Too many wrong passwords. For your security, unlocking is paused: try again in ${waitWords(result.retryAfterSeconds)}.`
+				error: `Too many wrong passwords. For your security, unlocking this tablet is paused: try again in ${waitWords(result.retryAfterSeconds)}. Meanwhile your console opens on any other device you sign in on (this pause is this tablet’s alone), where the application shows as paused in person: you can hand over another device there, or send the merchant a link.`
 			});
 		}
 		if (!result.ok) {

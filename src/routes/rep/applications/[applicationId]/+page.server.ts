@@ -191,7 +191,7 @@ export const load: PageServerLoad = async (event) => {
 		decided: state.decided,
 		inPerson: state.inPerson,
 		// A tablet in the merchant's hands, by the rule makeLink refuses a link under (links.ts).
-		tabletOut: (state.kind === 'in_progress' || state.kind === 'identity_locked') && state.inPerson,
+		tabletOut: tabletInHands(state),
 		lockedUntil: shownTime(identityLockedUntil(state), zone),
 		linkInUse,
 		// Paused in person with the questions still open: a new link can start none until then.
@@ -312,6 +312,13 @@ function keepIfEnded(event: RequestEvent, form: UndoneForm): void {
 const after = (event: RequestEvent, done: (typeof DONE)[number], hash = '') =>
 	redirect(303, `${event.url.pathname}?done=${done}${hash}`);
 
+/** A tablet in the merchant's hands, by the rule makeLink refuses a link under (links.ts). */
+const tabletInHands = (state: ConsoleState) =>
+	(state.kind === 'in_progress' || state.kind === 'identity_locked') && state.inPerson;
+
+const TABLET_SINCE =
+	'A tablet was handed to the merchant for this application after this page was shown, and they may be signing on it now, so nothing was handed over here. To take the signing over to this device all the same, hand over again: the tablet they have locks behind its rep’s password, and the merchant goes on here from where they are.';
+
 const HAND_OVER_REFUSED: Record<StartRefusal, [number, string]> = {
 	unavailable: [503, 'The onboarding service isn’t answering right now. Try again in a minute.'],
 	not_found: [404, 'There is no such application in your office.'],
@@ -360,6 +367,17 @@ export const actions: Actions = {
 				...kept,
 				errors: {},
 				error: `The identity questions are locked${until}, on every device: a signing in person would stop at them too. Start it after that.`
+			});
+		}
+		// A tablet handed over since the page was shown (a colleague's, at the counter) is not taken
+		// from the merchant unseen, as a link made since is not replaced unseen: the page is shown
+		// again with it, and says what a hand-over here does to it.
+		if (tabletInHands(state) && parsed.output.tabletShown === 'no') {
+			return fail(409, {
+				...kept,
+				errors: {},
+				error: TABLET_SINCE,
+				moved: true
 			});
 		}
 		const result = await handOver(app(), {

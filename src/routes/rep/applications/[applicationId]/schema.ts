@@ -44,6 +44,12 @@ export const SendLinkSchema = v.object({
 
 /** "Hand to merchant": the rep's attestation; the ID's type and last four are optional notes. */
 export const HandOverSchema = v.object({
+	// Whether the page showed a tablet in the merchant's hands (a hand-over here takes the signing
+	// from it); a page from before the field counts as showing none.
+	tabletShown: v.optional(
+		v.picklist(['yes', 'no'], 'The page is out of date. Reload it and try again.'),
+		'no'
+	),
 	photoIdChecked: v.pipe(
 		v.optional(
 			v.string('Tick “I have checked the signer’s photo ID” before handing the tablet over.'),
