@@ -369,7 +369,11 @@ test('a hand-over from a page shown before a tablet went to the merchant takes n
 	await agreeToTerms(first);
 
 	// Posted as such a page without script posts it (before the field, too): refused, nothing done.
-	for (const form of [{ photoIdChecked: 'on', tabletShown: 'no' }, { photoIdChecked: 'on' }]) {
+	const stale: Record<string, string>[] = [
+		{ photoIdChecked: 'on', tabletShown: 'no' },
+		{ photoIdChecked: 'on' }
+	];
+	for (const form of stale) {
 		const replayed = await replayPost(second, `${appPath(app.id)}?/handOver`, form);
 		expect(replayed.status()).toBe(409);
 		expect(await replayed.text()).toContain('after this page was shown');

@@ -21,6 +21,8 @@ test('a rep of another office gets 404 on every page, file and action of this of
 	await walkTo(await browser.newPage(), request, signed, 'done');
 	const alex = await repPage(browser, REPS.alex);
 	await expect(alex.getByText('Your office has no applications yet.')).toBeVisible();
+	// …and which office the account is for: one made for a mistyped office lists nothing either.
+	await expect(alex.getByText('Your account is for office 3300')).toBeVisible();
 	expect(await alex.content()).not.toContain(app.business);
 
 	// An application of one's own office under another spelling of its number is no address either.
