@@ -38,7 +38,9 @@ import {
 	findHandover,
 	keepHandover,
 	type Handover,
-	lockHandover
+	lockHandover,
+	reissueTabletKey,
+	setTabletCookie
 } from '$lib/server/inperson/handover';
 import {
 	SESSION_COOKIE,
@@ -384,6 +386,13 @@ const tablet: Handle = async ({ event, resolve }) => {
 				);
 	if (!h) return resolve(event);
 	let signing: typeof locals.signing;
+	if (!tabletSecret && locals.rep?.sessionId === h.repSessionId) {
+		// Found by the rep's session alone, in the browser that handed over: it has lost the
+		// tablet's cookie (cleared by hand). The signing steps are not sent the rep's cookie, and
+		// without the tablet's (or the signing's, which may be gone too) they would turn this
+		// browser away as a stranger's, with no way back to the lock screen: it gets a new key.
+		setTabletCookie(event.cookies, event.url, await reissueTabletKey(ctx.db, h));
+	}
 	if (!h.lockedAt) {
 		signing =
 			locals.signing?.id === h.signingSessionId

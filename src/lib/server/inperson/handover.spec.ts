@@ -7,7 +7,7 @@ import { createRepSession, resumeRepSession } from '$lib/server/reps/session';
 import { signIn } from '$lib/server/reps/signin';
 import { createSession } from '$lib/server/signing/session';
 import { testContext, testSessionInput } from '$lib/server/testing/app';
-import { endHandover, findHandover, lockHandover } from './handover';
+import { endHandover, findHandover, lockHandover, reissueTabletKey } from './handover';
 import { unlockHandover } from './unlock';
 
 const T0 = new Date('2026-03-10T15:00:00Z');
@@ -83,6 +83,27 @@ describe('the tablet lock (hand-over rows)', { timeout: 60_000 }, () => {
 		);
 		expect(resumed?.handover).toEqual(found);
 		expect(resumed?.handover?.id).toBe(handoverId);
+	});
+
+	it('a new tablet key opens it, and the old one nothing', async () => {
+		const h = (await findHandover(
+			database.db,
+			{ repSessionId: keys.repSessionId },
+			rules,
+			at(20)
+		))!;
+		const fresh = await reissueTabletKey(database.db, h);
+		expect(fresh).not.toBe(keys.tabletSecret);
+		const byOld = await findHandover(
+			database.db,
+			{ tabletSecret: keys.tabletSecret },
+			rules,
+			at(20)
+		);
+		expect(byOld).toBeUndefined();
+		const byNew = await findHandover(database.db, { tabletSecret: fresh }, rules, at(20));
+		expect(byNew?.id).toBe(handoverId);
+		keys.tabletSecret = fresh;
 	});
 
 	it('a signing page restarts the idle count; past the limit the server locks it itself', async () => {

@@ -365,6 +365,19 @@ function handoverEvent(h: Handover, meta?: RequestMeta): Omit<AuditInput, 'type'
 	return sessionEvent(session, meta ?? { ip: null, userAgent: null });
 }
 
+/**
+ * A new tablet key for a hand-over found by its rep's session alone, in the browser that handed
+ * over (hooks.server.ts): that browser lost the tablet's cookie. The old key opens nothing after.
+ */
+export async function reissueTabletKey(db: Db, h: Handover): Promise<string> {
+	const secret = newToken();
+	await db
+		.update(handovers)
+		.set({ tokenHash: hashToken(secret) })
+		.where(eq(handovers.id, h.id));
+	return secret;
+}
+
 export function setTabletCookie(cookies: Cookies, url: URL, secret: string): void {
 	cookies.set(TABLET_COOKIE, secret, {
 		path: '/',
