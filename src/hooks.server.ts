@@ -38,6 +38,7 @@ import {
 	findHandover,
 	keepHandover,
 	type Handover,
+	holdsTabletKey,
 	lockHandover,
 	reissueTabletKey,
 	setTabletCookie
@@ -386,11 +387,17 @@ const tablet: Handle = async ({ event, resolve }) => {
 				);
 	if (!h) return resolve(event);
 	let signing: typeof locals.signing;
-	if (!tabletSecret && locals.rep?.sessionId === h.repSessionId) {
-		// Found by the rep's session alone, in the browser that handed over: it has lost the
-		// tablet's cookie (cleared by hand). The signing steps are not sent the rep's cookie, and
-		// without the tablet's (or the signing's, which may be gone too) they would turn this
-		// browser away as a stranger's, with no way back to the lock screen: it gets a new key.
+	if (
+		locals.rep?.sessionId === h.repSessionId &&
+		!holdsTabletKey(h, tabletSecret) &&
+		// A link from another site is sent the rep's cookie (lax) but not the tablet's (strict):
+		// held back, not lost.
+		event.request.headers.get('sec-fetch-site') !== 'cross-site'
+	) {
+		// Found by the rep's session, in the browser that handed over: it has lost the tablet's
+		// cookie (cleared by hand). The signing steps are not sent the rep's cookie, and without
+		// the tablet's (or the signing's, which may be gone too) they would turn this browser away
+		// as a stranger's, with no way back to the lock screen: it gets a new key.
 		setTabletCookie(event.cookies, event.url, await reissueTabletKey(ctx.db, h));
 	}
 	if (!h.lockedAt) {

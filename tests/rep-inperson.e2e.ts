@@ -720,7 +720,9 @@ test('unlocking paused by wrong passwords says what the rep can do meanwhile: th
 	await Promise.all([answered(), unlock(tablet, REPS.sam.password())]);
 	const paused = tablet.getByRole('alert');
 	await expect(paused).toContainText('unlocking this tablet is paused: try again in');
-	await expect(paused).toContainText('your console opens on any other device you sign in on');
+	await expect(paused).toContainText(
+		'Meanwhile you can sign in to your console on another device: the application is there'
+	);
 	await expectLocked(tablet);
 	// As it says: the rep's phone opens the console, with the application paused in person.
 	const phone = await repPage(browser, REPS.sam);

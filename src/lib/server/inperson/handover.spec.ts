@@ -7,7 +7,13 @@ import { createRepSession, resumeRepSession } from '$lib/server/reps/session';
 import { signIn } from '$lib/server/reps/signin';
 import { createSession } from '$lib/server/signing/session';
 import { testContext, testSessionInput } from '$lib/server/testing/app';
-import { endHandover, findHandover, lockHandover, reissueTabletKey } from './handover';
+import {
+	endHandover,
+	findHandover,
+	holdsTabletKey,
+	lockHandover,
+	reissueTabletKey
+} from './handover';
 import { unlockHandover } from './unlock';
 
 const T0 = new Date('2026-03-10T15:00:00Z');
@@ -103,6 +109,10 @@ describe('the tablet lock (hand-over rows)', { timeout: 60_000 }, () => {
 		expect(byOld).toBeUndefined();
 		const byNew = await findHandover(database.db, { tabletSecret: fresh }, rules, at(20));
 		expect(byNew?.id).toBe(handoverId);
+		// What the hook asks before it gives a key: the cookie is none, or no longer the key.
+		expect(holdsTabletKey(byNew!, fresh)).toBe(true);
+		expect(holdsTabletKey(byNew!, keys.tabletSecret)).toBe(false);
+		expect(holdsTabletKey(byNew!, undefined)).toBe(false);
 		keys.tabletSecret = fresh;
 	});
 

@@ -365,9 +365,15 @@ function handoverEvent(h: Handover, meta?: RequestMeta): Omit<AuditInput, 'type'
 	return sessionEvent(session, meta ?? { ip: null, userAgent: null });
 }
 
+/** Whether `secret` (the tablet's cookie, if any) is the hand-over's key. */
+export const holdsTabletKey = (h: Handover, secret: string | undefined) =>
+	!!secret && isTokenShaped(secret) && hashToken(secret) === h.tokenHash;
+
 /**
- * A new tablet key for a hand-over found by its rep's session alone, in the browser that handed
- * over (hooks.server.ts): that browser lost the tablet's cookie. The old key opens nothing after.
+ * A new tablet key for a hand-over found by its rep's session, in the browser that handed over
+ * (hooks.server.ts), whose tablet cookie is gone or no longer the key (two such requests at once
+ * each write one, and the browser may keep the other's: the next repairs it). The old key opens
+ * nothing after.
  */
 export async function reissueTabletKey(db: Db, h: Handover): Promise<string> {
 	const secret = newToken();

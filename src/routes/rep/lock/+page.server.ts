@@ -79,7 +79,11 @@ export const actions: Actions = {
 			event.setHeaders({ 'retry-after': String(result.retryAfterSeconds) });
 			return fail(429, {
 				unlock: true,
-				error: `Too many wrong passwords. For your security, unlocking this tablet is paused: try again in ${waitWords(result.retryAfterSeconds)}. Meanwhile your console opens on any other device you sign in on (this pause is this tablet’s alone), where the application shows as paused in person: you can hand over another device there, or send the merchant a link.`
+				error: `Too many wrong passwords. For your security, unlocking this tablet is paused: try again in ${waitWords(result.retryAfterSeconds)}. Meanwhile you can sign in to your console on another device${
+					h.lockReason === 'finished'
+						? '.'
+						: ': the application is there, where you can hand over another device or send the merchant a link.'
+				}`
 			});
 		}
 		if (!result.ok) {
