@@ -241,8 +241,7 @@ export async function findHandover(
 	rules: { idleSeconds: number; touch: boolean },
 	now = new Date()
 ): Promise<Handover | undefined> {
-	const tokenHash =
-		keys.tabletSecret && isTokenShaped(keys.tabletSecret) ? hashToken(keys.tabletSecret) : null;
+	const tokenHash = tabletKeyHash(keys.tabletSecret);
 	const repSessionId = keys.repSessionId || null;
 	const signingSessionId = keys.signingSessionId || null;
 	if (!tokenHash && !repSessionId && !signingSessionId) return undefined;
@@ -365,9 +364,13 @@ function handoverEvent(h: Handover, meta?: RequestMeta): Omit<AuditInput, 'type'
 	return sessionEvent(session, meta ?? { ip: null, userAgent: null });
 }
 
+/** The hash a tablet's cookie is looked up by; none for no cookie, or one of the wrong shape. */
+const tabletKeyHash = (secret: string | undefined) =>
+	secret && isTokenShaped(secret) ? hashToken(secret) : null;
+
 /** Whether `secret` (the tablet's cookie, if any) is the hand-over's key. */
 export const holdsTabletKey = (h: Handover, secret: string | undefined) =>
-	!!secret && isTokenShaped(secret) && hashToken(secret) === h.tokenHash;
+	tabletKeyHash(secret) === h.tokenHash;
 
 /**
  * A new tablet key for a hand-over found by its rep's session, in the browser that handed over
