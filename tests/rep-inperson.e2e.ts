@@ -379,8 +379,11 @@ test('a hand-over from a page shown before a tablet went to the merchant takes n
 	await handOver(first, app.id);
 	await agreeToTerms(first);
 
-	// Posted as such a page without script posts it (before the field, too): refused, nothing done.
+	// Posted as such a page without script posts it (before the field, or from a page that showed
+	// another tablet, since taken back): refused, nothing done.
 	const stale: Record<string, string>[] = [
+		{ photoIdChecked: 'on', shownTablet: 'none' },
+		{ photoIdChecked: 'on', shownTablet: '0b5c0000-0000-4000-8000-00000000a001' },
 		{ photoIdChecked: 'on', tabletShown: 'no' },
 		{ photoIdChecked: 'on' }
 	];
@@ -389,6 +392,12 @@ test('a hand-over from a page shown before a tablet went to the merchant takes n
 		expect(replayed.status()).toBe(409);
 		expect(await replayed.text()).toContain('after this page was shown');
 	}
+	const garbled = await replayPost(second, `${appPath(app.id)}?/handOver`, {
+		photoIdChecked: 'on',
+		shownTablet: 'the one on the counter'
+	});
+	expect(garbled.status()).toBe(400);
+	expect(await garbled.text()).toContain('This page is out of date: reload it and try again.');
 	await second.getByLabel('I have checked the signer’s photo ID').check();
 	await second.getByRole('button', { name: 'Hand to merchant', exact: true }).click();
 	await expect(second.getByRole('alert')).toContainText(

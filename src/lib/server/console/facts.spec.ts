@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, openMemoryDatabase, type Database } from '$lib/server/db';
 import { appendAudit } from '$lib/server/audit/audit';
@@ -261,7 +262,12 @@ function checks(open: () => Promise<{ db: Database['db']; close: () => Promise<v
 		expect(b.attempts).toEqual([]);
 		// The session's newest hand-over only: the first tablet's open row no longer counts.
 		expect(b.sessions).toHaveLength(1);
+		const [newest] = await db
+			.select({ id: handovers.id })
+			.from(handovers)
+			.where(eq(handovers.tokenHash, 'tablet-2'));
 		expect(b.sessions[0]!.tablet).toEqual({
+			id: newest!.id,
 			lastSeenAt: later,
 			lockedAt: later,
 			lockReason: 'returned',

@@ -201,6 +201,7 @@ function factsQuery(db: Tx, scope: Scope) {
 			tablets: sql<(Wire<TabletFact> & { sessionId: string })[]>`${rowsOf(
 				handovers,
 				{
+					id: handovers.id,
 					sessionId: handovers.signingSessionId,
 					lastSeenAt: ms(handovers.lastSeenAt),
 					lockedAt: ms(handovers.lockedAt),
@@ -252,6 +253,7 @@ export async function loadFacts(
 		tablets.map((t) => [
 			t.sessionId,
 			{
+				id: t.id,
 				lastSeenAt: date(t.lastSeenAt),
 				lockedAt: dateOrNull(t.lockedAt),
 				lockReason: t.lockReason,

@@ -68,7 +68,9 @@ const session = (id: string, over: Partial<SessionFact> = {}): SessionFact => ({
 	...over
 });
 
+const TABLET = '0b5c0000-0000-4000-8000-00000000a001';
 const tablet = (over: Partial<TabletFact> = {}): TabletFact => ({
+	id: TABLET,
 	lastSeenAt: ago(1),
 	lockedAt: null,
 	lockReason: null,
@@ -542,7 +544,9 @@ describe('the console state of an application', () => {
 		// Heard from 200 s ago, within the 180 s limit and the 30 s the page's last touch can be
 		// ahead of what the server heard: still in the merchant's hands.
 		const held = derive(inPerson(tablet({ lastSeenAt: at(200) })));
-		expect(held).toMatchObject({ kind: 'in_progress', inPerson: true, tabletIdle: false });
+		// The page names the hand-over it shows in hands, which "Hand to merchant" posts back.
+		expect(held).toMatchObject({ kind: 'in_progress', inPerson: true, tablet: TABLET });
+		expect(held.tabletIdle).toBe(false);
 		expect(stateDetail(held, ZONE)).toContain('The merchant has the tablet now');
 		// Untouched past the limit: the tablet has locked itself, though the server has not heard.
 		const left = derive(inPerson(tablet({ lastSeenAt: at(220) })));

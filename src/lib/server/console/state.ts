@@ -57,6 +57,8 @@ export interface SessionFact {
 
 /** A tablet handed to the merchant, as the console reads it (inperson/handover.ts keeps it). */
 export interface TabletFact {
+	/** The hand-over's id: a rep's page posts the one it showed (inperson/handover.ts). */
+	id: string;
 	/** Its last request: past the idle limit the tablet has locked itself, or will at its next. */
 	lastSeenAt: Date;
 	lockedAt: Date | null;
@@ -190,6 +192,11 @@ export interface ConsoleState {
 	inPerson: boolean;
 	/** Paused in person because the tablet was left idle (not taken back by the rep). */
 	tabletIdle: boolean;
+	/**
+	 * In progress in person: the hand-over whose tablet is in the merchant's hands now. A rep's
+	 * "Hand to merchant" posts it back, so a tablet handed over since is not taken unseen.
+	 */
+	tablet?: string | null;
 	/**
 	 * Identity questions on the merchant's screen, until when: in progress, whether they were
 	 * shown at all ("identity questions", not only the step); paused in person, that their time
@@ -392,9 +399,10 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 	if (live) {
 		const step = currentStep(live) as Step;
 		const inPerson = live.channel === 'in_person';
+		const tablet = inPerson ? (live.tablet?.id ?? null) : null;
 		if (step === 'identity' && lockedUntil) {
 			const at = live.lastSeenAt;
-			return { ...base, kind: 'identity_locked', step, until: lockedUntil, at, inPerson };
+			return { ...base, kind: 'identity_locked', step, until: lockedUntil, at, inPerson, tablet };
 		}
 		// An in-person session is live only while the tablet is in hands (above): never quiet.
 		const quiet = !inPerson && now.getTime() - live.lastSeenAt.getTime() > QUIET_MINUTES * 60_000;
@@ -405,6 +413,7 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 			step,
 			at: live.lastSeenAt,
 			inPerson,
+			tablet,
 			quiet,
 			questionsUntil
 		};

@@ -83,4 +83,41 @@ describe.runIf(TEST_DATABASE_URL)('a hand-over and a new link at once, two insta
 		// Both ways round happened: a link made first (then ended by the hand-over) and a link refused.
 		expect([...outcomes].sort()).toEqual([false, true]);
 	});
+
+	it('of two reps handing over at once, each from a page with no tablet out, one takes it', async () => {
+		const db = pools[0]!.db;
+		await addRep(
+			db,
+			{ officeId: OFFICE, repNo: 32, email: 'kim@example.com', name: 'Kim' },
+			'pw pw pw pw pw pw'
+		);
+		const [row] = await db.select().from(schema.reps).where(eq(schema.reps.repNo, 32));
+		const secret = await createRepSession(db, row!.id, meta);
+		const kim = (await resumeRepSession(db, secret, { idleMinutes: 30, maxHours: 12 }))!.rep;
+		for (let round = 0; round < 8; round++) {
+			// Every tablet taken back: both pages show none out.
+			await db
+				.update(schema.handovers)
+				.set({ lockedAt: new Date(), lockReason: 'returned' })
+				.where(isNull(schema.handovers.lockedAt));
+			const give = (i: number, who: SignedInRep) =>
+				handOver(instances[i]!, {
+					rep: who,
+					applicationId: APP,
+					idType: null,
+					idLast4: null,
+					meta,
+					known: []
+				});
+			const results = await Promise.all([give(0, rep), sleep(round).then(() => give(1, kim))]);
+			// One hand-over went through; the other was refused, not taken from the merchant unseen.
+			expect(results.map((r) => r.ok).sort(), `round ${round}`).toEqual([false, true]);
+			expect(results.find((r) => !r.ok)).toEqual({ ok: false, reason: 'moved' });
+			const out = await db
+				.select()
+				.from(schema.handovers)
+				.where(and(eq(schema.handovers.applicationId, APP), isNull(schema.handovers.lockedAt)));
+			expect(out, `round ${round}`).toHaveLength(1);
+		}
+	});
 });

@@ -1,17 +1,22 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppContext } from '$lib/server/app';
 import { listAudit } from '$lib/server/audit/audit';
 import { hashToken, newToken } from '$lib/server/crypto/tokens';
 import { openMemoryDatabase, schema, type Database } from '$lib/server/db';
 import { addRep } from '$lib/server/reps/accounts';
-import { createRepSession, resumeRepSession } from '$lib/server/reps/session';
+import { createRepSession, resumeRepSession, type SignedInRep } from '$lib/server/reps/session';
+import { startSandboxServer, type SandboxServer } from '$lib/server/sandbox/testing';
 import { signIn } from '$lib/server/reps/signin';
 import { createSession } from '$lib/server/signing/session';
 import { testContext, testSessionInput } from '$lib/server/testing/app';
 import {
 	endHandover,
 	findHandover,
+	handOver,
 	holdsTabletKey,
 	lockHandover,
+	openHandovers,
 	reissueTabletKey
 } from './handover';
 import { unlockHandover } from './unlock';
@@ -213,4 +218,82 @@ describe('the tablet lock (hand-over rows)', { timeout: 60_000 }, () => {
 			data
 		}));
 	}
+});
+
+describe('Hand to merchant, beside a colleague’s tablet', { timeout: 60_000 }, () => {
+	const APP = 50002;
+	let database: Database;
+	let sandbox: SandboxServer;
+	let ctx: AppContext;
+	let sam: SignedInRep;
+	let kim: SignedInRep;
+
+	beforeAll(async () => {
+		database = await openMemoryDatabase();
+		sandbox = await startSandboxServer();
+		ctx = testContext(database, sandbox.baseUrl);
+		const signedIn = async (repNo: number, name: string) => {
+			const email = `${name.toLowerCase()}@example.com`;
+			await addRep(database.db, { officeId: 1207, repNo, email, name }, 'pw pw pw pw pw pw', T0);
+			const [row] = (await database.db.select().from(schema.reps)).filter((r) => r.repNo === repNo);
+			const secret = await createRepSession(database.db, row!.id, meta);
+			return (await resumeRepSession(database.db, secret, { idleMinutes: 600, maxHours: 12 }))!.rep;
+		};
+		sam = await signedIn(31, 'Sam');
+		kim = await signedIn(32, 'Kim');
+	});
+	afterAll(async () => {
+		await sandbox?.close();
+		await database?.close();
+	});
+
+	const give = (rep: SignedInRep, known?: string[]) =>
+		handOver(ctx, { rep, applicationId: APP, idType: null, idLast4: null, meta, known });
+	const open = () => openHandovers(database.db, 1207, APP);
+	const rows = (table: typeof schema.signingSessions | typeof schema.handovers) =>
+		database.db.select().from(table);
+
+	it('does not take a tablet handed over after the page was judged, and writes nothing', async () => {
+		// Kim's page was judged while no tablet was out; Sam hands one over meanwhile.
+		const judged = (await open()).map((h) => h.id);
+		expect(judged).toEqual([]);
+		const first = await give(sam, judged);
+		expect(first.ok).toBe(true);
+		const trail = await listAudit(database.db, 1207, APP);
+		const sessions = await rows(schema.signingSessions);
+		const before = await rows(schema.handovers);
+		expect(await give(kim, judged)).toEqual({ ok: false, reason: 'moved' });
+		// Sam's tablet is still in the merchant's hands; nothing of Kim's hand-over was written.
+		const [samsTablet] = await open();
+		expect(samsTablet).toMatchObject({ repId: sam.id, lockedAt: null });
+		expect(await rows(schema.handovers)).toEqual(before);
+		expect(await rows(schema.signingSessions)).toEqual(sessions);
+		expect(await listAudit(database.db, 1207, APP)).toEqual(trail);
+	});
+
+	it('takes the tablet the page showed: it locks, and the merchant goes on here', async () => {
+		const [samsTablet] = await open();
+		const taken = await give(kim, [samsTablet!.id]);
+		expect(taken.ok).toBe(true);
+		const [kimsTablet] = await open();
+		expect(kimsTablet).toMatchObject({
+			repId: kim.id,
+			signingSessionId: samsTablet!.signingSessionId
+		});
+		const [locked] = await database.db
+			.select()
+			.from(schema.handovers)
+			.where(eq(schema.handovers.id, samsTablet!.id));
+		expect(locked).toMatchObject({ lockReason: 'moved', endedAt: null });
+		const types = (await listAudit(database.db, 1207, APP)).map((e) => e.type);
+		expect(types.slice(-2)).toEqual(['session.handed_over', 'device.locked']);
+	});
+
+	it('without what the page knew (an older caller), takes whatever tablet is out', async () => {
+		const [kimsTablet] = await open();
+		expect((await give(sam)).ok).toBe(true);
+		const [now] = await open();
+		expect(now).toMatchObject({ repId: sam.id });
+		expect(now!.id).not.toBe(kimsTablet!.id);
+	});
 });

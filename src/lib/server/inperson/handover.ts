@@ -17,9 +17,11 @@ import { findApplication } from '$lib/server/signing/application';
 import { sessionEvent } from '$lib/server/signing/event';
 import { newSessionSecret, sessionIsOpen, type SigningSession } from '$lib/server/signing/session';
 import {
-	startSigningSession,
+	openSession,
+	startChecks,
 	type InPersonAttestation,
-	type StartRefusal
+	type StartRefusal,
+	type StartSigning
 } from '$lib/server/signing/start';
 
 export type Handover = typeof handovers.$inferSelect;
@@ -36,11 +38,46 @@ export interface HandOver {
 	idType: string | null;
 	idLast4: string | null;
 	meta: RequestMeta;
+	/**
+	 * The application's open hand-overs (openHandovers) read before the rep's page was judged
+	 * against what it showed: one not among them was handed over since, a colleague's at the
+	 * counter, and is not taken from the merchant unseen (`moved`). Without it, whatever tablet
+	 * there is locks, as the button always did.
+	 */
+	known?: string[];
 }
 
+/** `moved`: a tablet was handed over since the rep's page was judged (see HandOver.known). */
 export type HandOverResult =
 	| { ok: true; signingSecret: string; tabletSecret: string; session: SigningSession }
-	| { ok: false; reason: StartRefusal };
+	| { ok: false; reason: StartRefusal | 'moved' };
+
+/** Thrown inside handOver's transaction to undo it: a tablet was handed over since. */
+class HandedSince extends Error {}
+
+/**
+ * The application's hand-overs still open and not locked, whichever rep session made them: the
+ * tablets that may be in a merchant's hands. Read before a rep's page is judged (HandOver.known).
+ */
+export async function openHandovers(
+	db: Tx,
+	officeId: number,
+	applicationId: number,
+	exceptRepSession?: string
+): Promise<Handover[]> {
+	return db
+		.select()
+		.from(handovers)
+		.where(
+			and(
+				eq(handovers.officeId, officeId),
+				eq(handovers.applicationId, applicationId),
+				exceptRepSession ? ne(handovers.repSessionId, exceptRepSession) : undefined,
+				isNull(handovers.lockedAt),
+				isNull(handovers.endedAt)
+			)
+		);
+}
 
 /**
  * The merchant's earlier in-person session of this application, if it can go on: a later
@@ -67,6 +104,33 @@ async function resumable(ctx: AppContext, rep: SignedInRep, applicationId: numbe
 }
 
 /**
+ * A hand-over that picks up the merchant's earlier session (resumable): a new secret, so that
+ * whatever held the old cookie holds nothing now, and the rep's attestation in the trail.
+ */
+async function resumeIn(
+	tx: Tx,
+	earlier: SigningSession,
+	inPerson: InPersonAttestation,
+	meta: RequestMeta,
+	now: Date
+): Promise<{ secret: string; session: SigningSession }> {
+	const fresh = newSessionSecret();
+	const session = { ...earlier, tokenHash: fresh.tokenHash, lastSeenAt: now };
+	await tx
+		.update(signingSessions)
+		.set({ tokenHash: fresh.tokenHash, lastSeenAt: now })
+		.where(eq(signingSessions.id, earlier.id));
+	await appendAudit(tx, {
+		...sessionEvent(session, meta),
+		rep: inPerson.repId,
+		at: now,
+		type: 'session.handed_over',
+		data: { inPerson }
+	});
+	return { secret: fresh.secret, session };
+}
+
+/**
  * "Hand to merchant": starts (or resumes) the application's in-person signing session through
  * the signing domain's one way in, and ties this tablet to it. The rep's attestation goes in the
  * trail as evidence/facts.ts reads it.
@@ -85,9 +149,20 @@ export async function handOver(
 		idType: input.idType,
 		idLast4: input.idLast4
 	};
-	let signingSecret: string;
-	let session: SigningSession;
+	const start: StartSigning = {
+		officeId: rep.officeId,
+		applicationId,
+		channel: 'in_person',
+		linkId: null,
+		repId: rep.id,
+		repNo: rep.repNo,
+		inPerson,
+		meta
+	};
+	// Checked first, writing nothing; then the session, the tablet's row and the other tablets'
+	// locks are written together, or (a tablet handed over since) not at all.
 	const earlier = await resumable(ctx, rep, applicationId, now);
+	let open: (tx: Tx) => Promise<{ secret: string; session: SigningSession }>;
 	if (earlier) {
 		let item;
 		try {
@@ -97,80 +172,54 @@ export async function handOver(
 		}
 		if (!item) return { ok: false, reason: 'not_found' };
 		if (isDecided(item)) return { ok: false, reason: 'decided' };
-		// A new secret: whatever held the old cookie holds nothing now.
-		const fresh = newSessionSecret();
-		signingSecret = fresh.secret;
-		session = { ...earlier, tokenHash: fresh.tokenHash, lastSeenAt: now };
-		await ctx.db.transaction(async (tx) => {
-			await tx
-				.update(signingSessions)
-				.set({ tokenHash: fresh.tokenHash, lastSeenAt: now })
-				.where(eq(signingSessions.id, earlier.id));
-			await appendAudit(tx, {
-				...sessionEvent(session, meta),
-				rep: rep.id,
-				at: now,
-				type: 'session.handed_over',
-				data: { inPerson }
-			});
-		});
+		open = (tx) => resumeIn(tx, earlier, inPerson, meta, now);
 	} else {
-		const started = await startSigningSession(
-			ctx,
-			{
+		const checked = await startChecks(ctx, start);
+		if (!checked.ok) return { ok: false, reason: checked.reason };
+		open = (tx) => openSession(tx, start, checked.item, now, checked.draft);
+	}
+	const tabletSecret = newToken();
+	let opened: { secret: string; session: SigningSession };
+	try {
+		opened = await ctx.db.transaction(async (tx) => {
+			// The application's lock first, as every writer of hand-overs takes it (lockIn,
+			// endHandover): held before any of their rows, two of them never wait on each other.
+			// A link made at this moment (links.ts, tabletAway) either commits first and ends below,
+			// or waits, then sees this tablet's row and is refused; of two hand-overs at once, the
+			// second reads the first's row here.
+			await holdApplication(tx, rep.officeId, applicationId);
+			// One device at a time: a tablet another rep session handed over for this application (a
+			// colleague's, or the rep's own on another device) locks below, and the merchant goes on
+			// here. One handed over since the rep's page was judged is not taken unseen.
+			const elsewhere = await openHandovers(tx, rep.officeId, applicationId, rep.sessionId);
+			const known = input.known;
+			if (known && elsewhere.some((h) => !known.includes(h.id))) throw new HandedSince();
+			const { secret, session } = await open(tx);
+			// One tablet, one hand-over: anything this rep session still held open ends here.
+			await tx
+				.update(handovers)
+				.set({ endedAt: now })
+				.where(and(eq(handovers.repSessionId, rep.sessionId), isNull(handovers.endedAt)));
+			await tx.insert(handovers).values({
+				tokenHash: hashToken(tabletSecret),
+				repSessionId: rep.sessionId,
+				repId: rep.id,
+				signingSessionId: session.id,
 				officeId: rep.officeId,
 				applicationId,
-				channel: 'in_person',
-				linkId: null,
-				repId: rep.id,
-				repNo: rep.repNo,
-				inPerson,
-				meta
-			},
-			now
-		);
-		if (!started.ok) return { ok: false, reason: started.reason };
-		signingSecret = started.secret;
-		session = started.session;
-	}
-	// One device at a time: a tablet another rep session handed over for this application (a
-	// colleague's, or the rep's own on another device) locks, and the merchant goes on here. Its
-	// key led to the signing session by the session's id, which the new secret above leaves as
-	// it was; locked, it opens only to its own rep's password, as after "Return to rep".
-	const elsewhere = await ctx.db
-		.select()
-		.from(handovers)
-		.where(
-			and(
-				eq(handovers.officeId, rep.officeId),
-				eq(handovers.applicationId, applicationId),
-				ne(handovers.repSessionId, rep.sessionId),
-				isNull(handovers.lockedAt),
-				isNull(handovers.endedAt)
-			)
-		);
-	for (const h of elsewhere) await lockHandover(ctx.db, h, 'moved', { now });
-	const tabletSecret = newToken();
-	await ctx.db.transaction(async (tx) => {
-		// One tablet, one hand-over: anything this rep session still held open ends here.
-		await tx
-			.update(handovers)
-			.set({ endedAt: now })
-			.where(and(eq(handovers.repSessionId, rep.sessionId), isNull(handovers.endedAt)));
-		await tx.insert(handovers).values({
-			tokenHash: hashToken(tabletSecret),
-			repSessionId: rep.sessionId,
-			repId: rep.id,
-			signingSessionId: session.id,
-			officeId: rep.officeId,
-			applicationId,
-			startedAt: now,
-			lastSeenAt: now
+				startedAt: now,
+				lastSeenAt: now
+			});
+			// The other tablets' keys led to the signing session by the session's id, which a new
+			// secret leaves as it was; locked, each opens only to its own rep's password, as after
+			// "Return to rep".
+			for (const h of elsewhere) await lockIn(tx, h, 'moved', { now });
+			return { secret, session };
 		});
-		// Taken last, as a new link takes it after the links' rows (links.ts, tabletAway): a link
-		// made at this moment either sees this row and is refused, or commits first and ends below.
-		await holdApplication(tx, rep.officeId, applicationId);
-	});
+	} catch (e) {
+		if (e instanceof HandedSince) return { ok: false, reason: 'moved' };
+		throw e;
+	}
 	// One way in at a time: the application's link ends here, with its sessions and any questions
 	// they had open, so that nobody else goes on with it beside the merchant at the counter. After
 	// the tablet's row (above): no link is made from then on. The rep can send a new link once the
@@ -187,7 +236,7 @@ export async function handOver(
 		},
 		now
 	);
-	return { ok: true, signingSecret, tabletSecret, session };
+	return { ok: true, signingSecret: opened.secret, tabletSecret, session: opened.session };
 }
 
 export interface HandoverKeys {
@@ -298,31 +347,41 @@ export async function lockHandover(
 ): Promise<Handover> {
 	if (h.lockedAt) return h;
 	const now = details.now ?? new Date();
-	const row = await db.transaction(async (tx) => {
-		const [locked] = await tx
-			.update(handovers)
-			.set({ lockedAt: now, lockReason: reason })
-			.where(and(eq(handovers.id, h.id), isNull(handovers.lockedAt)))
-			.returning();
-		if (locked) {
-			await appendAudit(tx, {
-				...handoverEvent(h, details.meta),
-				at: now,
-				type: 'device.locked',
-				data:
-					reason === 'idle' && details.idleSeconds !== undefined
-						? { reason, idleSeconds: details.idleSeconds }
-						: { reason }
-			});
-		}
-		return locked;
-	});
+	const row = await db.transaction((tx) => lockIn(tx, h, reason, { ...details, now }));
 	// Another request locked it first: that lock, and its reason, stand.
 	if (!row) {
 		const [current] = await db.select().from(handovers).where(eq(handovers.id, h.id));
 		return current ?? { ...h, lockedAt: now, lockReason: reason };
 	}
 	return row;
+}
+
+/** lockHandover's writes, in a transaction: the row locked, or none if it already was. */
+async function lockIn(
+	tx: Tx,
+	h: Handover,
+	reason: LockReason,
+	details: LockDetails & { now: Date }
+): Promise<Handover | undefined> {
+	const { now } = details;
+	await holdApplication(tx, h.officeId, h.applicationId);
+	const [locked] = await tx
+		.update(handovers)
+		.set({ lockedAt: now, lockReason: reason })
+		.where(and(eq(handovers.id, h.id), isNull(handovers.lockedAt)))
+		.returning();
+	if (locked) {
+		await appendAudit(tx, {
+			...handoverEvent(h, details.meta),
+			at: now,
+			type: 'device.locked',
+			data:
+				reason === 'idle' && details.idleSeconds !== undefined
+					? { reason, idleSeconds: details.idleSeconds }
+					: { reason }
+		});
+	}
+	return locked;
 }
 
 /** The rep's password opened the lock: the tablet is theirs again, and the trail says so. */
@@ -334,6 +393,7 @@ export async function endHandover(
 	now = new Date()
 ): Promise<void> {
 	await db.transaction(async (tx) => {
+		await holdApplication(tx, h.officeId, h.applicationId);
 		const [ended] = await tx
 			.update(handovers)
 			.set({ endedAt: now })

@@ -51,6 +51,11 @@ export type StartResult =
 	| { ok: true; secret: string; session: SigningSession }
 	| { ok: false; reason: StartRefusal; item: ApplicationListItem | undefined };
 
+/** What startChecks found: the session may be written (openSession) with these. */
+export type StartChecked =
+	| { ok: true; item: ApplicationListItem; draft: SignDraft | null }
+	| { ok: false; reason: StartRefusal; item: ApplicationListItem | undefined };
+
 /**
  * Starts a signing session: the one way in, for the link page's Start and the rep's in-person
  * hand-over alike. Checks the application with the service, then writes the session and its
@@ -61,6 +66,19 @@ export async function startSigningSession(
 	input: StartSigning,
 	now = new Date()
 ): Promise<StartResult> {
+	const checked = await startChecks(ctx, input);
+	if (!checked.ok) return checked;
+	const { secret, session } = await ctx.db.transaction((tx) =>
+		openSession(tx, input, checked.item, now, checked.draft)
+	);
+	return { ok: true, secret, session };
+}
+
+/**
+ * startSigningSession's checks, which write nothing: a hand-over (inperson/handover.ts) writes
+ * the session in its own transaction, with the tablet's row.
+ */
+export async function startChecks(ctx: AppContext, input: StartSigning): Promise<StartChecked> {
 	let item: ApplicationListItem | undefined;
 	try {
 		// Fresh from the service: a cached entry could miss a decision made a moment ago.
@@ -90,12 +108,7 @@ export async function startSigningSession(
 		earlier.kind === 'carries' && input.channel === 'link' && input.linkId
 			? await draftLeftOn(ctx.db, input.linkId)
 			: null;
-
-	const found = item;
-	const { secret, session } = await ctx.db.transaction((tx) =>
-		openSession(tx, input, found, now, draft)
-	);
-	return { ok: true, secret, session };
+	return { ok: true, item, draft };
 }
 
 /**

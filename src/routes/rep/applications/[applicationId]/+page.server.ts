@@ -24,7 +24,7 @@ import { mailStatusFor } from '$lib/server/mail/status';
 import { repContact } from '$lib/server/reps/contact';
 import { applicationIdOf, requireOfficeApplication } from '$lib/server/reps/guard';
 import { businessName, ownerName, serviceStatus } from '$lib/server/signing/application';
-import { handOver, setTabletCookie } from '$lib/server/inperson/handover';
+import { handOver, openHandovers, setTabletCookie } from '$lib/server/inperson/handover';
 import { currentStep, setSessionCookie, STEP_PATHS } from '$lib/server/signing/session';
 import type { SignedInRep } from '$lib/server/reps/session';
 import { identityLockedUntil, type ConsoleState } from '$lib/server/console/state';
@@ -190,8 +190,9 @@ export const load: PageServerLoad = async (event) => {
 		attention: attention(state, zone),
 		decided: state.decided,
 		inPerson: state.inPerson,
-		// A tablet in the merchant's hands, by the rule makeLink refuses a link under (links.ts).
-		tabletOut: tabletInHands(state),
+		// The hand-over whose tablet is in the merchant's hands (by the rule makeLink refuses a link
+		// under, links.ts), if one is: "Hand to merchant" posts it back.
+		tabletOut: tabletInHands(state) ? (state.tablet ?? null) : null,
 		lockedUntil: shownTime(identityLockedUntil(state), zone),
 		linkInUse,
 		// Paused in person with the questions still open: a new link can start none until then.
@@ -345,6 +346,9 @@ export const actions: Actions = {
 		const { rep, applicationId, application } = await requireOfficeApplication(event);
 		const parsed = v.safeParse(HandOverSchema, form);
 		if (!parsed.success) {
+			// Not a field the rep filled in: said above the form, as the links' forms say it.
+			const stale = parsed.issues.find((i) => v.getDotPath(i) === 'shownTablet');
+			if (stale) return fail(400, { ...kept, errors: {}, error: stale.message });
 			const errors: Record<string, string> = {};
 			for (const issue of parsed.issues)
 				errors[v.getDotPath(issue) ?? 'photoIdChecked'] ??= issue.message;
@@ -355,6 +359,9 @@ export const actions: Actions = {
 			);
 			return fail(400, { ...kept, ...(whole ? { idLast4: '' } : {}), errors, error: null });
 		}
+		// Read before the state: a tablet handed over after this is not among them, and the
+		// hand-over below is undone rather than take it unseen.
+		const known = await openHandovers(app().db, rep.officeId, applicationId);
 		// The page offers no hand-over while the identity questions are locked; a post from an
 		// older page is refused the same way, before the merchant meets the lock on the tablet.
 		const state = await applicationState(app(), application, rep.officeId);
@@ -371,23 +378,21 @@ export const actions: Actions = {
 		}
 		// A tablet handed over since the page was shown (a colleague's, at the counter) is not taken
 		// from the merchant unseen, as a link made since is not replaced unseen: the page is shown
-		// again with it, and says what a hand-over here does to it.
-		if (tabletInHands(state) && parsed.output.tabletShown === 'no') {
-			return fail(409, {
-				...kept,
-				errors: {},
-				error: TABLET_SINCE,
-				moved: true
-			});
-		}
+		// again with it, and says what a hand-over here does to it. The one the page showed is
+		// taken, as it said it would be.
+		const inHands = tabletInHands(state) ? (state.tablet ?? null) : null;
+		const moved = fail(409, { ...kept, errors: {}, error: TABLET_SINCE, moved: true });
+		if (inHands && inHands !== parsed.output.shownTablet) return moved;
 		const result = await handOver(app(), {
 			rep,
 			applicationId,
 			idType: parsed.output.idType,
 			idLast4: parsed.output.idLast4,
-			meta: requestMeta(event)
+			meta: requestMeta(event),
+			known: known.map((h) => h.id)
 		});
 		if (!result.ok) {
+			if (result.reason === 'moved') return moved;
 			const [status, error] = HAND_OVER_REFUSED[result.reason];
 			return fail(status, { ...kept, errors: {}, error });
 		}

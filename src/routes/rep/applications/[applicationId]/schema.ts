@@ -9,16 +9,15 @@ import { noSsn } from '$lib/server/signing/ssn';
  * without it (a page from before the field) acts on whatever link there is, as the button always
  * did.
  */
-const shown = v.optional(
-	v.pipe(
-		v.string('This page is out of date: reload it and try again.'),
-		v.check(
-			(s) => s === 'none' || v.is(v.pipe(v.string(), v.uuid()), s),
-			'This page is out of date: reload it and try again.'
-		),
-		v.transform((s) => (s === 'none' ? null : s))
-	)
+const shownId = v.pipe(
+	v.string('This page is out of date: reload it and try again.'),
+	v.check(
+		(s) => s === 'none' || v.is(v.pipe(v.string(), v.uuid()), s),
+		'This page is out of date: reload it and try again.'
+	),
+	v.transform((s) => (s === 'none' ? null : s))
 );
+const shown = v.optional(shownId);
 
 export const CopyLinkSchema = v.object({ shown });
 
@@ -44,12 +43,10 @@ export const SendLinkSchema = v.object({
 
 /** "Hand to merchant": the rep's attestation; the ID's type and last four are optional notes. */
 export const HandOverSchema = v.object({
-	// Whether the page showed a tablet in the merchant's hands (a hand-over here takes the signing
-	// from it); a page from before the field counts as showing none.
-	tabletShown: v.optional(
-		v.picklist(['yes', 'no'], 'The page is out of date. Reload it and try again.'),
-		'no'
-	),
+	// The hand-over whose tablet the page showed in the merchant's hands (its id, or "none"): a
+	// hand-over here takes the signing from it, and from no other. A page from before the field
+	// counts as showing none.
+	shownTablet: v.optional(shownId, 'none'),
 	photoIdChecked: v.pipe(
 		v.optional(
 			v.string('Tick “I have checked the signer’s photo ID” before handing the tablet over.'),
