@@ -169,8 +169,21 @@ describe('the tablet lock (hand-over rows)', { timeout: 60_000 }, () => {
 			ok: false,
 			reason: 'locked'
 		});
-		// The rep signs in on their own phone all the same.
+		// Pressed again and again while paused: refused unread, so not guesses, and the counter's
+		// address (an office's, shared by its reps) is not paused by them.
+		for (let i = 0; i < 25; i++) {
+			expect(await unlock(`guess again ${i}`, 351)).toMatchObject({ reason: 'locked' });
+		}
 		const signInRules = { maxFailures: 5, maxFailuresPerAddress: 20, lockoutMinutes: 15 };
+		const atCounter = await signIn(
+			database.db,
+			signInRules,
+			{ email: 'sam@example.com', password: 'pw pw pw pw pw pw' },
+			meta,
+			at(351)
+		);
+		expect(atCounter.ok).toBe(true);
+		// The rep signs in on their own phone all the same.
 		const phone = { ip: '198.51.100.7', userAgent: 'phone' };
 		const signedIn = await signIn(
 			database.db,

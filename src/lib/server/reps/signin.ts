@@ -95,6 +95,11 @@ export async function checkRepPassword(
 	};
 	const [a, b] = await Promise.all([hitLockout(db, account, now), hitLockout(db, address, now)]);
 	if (!a.ok || !b.ok) {
+		// Refused without looking at the password, so not a guess: the limit that let it through
+		// takes its hit back. Presses at a paused lock screen (a count of its own) would otherwise
+		// pause sign-ins from the whole office's address.
+		if (a.ok) await undoHit(db, account, now);
+		if (b.ok) await undoHit(db, address, now);
 		return {
 			ok: false,
 			reason: 'locked',
