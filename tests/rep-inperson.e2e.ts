@@ -741,6 +741,14 @@ test('unlocking paused by wrong passwords says what the rep can do meanwhile: th
 	await phone.goto(appPath(app.id));
 	await expect(phone.getByRole('heading', { level: 1 })).toBeVisible();
 	await expect(phone).toHaveURL(new RegExp(`${appPath(app.id)}$`));
+	// The trail has each wrong password typed at the tablet, down to the pause.
+	const wrong = phone
+		.locator('ol.timeline li')
+		.filter({ hasText: 'Wrong password at the rep’s device’s lock screen' });
+	await expect(wrong).toHaveCount(5);
+	await expect(wrong.first()).toContainText('Unlocking paused after too many wrong passwords');
+	await expect(wrong.last()).toContainText('4 more tries before unlocking pauses');
+	await expect(wrong.first()).toContainText('On the device of Sam');
 	await phone.context().close();
 });
 

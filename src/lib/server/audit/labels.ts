@@ -13,6 +13,7 @@ const TYPE_LABELS: Record<string, string> = {
 	'session.handed_over': 'Rep’s device handed to the signer again',
 	'device.locked': 'Rep’s device locked',
 	'device.unlocked': 'Rep’s device unlocked by the rep',
+	'device.unlock_refused': 'Wrong password at the rep’s device’s lock screen',
 	'terms.shown': 'Acceptance terms shown',
 	'consent.given': 'Consent to electronic records given',
 	'identity.started': 'Identity questions presented',

@@ -142,6 +142,8 @@ describe('the timeline names who acted', () => {
 			[
 				event({ ...inPerson, type: 'session.started', data: attested }),
 				event({ ...inPerson, type: 'device.locked', data: { reason: 'returned' } }),
+				event({ ...inPerson, type: 'device.unlock_refused', data: { left: 1 } }),
+				event({ ...inPerson, type: 'device.unlock_refused', data: { left: 0 } }),
 				event({ ...inPerson, type: 'device.unlocked', data: { repNo: 31, repName: 'Sam Ortiz' } }),
 				event({
 					...inPerson,
@@ -163,6 +165,16 @@ describe('the timeline names who acted', () => {
 			{
 				title: 'Rep’s device locked',
 				detail: '“Return to rep” was pressed',
+				by: 'On the device of Sam Ortiz (rep 31)'
+			},
+			{
+				title: 'Wrong password at the rep’s device’s lock screen',
+				detail: '1 more try before unlocking pauses',
+				by: 'On the device of Sam Ortiz (rep 31)'
+			},
+			{
+				title: 'Wrong password at the rep’s device’s lock screen',
+				detail: 'Unlocking paused after too many wrong passwords',
 				by: 'On the device of Sam Ortiz (rep 31)'
 			},
 			{ title: 'Rep’s device unlocked by the rep', detail: null, by: 'Sam Ortiz (rep 31)' },

@@ -81,6 +81,12 @@ function detail(e: AuditEvent, zone: string): string | null {
 						: typeof d.idleSeconds === 'number'
 							? `No touch for ${durationWords(d.idleSeconds)}`
 							: 'The signing session went idle';
+		case 'device.unlock_refused':
+			return d.left === 0
+				? 'Unlocking paused after too many wrong passwords'
+				: typeof d.left === 'number'
+					? `${d.left} more ${d.left === 1 ? 'try' : 'tries'} before unlocking pauses`
+					: null;
 		case 'terms.shown':
 			return Array.isArray(d.sections) ? `${d.sections.length} sections shown` : null;
 		case 'identity.started':
@@ -189,7 +195,8 @@ function actor(
 	const rep = e.rep ? (repNames.get(e.rep) ?? e.rep) : null;
 	// "Return to rep" is pressed by whoever holds the device, the merchant or the rep: the trail
 	// names the device, not a person it can't know.
-	if (rep && e.type === 'device.locked') return `On the device of ${rep}`;
+	if (rep && (e.type === 'device.locked' || e.type === 'device.unlock_refused'))
+		return `On the device of ${rep}`;
 	if (rep && e.channel === 'in_person' && e.sessionId && !REP_IN_PERSON.has(e.type)) {
 		return `Merchant, on the device of ${rep}`;
 	}

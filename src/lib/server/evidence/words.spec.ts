@@ -56,6 +56,12 @@ describe('evidence words', () => {
 		expect(say('device.unlocked', { repNo: 31, repName: 'Sam Ortiz' })).toBe(
 			'Sam Ortiz (rep 31) unlocked their device with their password.'
 		);
+		expect(say('device.unlock_refused', { left: 3 })).toBe(
+			'A wrong password was typed at the device’s lock screen.'
+		);
+		expect(say('device.unlock_refused', { left: 0 })).toBe(
+			'A wrong password was typed at the device’s lock screen, and unlocking paused for a while.'
+		);
 		const inPerson = { repNo: 31, repName: 'Sam Ortiz', photoIdChecked: true };
 		expect(say('session.handed_over', { inPerson })).toBe(
 			'Sam Ortiz (rep 31) handed their device to the signer again to go on, after checking the signer’s photo ID.'

@@ -85,6 +85,9 @@ export function eventSentence(e: AuditEvent): string {
 						: `The device locked itself after ${typeof d.idleSeconds === 'number' ? `${durationWords(d.idleSeconds)} without a touch` : 'the signing session went idle'}, until the rep’s password.`;
 		case 'device.unlocked':
 			return `${repNamed(d.repName, d.repNo)} unlocked their device with their password.`;
+		case 'device.unlock_refused':
+			// Typed by whoever held the device: the trail can't say who.
+			return `A wrong password was typed at the device’s lock screen${d.left === 0 ? ', and unlocking paused for a while' : ''}.`;
 		case 'terms.shown': {
 			const sections = Array.isArray(d.sections) ? (d.sections as { title?: string }[]) : [];
 			const titles = sections.map((s) => s.title).filter(Boolean);

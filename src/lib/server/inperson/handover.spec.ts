@@ -195,6 +195,20 @@ describe('the tablet lock (hand-over rows)', { timeout: 60_000 }, () => {
 		expect(signedIn.ok).toBe(true);
 		// The hand-over is still there, locked, until the pause ends.
 		expect((await findHandover(database.db, keys, rules, at(352)))?.endedAt).toBeNull();
+		// The trail has each wrong password, from the device's address, down to the pause; not the
+		// presses while it was paused, which were refused unread.
+		const refused = (await trail()).filter((e) => e.type === 'device.unlock_refused');
+		expect(refused).toEqual(
+			[4, 3, 2, 1, 0].map((left, i) => ({
+				type: 'device.unlock_refused',
+				at: at(341 + i),
+				channel: 'in_person',
+				rep: h.repId,
+				sessionId: keys.signingSessionId,
+				ip: '203.0.113.5',
+				data: { left }
+			}))
+		);
 	});
 
 	it('ends only by the unlock: then no key leads to it', async () => {
@@ -207,8 +221,12 @@ describe('the tablet lock (hand-over rows)', { timeout: 60_000 }, () => {
 		// Ending it again (a second tab's unlock) adds nothing.
 		await endHandover(database.db, h, { repNo: 31, name: 'Sam Ortiz' }, meta, at(403));
 		const events = await trail();
-		expect(events.map((e) => e.type)).toEqual(['device.locked', 'device.unlocked']);
-		expect(events[1]).toEqual({
+		expect(events.map((e) => e.type)).toEqual([
+			'device.locked',
+			...Array(5).fill('device.unlock_refused'),
+			'device.unlocked'
+		]);
+		expect(events.at(-1)).toEqual({
 			type: 'device.unlocked',
 			at: at(401),
 			channel: 'in_person',

@@ -410,6 +410,26 @@ export async function endHandover(
 }
 
 /**
+ * A wrong password at the lock screen: in the trail, so that a reviewer reads that someone at
+ * the device tried to open it (the merchant, say, or the rep mistyping), and when unlocking
+ * paused (`left` 0). Presses while it is paused are refused unread, and are not recorded.
+ */
+export async function recordUnlockRefused(
+	db: Db,
+	h: Handover,
+	left: number,
+	meta: RequestMeta,
+	now = new Date()
+): Promise<void> {
+	await appendAudit(db, {
+		...handoverEvent(h, meta),
+		at: now,
+		type: 'device.unlock_refused',
+		data: { left }
+	});
+}
+
+/**
  * An in-person event about the device itself: its signing session's own fields, as every event
  * of the session carries them, with the device's request when there is one.
  */

@@ -5,7 +5,7 @@ import { reps } from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
 import { createRepSession } from '$lib/server/reps/session';
 import { checkRepPassword, signInRules, type WrongPassword } from '$lib/server/reps/signin';
-import { endHandover, type Handover } from './handover';
+import { endHandover, recordUnlockRefused, type Handover } from './handover';
 
 export type UnlockResult =
 	/** `repSecret`: a new rep session when the tablet's own one has ended (or its cookie went). */
@@ -45,6 +45,9 @@ export async function unlockHandover(
 		meta,
 		now
 	);
+	if (!checked.ok && checked.reason === 'invalid') {
+		await recordUnlockRefused(ctx.db, h, checked.left, meta, now);
+	}
 	if (!checked.ok) return checked;
 	await endHandover(ctx.db, h, rep, meta, now);
 	const repSecret = input.repSessionOpen
