@@ -60,6 +60,24 @@ function pages(file: string, mode: 'layout' | 'raw' = 'layout'): string[] {
 		.slice(0, -1);
 }
 
+/**
+ * What is printed under the footer's rule (40 pt above the page's foot) on each page from
+ * `first` (1-based): the footer's words alone, unless a part ran past the foot of its page.
+ */
+function underFooter(file: string, first: number): string[] {
+	const bbox = run('pdftotext', ['-bbox', '-f', String(first), file, '-']);
+	return bbox
+		.split('<page ')
+		.slice(1)
+		.map((page) => {
+			const height = Number(/height="([\d.]+)"/.exec(page)?.[1]);
+			return [...page.matchAll(/yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)</g)]
+				.filter((m) => Number(m[2]) > height - 40)
+				.map((m) => m[3])
+				.join(' ');
+		});
+}
+
 /** The QR code on page 1, rendered by pdftoppm and read back with jsQR. */
 function qrOnPage1(file: string): string | null {
 	const prefix = join(dir, `qr-${Math.random().toString(36).slice(2)}`);
@@ -585,6 +603,38 @@ describe('certificate of completion and signed copy', () => {
 		);
 	});
 
+	it('a signature part that runs onto a second page numbers both, and says which they are', async () => {
+		// The longest names the sign step takes, in letters no font here has: each is printed as its
+		// code point ([U+…]), so the signature, its caption and the rows wrap over many lines.
+		const signer = {
+			firstName: '李小龍'.repeat(33),
+			lastName: '王'.repeat(100),
+			signature: `${'李小龍'.repeat(33)} ${'王'.repeat(100)}`.slice(0, 210)
+		};
+		const { applicationId, applicationPdf } = await linkSigning({ signer });
+		const bytes = await signedCopyPdf(t.ctx, { officeId: 1207, applicationId, origin: ORIGIN });
+		const file = write(`spill-${applicationId}.pdf`, bytes);
+		expect(run('pdfsig', [file])).toContain('Signature Validation: Signature is Valid.');
+		const text = pages(file);
+		const at = text.findIndex((p) => p.includes('SIGNATURE PAGE'));
+		const signature = text.slice(at);
+		expect(signature).toHaveLength(2);
+		signature.forEach((page, i) => expect(page).toContain(`Page ${i + 1} of 2`));
+		const n = at - applicationPdf.pages;
+		const first = applicationPdf.pages + 1;
+		expect(signature[0]!.replace(/\s+/g, ' ')).toContain(
+			`then the agreement they accepted, as text (${n > 1 ? `pages ${first}–${first + n - 1}` : `page ${first}`}), and these signature pages (pages ${at + 1}–${at + 2}).`
+		);
+		// Nothing ran past the foot of a page: under the footer's rule only the footer is printed.
+		for (const foot of underFooter(file, at + 1)) {
+			expect(foot).toMatch(
+				/^Signature page - application \d+ - ref\. \S+ \[U\+…\]: a character .* Page \d of 2$/
+			);
+		}
+		// Drawn once: the first try's pages are not left in the file.
+		expect(text.filter((p) => p.includes('SIGNATURE PAGE'))).toHaveLength(1);
+	});
+
 	it('prints names in letters Windows-1252 lacks as typed, in an embedded Noto Sans', async () => {
 		const fontsOf = (file: string) => run('pdffonts', [file]);
 		// Polish, Vietnamese and Cyrillic: the standard fonts printed "Lukasz", "Nguyen", "????".
@@ -609,6 +659,10 @@ describe('certificate of completion and signed copy', () => {
 			}
 			const signaturePage = pages(copy).at(-1)!;
 			expect(signaturePage).toContain(`${name} typed "${signer.signature}" as their signature`);
+			// With the owner's note (another's names), the page still holds it all above its footer.
+			expect(underFooter(copy, pages(copy).length)).toEqual([
+				expect.stringMatching(/^Signature page - application \d+ - ref\. \S+$/)
+			]);
 			// The signature drawn large, on its own line.
 			expect(pages(copy, 'raw').at(-1)!.split('\n')).toContain(signer.signature);
 			expect(pages(cert)[0]).toContain(name);

@@ -322,6 +322,22 @@ export class Sheet {
 		return this.y - top;
 	}
 
+	/**
+	 * keyValuesAt's rows across the page from the cursor, which moves down past them: a row that
+	 * does not fit above the footer starts a new page (a long name, many attached files).
+	 */
+	keyValues(
+		rows: ReadonlyArray<{ label: string; value: string; style?: Style }>,
+		labelWidth: number
+	): void {
+		const width = CONTENT_WIDTH - labelWidth;
+		for (const row of rows) {
+			const label = this.textHeight(row.label, labelWidth - 6, { color: COLOR.muted, size: 8.5 });
+			this.ensure(Math.max(label, this.textHeight(row.value || '-', width, row.style ?? {})));
+			this.y -= this.keyValuesAt([row], MARGIN.x, CONTENT_WIDTH, labelWidth);
+		}
+	}
+
 	/** A ruled table with a header row; rows may run over pages (the header is repeated). */
 	table(columns: Column[], rows: string[][], opts: { rowGap?: number } = {}): void {
 		const gap = opts.rowGap ?? 3;

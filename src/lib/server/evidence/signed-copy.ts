@@ -186,102 +186,115 @@ export async function renderSignedCopy(
 	const tz = o.timeZone;
 	const x = MARGIN.x;
 	const qrSize = 70;
+	// The part's own sentence says which of the file's pages it is, written before the part is:
+	// one that runs onto a second page (a long name, many attachments) is drawn again, saying so.
+	const signatureParts = (pages: number) => {
+		s.title('SIGNATURE PAGE', 'Electronic signature', 21, 380);
+		s.y -= s.textAt(
+			`${f.businessName} - merchant application ${f.applicationId}, office ${f.officeId}`,
+			x,
+			CONTENT_WIDTH - qrSize - 20,
+			{ size: 10 }
+		);
+		s.y = Math.min(s.y, s.verifyQr(o.verifyUrl, qrSize)) - 6;
 
-	s.title('SIGNATURE PAGE', 'Electronic signature', 21, 380);
-	s.y -= s.textAt(
-		`${f.businessName} - merchant application ${f.applicationId}, office ${f.officeId}`,
-		x,
-		CONTENT_WIDTH - qrSize - 20,
-		{ size: 10 }
-	);
-	s.y = Math.min(s.y, s.verifyQr(o.verifyUrl, qrSize)) - 6;
+		const matches = o.source.sha256 === f.applicationPdf?.sha256;
+		// Each part numbers its own pages (the service's PDF does): this says where each one is.
+		const last =
+			pages === 1
+				? `this page (${pagesWord(signaturePage, signaturePage + 1)})`
+				: `these signature pages (${pagesWord(signaturePage, signaturePage + pages)})`;
+		const one = o.source.pages === 1;
+		const pagesOfIt = one ? 'the one page' : `the ${o.source.pages} pages`;
+		const rest =
+			signaturePage > firstAdded
+				? `the agreement they accepted, as text (${pagesWord(firstAdded, signaturePage)}), and ${last}`
+				: last;
+		s.paragraph(
+			matches
+				? `This copy holds ${pagesOfIt} of the application exactly as ${one ? 'it was' : 'they were'} presented to the signer (${pagesWord(0, firstAdded)}; SHA-256 of that PDF: ${o.source.sha256}), then ${rest}.`
+				: `The application PDF was not recorded when the signer decided; ${pagesOfIt} at the start of this copy (${pagesWord(0, firstAdded)}) ${one ? 'was' : 'were'} fetched from the onboarding service on ${officeTime(o.source.offeredAt, tz)} (SHA-256 ${o.source.sha256}). Next in this copy: ${rest}.`,
+			{ size: 8.5, color: matches ? COLOR.muted : COLOR.bad },
+			10
+		);
 
-	const matches = o.source.sha256 === f.applicationPdf?.sha256;
-	// Each part numbers its own pages (the service's PDF does): this says where each one is.
-	const last = `this page (${pagesWord(signaturePage, signaturePage + 1)})`;
-	const one = o.source.pages === 1;
-	const pagesOfIt = one ? 'the one page' : `the ${o.source.pages} pages`;
-	const rest =
-		signaturePage > firstAdded
-			? `the agreement they accepted, as text (${pagesWord(firstAdded, signaturePage)}), and ${last}`
-			: last;
-	s.paragraph(
-		matches
-			? `This copy holds ${pagesOfIt} of the application exactly as ${one ? 'it was' : 'they were'} presented to the signer (${pagesWord(0, firstAdded)}; SHA-256 of that PDF: ${o.source.sha256}), then ${rest}.`
-			: `The application PDF was not recorded when the signer decided; ${pagesOfIt} at the start of this copy (${pagesWord(0, firstAdded)}) ${one ? 'was' : 'were'} fetched from the onboarding service on ${officeTime(o.source.offeredAt, tz)} (SHA-256 ${o.source.sha256}). Next in this copy: ${rest}.`,
-		{ size: 8.5, color: matches ? COLOR.muted : COLOR.bad },
-		10
-	);
+		// The signature itself, large, on its line, and its caption under it, in a panel as tall as
+		// both: a long name takes more lines of either.
+		const inner = CONTENT_WIDTH - 28;
+		const signed = f.signature ?? f.signerName;
+		const caption = `${f.signerName} typed "${f.signature ?? ''}" as their signature on ${officeTime(f.decidedAt, tz)}.`;
+		const captionStyle = { size: 8, color: COLOR.muted };
+		const captionTop = s.y - 20 - s.signatureHeight(signed, inner, 34) - 2.5;
+		const height = Math.max(92, s.y - captionTop + s.textHeight(caption, inner, captionStyle) + 8);
+		s.page.drawRectangle({ x, y: s.y - height, width: CONTENT_WIDTH, height, color: COLOR.panel });
+		s.textAt('Signed by', x + 14, 200, { size: 7.5, font: 'bold', color: COLOR.muted }, s.y - 10);
+		s.signature(signed, x + 14, s.y - 20, inner, 34);
+		s.textAt(caption, x + 14, inner, captionStyle, captionTop);
+		s.y -= height + 16;
 
-	// The signature itself, large, on its line, and its caption under it, in a panel as tall as
-	// both: a long name takes more lines of either.
-	const inner = CONTENT_WIDTH - 28;
-	const signed = f.signature ?? f.signerName;
-	const caption = `${f.signerName} typed "${f.signature ?? ''}" as their signature on ${officeTime(f.decidedAt, tz)}.`;
-	const captionStyle = { size: 8, color: COLOR.muted };
-	const captionTop = s.y - 20 - s.signatureHeight(signed, inner, 34) - 2.5;
-	const height = Math.max(92, s.y - captionTop + s.textHeight(caption, inner, captionStyle) + 8);
-	s.page.drawRectangle({ x, y: s.y - height, width: CONTENT_WIDTH, height, color: COLOR.panel });
-	s.textAt('Signed by', x + 14, 200, { size: 7.5, font: 'bold', color: COLOR.muted }, s.y - 10);
-	s.signature(signed, x + 14, s.y - 20, inner, 34);
-	s.textAt(caption, x + 14, inner, captionStyle, captionTop);
-	s.y -= height + 16;
-
-	const rows: { label: string; value: string; style?: Style }[] = [
-		{ label: 'Signer', value: `${f.signerName} <${f.signerEmail}>` },
-		...(f.ownerName
-			? [
-					{
-						label: 'Owner',
-						value: ownerNote(f.ownerName),
-						style: { color: COLOR.bad, size: 9 }
-					}
-				]
-			: []),
-		{ label: 'Signed at', value: `${officeTime(f.decidedAt, tz)}  (${utcTime(f.decidedAt)})` },
-		{ label: 'IP address', value: f.ip ?? 'not recorded', style: { font: 'mono', size: 9 } },
-		{ label: 'Device', value: f.device },
-		{ label: 'Decision reference', value: f.reference, style: { font: 'mono', size: 8 } },
-		{
-			label: 'Service decision no.',
-			value: f.serviceDecisionId !== null ? String(f.serviceDecisionId) : 'not yet assigned'
-		}
-	];
-	s.heading('The signing', 60);
-	s.y -= s.keyValuesAt(rows, x, CONTENT_WIDTH, 130);
-	s.heading('Acceptance', 60);
-	s.y -= s.keyValuesAt(
-		[
+		const rows: { label: string; value: string; style?: Style }[] = [
+			{ label: 'Signer', value: `${f.signerName} <${f.signerEmail}>` },
+			...(f.ownerName
+				? [
+						{
+							label: 'Owner',
+							value: ownerNote(f.ownerName),
+							style: { color: COLOR.bad, size: 9 }
+						}
+					]
+				: []),
+			{ label: 'Signed at', value: `${officeTime(f.decidedAt, tz)}  (${utcTime(f.decidedAt)})` },
+			{ label: 'IP address', value: f.ip ?? 'not recorded', style: { font: 'mono', size: 9 } },
+			{ label: 'Device', value: f.device },
+			{ label: 'Decision reference', value: f.reference, style: { font: 'mono', size: 8 } },
+			{
+				label: 'Service decision no.',
+				value: f.serviceDecisionId !== null ? String(f.serviceDecisionId) : 'not yet assigned'
+			}
+		];
+		s.heading('The signing', 60);
+		s.keyValues(rows, 130);
+		// In two columns, side by side: the page keeps room for a longer signing's rows (an owner's
+		// note, a long name) before it must run onto a second.
+		const acceptance = [
 			...(f.serviceVersion ? [{ label: 'Terms version', value: f.serviceVersion }] : []),
 			...flagRows(f)
-		],
-		x,
-		CONTENT_WIDTH,
-		130
-	);
-	s.heading('Evidence', 40);
-	s.y -= s.keyValuesAt(
-		[{ label: 'Certificate hash', value: f.contentHash, style: { font: 'mono', size: 8 } }],
-		x,
-		CONTENT_WIDTH,
-		130
-	);
-	s.paragraph(
-		`The certificate of completion for this decision carries the same certificate hash and the full record of the signing. This file is sealed with the portal's digital signature: a PDF reader shows it as signed, and any change breaks the seal. Check it at ${o.verifyUrl}.`,
-		{ size: 7.5, color: COLOR.muted }
-	);
-	s.heading('Attached files', 40);
-	s.paragraph(
-		'What each hash on the certificate of completion is of, attached to this PDF (a PDF reader lists them as attachments; pdfdetach -saveall saves them): the SHA-256 of each file is the hash printed for it.',
-		{ size: 7.5, color: COLOR.muted },
-		2
-	);
-	s.y -= s.keyValuesAt(
-		attached.map((a) => ({ label: a.name, value: a.what, style: { size: 8 } })),
-		x,
-		CONTENT_WIDTH,
-		200
-	);
+		];
+		const half = Math.ceil(acceptance.length / 2);
+		const column = (CONTENT_WIDTH - 18) / 2;
+		s.heading('Acceptance', 60);
+		s.y -= Math.max(
+			s.keyValuesAt(acceptance.slice(0, half), x, column, 130),
+			s.keyValuesAt(acceptance.slice(half), x + column + 18, column, 130)
+		);
+		s.heading('Evidence', 40);
+		s.keyValues(
+			[{ label: 'Certificate hash', value: f.contentHash, style: { font: 'mono', size: 8 } }],
+			130
+		);
+		s.paragraph(
+			`The certificate of completion for this decision carries the same certificate hash and the full record of the signing. This file is sealed with the portal's digital signature: a PDF reader shows it as signed, and any change breaks the seal. Check it at ${o.verifyUrl}.`,
+			{ size: 7.5, color: COLOR.muted }
+		);
+		const files = attached.map((a) => ({ label: a.name, value: a.what, style: { size: 8 } }));
+		const about =
+			'What each hash on the certificate of completion is of, attached to this PDF (a PDF reader lists them as attachments; pdfdetach -saveall saves them): the SHA-256 of each file is the hash printed for it.';
+		const aboutStyle = { size: 7.5, color: COLOR.muted };
+		// Kept together, on the next page if it must: a list of files split across pages reads as
+		// two lists, the second with no heading.
+		s.heading('Attached files', s.textHeight(about, CONTENT_WIDTH, aboutStyle) + files.length * 14);
+		s.paragraph(about, aboutStyle, 2);
+		s.keyValues(files, 200);
+	};
+	let pages = 1;
+	for (let drawn = 0; ; drawn++) {
+		signatureParts(pages);
+		const took = pdf.getPageCount() - signaturePage;
+		if (took === pages || drawn === 3) break;
+		while (pdf.getPageCount() > signaturePage) pdf.removePage(pdf.getPageCount() - 1);
+		s.newPage();
+		pages = took;
+	}
 	if (agreement.length > 0) {
 		s.footers(
 			`The agreement as shown - application ${f.applicationId} - ref. ${f.reference}`,
