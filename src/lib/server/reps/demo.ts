@@ -44,11 +44,6 @@ export async function seedDemoRep(db: Db, dataDir: string): Promise<void> {
 }
 
 /**
- * The demo rep's password was changed (in the console, or by `npm run reps -- reset-password`):
- * the generated one in the data folder no longer signs in, so `npm start` stops printing it.
- * The new one is never written down. On embedded defaults only, where the demo rep is seeded.
- */
-/**
  * The demo rep was disabled, or enabled again (`npm run reps -- disable`/`enable`): noted in the
  * data folder, where `npm start` reads it, on embedded defaults only.
  */
@@ -63,6 +58,11 @@ export function noteDemoDisabled(
 	else rmSync(file, { force: true });
 }
 
+/**
+ * The demo rep's password was changed (in the console, or by `npm run reps -- reset-password`):
+ * the generated one in the data folder no longer signs in, so `npm start` stops printing it.
+ * The new one is never written down. On embedded defaults only, where the demo rep is seeded.
+ */
 export function forgetDemoPassword(
 	config: { DATABASE_URL?: string | null; DATA_DIR: string },
 	email: string
