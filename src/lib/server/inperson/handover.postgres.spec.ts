@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '$lib/server/app';
+import { appendAudit } from '$lib/server/audit/audit';
 import { schema } from '$lib/server/db';
 import { issueLink } from '$lib/server/links/ending';
 import { addRep } from '$lib/server/reps/accounts';
@@ -84,6 +85,17 @@ describe.runIf(TEST_DATABASE_URL)('a hand-over and a new link at once, two insta
 		expect([...outcomes].sort()).toEqual([false, true]);
 	});
 
+	let kim: SignedInRep;
+	const give = (i: number, who: SignedInRep, known?: string[]) =>
+		handOver(instances[i]!, {
+			rep: who,
+			applicationId: APP,
+			idType: null,
+			idLast4: null,
+			meta,
+			known
+		});
+
 	it('of two reps handing over at once, each from a page with no tablet out, one takes it', async () => {
 		const db = pools[0]!.db;
 		await addRep(
@@ -93,23 +105,17 @@ describe.runIf(TEST_DATABASE_URL)('a hand-over and a new link at once, two insta
 		);
 		const [row] = await db.select().from(schema.reps).where(eq(schema.reps.repNo, 32));
 		const secret = await createRepSession(db, row!.id, meta);
-		const kim = (await resumeRepSession(db, secret, { idleMinutes: 30, maxHours: 12 }))!.rep;
+		kim = (await resumeRepSession(db, secret, { idleMinutes: 30, maxHours: 12 }))!.rep;
 		for (let round = 0; round < 8; round++) {
 			// Every tablet taken back: both pages show none out.
 			await db
 				.update(schema.handovers)
 				.set({ lockedAt: new Date(), lockReason: 'returned' })
 				.where(isNull(schema.handovers.lockedAt));
-			const give = (i: number, who: SignedInRep) =>
-				handOver(instances[i]!, {
-					rep: who,
-					applicationId: APP,
-					idType: null,
-					idLast4: null,
-					meta,
-					known: []
-				});
-			const results = await Promise.all([give(0, rep), sleep(round).then(() => give(1, kim))]);
+			const results = await Promise.all([
+				give(0, rep, []),
+				sleep(round).then(() => give(1, kim, []))
+			]);
 			// One hand-over went through; the other was refused, not taken from the merchant unseen.
 			expect(results.map((r) => r.ok).sort(), `round ${round}`).toEqual([false, true]);
 			expect(results.find((r) => !r.ok)).toEqual({ ok: false, reason: 'moved' });
@@ -118,6 +124,38 @@ describe.runIf(TEST_DATABASE_URL)('a hand-over and a new link at once, two insta
 				.from(schema.handovers)
 				.where(and(eq(schema.handovers.applicationId, APP), isNull(schema.handovers.lockedAt)));
 			expect(out, `round ${round}`).toHaveLength(1);
+		}
+	});
+
+	it('a hand-over that picks up the session on a colleague’s tablet, while the merchant acts on it, waits its turn', async () => {
+		const db = pools[1]!.db;
+		for (let round = 0; round < 12; round++) {
+			const first = await give(0, rep);
+			if (!first.ok) throw new Error(`round ${round}: ${first.reason}`);
+			const id = first.session.id;
+			const [taken] = await Promise.all([
+				give(1, kim),
+				// The merchant's step on Sam's tablet, as the terms page writes it: the session's row,
+				// then the trail (which takes the application's lock).
+				sleep(round).then(() =>
+					db.transaction(async (tx) => {
+						await tx
+							.update(schema.signingSessions)
+							.set({ lastSeenAt: new Date() })
+							.where(eq(schema.signingSessions.id, id));
+						await sleep(15);
+						await appendAudit(tx, {
+							officeId: OFFICE,
+							applicationId: APP,
+							sessionId: id,
+							channel: 'in_person',
+							type: 'consent.given'
+						});
+					})
+				)
+			]);
+			// Neither was aborted as a deadlock: the merchant's step is in, and Kim has the signing.
+			expect(taken, `round ${round}`).toMatchObject({ ok: true, session: { id } });
 		}
 	});
 });

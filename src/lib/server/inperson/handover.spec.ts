@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '$lib/server/app';
@@ -318,6 +319,43 @@ describe('Hand to merchant, beside a colleague’s tablet', { timeout: 60_000 },
 		expect(locked).toMatchObject({ lockReason: 'moved', endedAt: null });
 		const types = (await listAudit(database.db, 1207, APP)).map((e) => e.type);
 		expect(types.slice(-2)).toEqual(['session.handed_over', 'device.locked']);
+	});
+
+	it('does not pick up a session that ended while it asked the service, and writes nothing', async () => {
+		const [kimsTablet] = await open();
+		// The merchant declines on Kim's tablet while Sam's hand-over waits for the service.
+		let meanwhile: (() => Promise<unknown>) | null = () =>
+			database.db
+				.update(schema.signingSessions)
+				.set({ declineId: randomUUID() })
+				.where(eq(schema.signingSessions.id, kimsTablet!.signingSessionId));
+		const onboarding = new Proxy(ctx.onboarding, {
+			get(target, key) {
+				const value = Reflect.get(target, key) as unknown;
+				if (key !== 'listApplications' || typeof value !== 'function') return value;
+				return async (...args: unknown[]) => {
+					const run = meanwhile;
+					meanwhile = null;
+					await run?.();
+					return value.apply(target, args);
+				};
+			}
+		});
+		const trail = await listAudit(database.db, 1207, APP);
+		const before = await rows(schema.handovers);
+		const taken = await handOver(
+			{ ...ctx, onboarding },
+			{ rep: sam, applicationId: APP, idType: null, idLast4: null, meta, known: [kimsTablet!.id] }
+		);
+		expect(meanwhile).toBeNull();
+		expect(taken).toEqual({ ok: false, reason: 'changed' });
+		expect(await rows(schema.handovers)).toEqual(before);
+		expect(await listAudit(database.db, 1207, APP)).toEqual(trail);
+		// Its decline undone, for the test after: the session goes on as before.
+		await database.db
+			.update(schema.signingSessions)
+			.set({ declineId: null })
+			.where(eq(schema.signingSessions.id, kimsTablet!.signingSessionId));
 	});
 
 	it('without what the page knew (an older caller), takes whatever tablet is out', async () => {

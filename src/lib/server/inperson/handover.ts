@@ -47,13 +47,42 @@ export interface HandOver {
 	known?: string[];
 }
 
-/** `moved`: a tablet was handed over since the rep's page was judged (see HandOver.known). */
+/**
+ * `moved`: a tablet was handed over since the rep's page was judged (see HandOver.known).
+ * `changed`: the session it was to pick up ended meanwhile, in a decision or a decline on the
+ * tablet the merchant has.
+ */
 export type HandOverResult =
 	| { ok: true; signingSecret: string; tabletSecret: string; session: SigningSession }
-	| { ok: false; reason: StartRefusal | 'moved' };
+	| { ok: false; reason: StartRefusal | 'moved' | 'changed' };
 
-/** Thrown inside handOver's transaction to undo it: a tablet was handed over since. */
-class HandedSince extends Error {}
+/** Thrown inside handOver's transaction to undo it, for that reason. */
+class NotHandedOver extends Error {
+	constructor(readonly reason: 'moved' | 'changed') {
+		super(reason);
+	}
+}
+
+/**
+ * The earlier session's row, locked, if it can still be picked up: taken before the
+ * application's lock, the order every writer of a session takes them in (a decision, a decline,
+ * the terms shown, consent: each writes its row, then the trail).
+ */
+async function claimSession(tx: Tx, id: string): Promise<void> {
+	const [still] = await tx
+		.select({ id: signingSessions.id })
+		.from(signingSessions)
+		.where(
+			and(
+				eq(signingSessions.id, id),
+				isNull(signingSessions.closedAt),
+				isNull(signingSessions.decisionId),
+				isNull(signingSessions.declineId)
+			)
+		)
+		.for('update');
+	if (!still) throw new NotHandedOver('changed');
+}
 
 /**
  * The application's hand-overs still open and not locked, whichever rep session made them: the
@@ -182,8 +211,9 @@ export async function handOver(
 	let opened: { secret: string; session: SigningSession };
 	try {
 		opened = await ctx.db.transaction(async (tx) => {
-			// The application's lock first, as every writer of hand-overs takes it (lockIn,
-			// endHandover): held before any of their rows, two of them never wait on each other.
+			if (earlier) await claimSession(tx, earlier.id);
+			// The application's lock before any hand-over's row, as every writer of hand-overs takes
+			// it (lockIn, endHandover): two of them never wait on each other.
 			// A link made at this moment (links.ts, tabletAway) either commits first and ends below,
 			// or waits, then sees this tablet's row and is refused; of two hand-overs at once, the
 			// second reads the first's row here.
@@ -193,7 +223,7 @@ export async function handOver(
 			// here. One handed over since the rep's page was judged is not taken unseen.
 			const elsewhere = await openHandovers(tx, rep.officeId, applicationId, rep.sessionId);
 			const known = input.known;
-			if (known && elsewhere.some((h) => !known.includes(h.id))) throw new HandedSince();
+			if (known && elsewhere.some((h) => !known.includes(h.id))) throw new NotHandedOver('moved');
 			const { secret, session } = await open(tx);
 			// One tablet, one hand-over: anything this rep session still held open ends here.
 			await tx
@@ -217,7 +247,7 @@ export async function handOver(
 			return { secret, session };
 		});
 	} catch (e) {
-		if (e instanceof HandedSince) return { ok: false, reason: 'moved' };
+		if (e instanceof NotHandedOver) return { ok: false, reason: e.reason };
 		throw e;
 	}
 	// One way in at a time: the application's link ends here, with its sessions and any questions

@@ -320,6 +320,9 @@ const tabletInHands = (state: ConsoleState) =>
 const TABLET_SINCE =
 	'A tablet was handed to the merchant for this application after this page was shown, and they may be signing on it now, so nothing was handed over here. To take the signing over to this device all the same, hand over again: the tablet they have locks behind its rep’s password, and the merchant goes on here from where they are.';
 
+const SIGNING_ENDED =
+	'The merchant decided or declined on the tablet they have just as you pressed, so nothing was handed over here. The page now shows where the application stands.';
+
 const HAND_OVER_REFUSED: Record<StartRefusal, [number, string]> = {
 	unavailable: [503, 'The onboarding service isn’t answering right now. Try again in a minute.'],
 	not_found: [404, 'There is no such application in your office.'],
@@ -393,6 +396,9 @@ export const actions: Actions = {
 		});
 		if (!result.ok) {
 			if (result.reason === 'moved') return moved;
+			if (result.reason === 'changed') {
+				return fail(409, { ...kept, errors: {}, error: SIGNING_ENDED, moved: true });
+			}
 			const [status, error] = HAND_OVER_REFUSED[result.reason];
 			return fail(status, { ...kept, errors: {}, error });
 		}
