@@ -390,7 +390,9 @@ test('a hand-over from a page shown before a tablet went to the merchant takes n
 	for (const form of stale) {
 		const replayed = await replayPost(second, `${appPath(app.id)}?/handOver`, form);
 		expect(replayed.status()).toBe(409);
-		expect(await replayed.text()).toContain('after this page was shown');
+		expect(await replayed.text()).toContain(
+			'Nothing was handed over: a tablet went to the merchant for this application after this page was shown.'
+		);
 	}
 	const garbled = await replayPost(second, `${appPath(app.id)}?/handOver`, {
 		photoIdChecked: 'on',
@@ -401,7 +403,7 @@ test('a hand-over from a page shown before a tablet went to the merchant takes n
 	await second.getByLabel('I have checked the signer’s photo ID').check();
 	await second.getByRole('button', { name: 'Hand to merchant', exact: true }).click();
 	await expect(second.getByRole('alert')).toContainText(
-		'A tablet was handed to the merchant for this application after this page was shown'
+		'Nothing was handed over: a tablet went to the merchant for this application after this page was shown'
 	);
 	await expect(second).toHaveURL(new RegExp(`${appPath(app.id)}$`));
 	// The page is read again: it shows the tablet, and what a hand-over here does to it.
@@ -411,9 +413,15 @@ test('a hand-over from a page shown before a tablet went to the merchant takes n
 	await expect(first).toHaveURL(/\/sign\/identity$/);
 	await expect(first.getByRole('button', { name: 'Return to rep' })).toBeVisible();
 
-	// Pressed again, knowing: the signing moves here, and the first tablet locks.
-	await second.getByLabel('I have checked the signer’s photo ID').check();
-	await second.getByRole('button', { name: 'Hand to merchant here instead' }).click();
+	// Pressed again, knowing (here as a page from before the tablet's id posts it, which said only
+	// that it showed one): the signing moves here, and the first tablet locks.
+	const knowing = await replayPost(second, `${appPath(app.id)}?/handOver`, {
+		photoIdChecked: 'on',
+		tabletShown: 'yes'
+	});
+	expect(knowing.status()).toBe(303);
+	expect(knowing.headers()['location']).toBe('/sign/identity');
+	await second.goto(appPath(app.id));
 	await expect(second).toHaveURL(/\/sign\/identity$/);
 	await first.reload();
 	await expectLocked(first);

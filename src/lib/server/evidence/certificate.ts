@@ -4,7 +4,7 @@ import { carriedFrom, channelLabel } from '$lib/server/audit/labels';
 import { ACCEPTANCE_SECTIONS } from '$lib/server/onboarding';
 import { IDENTITY_STEP, type EvidenceFacts, type KeyStep } from './facts';
 import { CONTENT_WIDTH, COLOR, MARGIN, Sheet, needsUnicode, type Style } from './layout';
-import { eventSentence, officeTime, ownerNote, utcTime } from './words';
+import { channelText, eventSentence, officeTime, ownerNote, photoIdText, utcTime } from './words';
 
 export interface CertificateOptions {
 	timeZone: string;
@@ -44,31 +44,6 @@ export function shownSteps(
 
 function when(at: Date, tz: string): string {
 	return `${officeTime(at, tz)} (${utcTime(at)})`;
-}
-
-function channelText(f: EvidenceFacts): string {
-	if (f.channel.kind === 'link') {
-		if (f.channel.emailedTo) return `Emailed signing link, sent to ${f.channel.emailedTo}`;
-		// Not emailed by the portal: said with who made it, so that a reviewer does not read a gap.
-		const by = {
-			rep: 'Signing link a rep made to pass on',
-			operator: 'Signing link from the operator API',
-			demo: 'Signing link from the sandbox’s demo',
-			none: 'Signing link'
-		}[f.channel.madeBy ?? 'none'];
-		return `${by} (not emailed by the portal)`;
-	}
-	const p = f.channel.inPerson;
-	const rep = [p.repName ?? 'a rep', p.repNo ? `rep no. ${p.repNo}` : null].filter(Boolean);
-	return `In person, on the rep’s device, with ${rep.join(', ')}`;
-}
-
-function photoIdText(f: EvidenceFacts): string | null {
-	if (f.channel.kind !== 'in_person') return null;
-	const p = f.channel.inPerson;
-	if (!p.photoIdChecked) return 'Not attested by the rep';
-	const kind = p.idType ?? 'Photo ID';
-	return `Checked by the rep: ${kind}${p.idLast4 ? ` ending ${p.idLast4}` : ''}`;
 }
 
 function identityText(f: EvidenceFacts): string {

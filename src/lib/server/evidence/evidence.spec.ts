@@ -5,7 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import jsQR from 'jsqr';
-import { PDFDocument } from 'pdf-lib';
+import {
+	PDFArray,
+	PDFDict,
+	PDFDocument,
+	PDFName,
+	PDFRef,
+	PDFStream,
+	type PDFObject
+} from 'pdf-lib';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendAudit, listAudit } from '$lib/server/audit/audit';
@@ -76,6 +84,40 @@ function underFooter(file: string, first: number): string[] {
 				.map((m) => m[3])
 				.join(' ');
 		});
+}
+
+/**
+ * The objects of a PDF that nothing leads to from its trailer (the catalog, the document's info):
+ * written into the file but no part of the document. The parser's own cross-reference and object
+ * streams aside, and the standard fonts a sheet embeds whether or not a page uses them.
+ */
+function unreachable(pdf: PDFDocument): string[] {
+	const seen = new Set<string>();
+	const visit = (o: PDFObject | undefined): void => {
+		if (o instanceof PDFRef) {
+			if (seen.has(String(o))) return;
+			seen.add(String(o));
+			visit(pdf.context.lookup(o));
+		} else if (o instanceof PDFDict) {
+			for (const [, value] of o.entries()) visit(value);
+		} else if (o instanceof PDFArray) {
+			for (const value of o.asArray()) visit(value);
+		} else if (o instanceof PDFStream) {
+			visit(o.dict);
+		}
+	};
+	visit(pdf.context.trailerInfo.Root);
+	visit(pdf.context.trailerInfo.Info);
+	const skip = ['XRef', 'ObjStm', 'Font'].map((t) => PDFName.of(t));
+	return pdf.context
+		.enumerateIndirectObjects()
+		.filter(([ref, o]) => {
+			if (seen.has(String(ref))) return false;
+			const dict = o instanceof PDFStream ? o.dict : o instanceof PDFDict ? o : undefined;
+			const type = dict?.get(PDFName.of('Type'));
+			return !skip.some((t) => t === type);
+		})
+		.map(([ref, o]) => `${String(ref)} ${o.constructor.name}`);
 }
 
 /** The QR code on page 1, rendered by pdftoppm and read back with jsQR. */
@@ -452,6 +494,17 @@ describe('certificate of completion and signed copy', () => {
 				'Jordan Alvarez (rep 31) started an in-person signing on their device after checking the signer’s photo ID.'
 			);
 		}
+		// The signed copy's signature page says so too: the address and device it prints are the
+		// rep's tablet's, not the merchant's own.
+		const copy = write(
+			`in-person-copy-${applicationId}.pdf`,
+			await signedCopyPdf(t.ctx, { officeId: 1207, applicationId, origin: ORIGIN })
+		);
+		const signature = pages(copy).at(-1)!.replace(/\s+/g, ' ');
+		expect(signature).toContain(
+			'Channel In person, on the rep’s device, with Jordan Alvarez, rep no. 31'
+		);
+		expect(signature).toContain('Photo ID Checked by the rep: Driver’s license ending K7Q2');
 	});
 
 	it('prints the check of the last hand-over before the decision, under which the merchant went on', async () => {
@@ -570,6 +623,8 @@ describe('certificate of completion and signed copy', () => {
 			expect(last, expected).toContain(expected);
 		}
 		expect(last).toMatch(/Terms version\s+2026-09-01/);
+		expect(last).toMatch(/Channel\s+Emailed signing link, sent to dana@blueheronbakery\.example/);
+		expect(last).not.toContain('Photo ID');
 		// Each printed hash is of a file attached to the copy, which a reviewer can hash again.
 		expect(read).toContain(`CONSENT TO ELECTRONIC RECORDS - AGREED SHA-256 ${CONSENT_SHA256}`);
 		const saved = detach(file);
@@ -631,8 +686,10 @@ describe('certificate of completion and signed copy', () => {
 				/^Signature page - application \d+ - ref\. \S+ \[U\+…\]: a character .* Page \d of 2$/
 			);
 		}
-		// Drawn once: the first try's pages are not left in the file.
+		// Drawn once: the first try's pages are not left in the file, neither shown nor as objects
+		// that no page leads to (an earlier draft, hidden inside the sealed file).
 		expect(text.filter((p) => p.includes('SIGNATURE PAGE'))).toHaveLength(1);
+		expect(unreachable(await PDFDocument.load(bytes))).toEqual([]);
 	});
 
 	it('prints names in letters Windows-1252 lacks as typed, in an embedded Noto Sans', async () => {

@@ -1,9 +1,9 @@
-import { PDFDocument } from 'pdf-lib';
+import { PDFArray, PDFDocument, PDFName, PDFRef } from 'pdf-lib';
 import { ACCEPTANCE_SECTIONS } from '$lib/server/onboarding';
 import { agreementBlocks, blocksText, type Block } from './agreement';
 import { CONSENT_TITLE, type EvidenceFacts } from './facts';
 import { CONTENT_WIDTH, COLOR, MARGIN, Sheet, needsUnicode, type Style } from './layout';
-import { officeTime, ownerNote, utcTime } from './words';
+import { channelText, officeTime, ownerNote, photoIdText, utcTime } from './words';
 import { CONSENT_SHA256, CONSENT_TEXT } from '$lib/server/signing/terms';
 
 export interface SignedCopyOptions {
@@ -232,6 +232,7 @@ export async function renderSignedCopy(
 		s.textAt(caption, x + 14, inner, captionStyle, captionTop);
 		s.y -= height + 16;
 
+		const photoId = photoIdText(f);
 		const rows: { label: string; value: string; style?: Style }[] = [
 			{ label: 'Signer', value: `${f.signerName} <${f.signerEmail}>` },
 			...(f.ownerName
@@ -243,6 +244,9 @@ export async function renderSignedCopy(
 						}
 					]
 				: []),
+			// How it reached them: in person, the IP address and device below are the rep's tablet's.
+			{ label: 'Channel', value: channelText(f) },
+			...(photoId ? [{ label: 'Photo ID', value: photoId }] : []),
 			{ label: 'Signed at', value: `${officeTime(f.decidedAt, tz)}  (${utcTime(f.decidedAt)})` },
 			{ label: 'IP address', value: f.ip ?? 'not recorded', style: { font: 'mono', size: 9 } },
 			{ label: 'Device', value: f.device },
@@ -291,7 +295,7 @@ export async function renderSignedCopy(
 		signatureParts(pages);
 		const took = pdf.getPageCount() - signaturePage;
 		if (took === pages || drawn === 3) break;
-		while (pdf.getPageCount() > signaturePage) pdf.removePage(pdf.getPageCount() - 1);
+		while (pdf.getPageCount() > signaturePage) dropLastPage(pdf);
 		s.newPage();
 		pages = took;
 	}
@@ -304,6 +308,21 @@ export async function renderSignedCopy(
 	}
 	s.footers(`Signature page - application ${f.applicationId} - ref. ${f.reference}`, signaturePage);
 	return pdf;
+}
+
+/**
+ * Takes the last page out of the file, with what was drawn on it: pdf-lib's removePage only
+ * unlinks a page from the page tree, and the page and its content would still be written (an
+ * earlier draft, hidden in the sealed file). The fonts it used stay: later pages use them.
+ */
+function dropLastPage(pdf: PDFDocument): void {
+	const index = pdf.getPageCount() - 1;
+	const page = pdf.getPage(index);
+	const contents = page.node.get(PDFName.of('Contents'));
+	pdf.removePage(index);
+	const streams = contents instanceof PDFArray ? contents.asArray() : [contents];
+	for (const ref of streams) if (ref instanceof PDFRef) pdf.context.delete(ref);
+	pdf.context.delete(page.ref);
 }
 
 /** Pages `from` up to `to` (0-based, `to` not included) as a reader counts them in the file. */

@@ -2,6 +2,7 @@ import Bowser from 'bowser';
 import type { AuditEvent } from '$lib/server/audit/audit';
 import { carriedFrom, durationWords, plural, typeLabel } from '$lib/server/audit/labels';
 import { formatTime } from '$lib/time';
+import type { EvidenceFacts } from './facts';
 
 /** "Safari 17.0 on iOS 17.0 (Apple iPhone)": the user agent as a person names a device. */
 export function describeDevice(userAgent: string | null): string {
@@ -134,4 +135,31 @@ export function eventSentence(e: AuditEvent): string {
 		default:
 			return `${typeLabel(e.type)}.`;
 	}
+}
+
+/** How the signing reached the signer, for the certificate and the signed copy alike. */
+export function channelText(f: EvidenceFacts): string {
+	if (f.channel.kind === 'link') {
+		if (f.channel.emailedTo) return `Emailed signing link, sent to ${f.channel.emailedTo}`;
+		// Not emailed by the portal: said with who made it, so that a reviewer does not read a gap.
+		const by = {
+			rep: 'Signing link a rep made to pass on',
+			operator: 'Signing link from the operator API',
+			demo: 'Signing link from the sandbox’s demo',
+			none: 'Signing link'
+		}[f.channel.madeBy ?? 'none'];
+		return `${by} (not emailed by the portal)`;
+	}
+	const p = f.channel.inPerson;
+	const rep = [p.repName ?? 'a rep', p.repNo ? `rep no. ${p.repNo}` : null].filter(Boolean);
+	return `In person, on the rep’s device, with ${rep.join(', ')}`;
+}
+
+/** In person, the rep's attestation of the signer's photo ID; none for a link. */
+export function photoIdText(f: EvidenceFacts): string | null {
+	if (f.channel.kind !== 'in_person') return null;
+	const p = f.channel.inPerson;
+	if (!p.photoIdChecked) return 'Not attested by the rep';
+	const kind = p.idType ?? 'Photo ID';
+	return `Checked by the rep: ${kind}${p.idLast4 ? ` ending ${p.idLast4}` : ''}`;
 }

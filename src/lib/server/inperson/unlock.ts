@@ -45,7 +45,8 @@ export async function unlockHandover(
 		meta,
 		now
 	);
-	if (!checked.ok && checked.reason === 'invalid') {
+	// Not a disabled rep's own password, which is right but opens nothing: no wrong one was typed.
+	if (!checked.ok && checked.reason === 'invalid' && !checked.disabled) {
 		await recordUnlockRefused(ctx.db, h, checked.left, meta, now);
 	}
 	if (!checked.ok) return checked;

@@ -318,7 +318,7 @@ const tabletInHands = (state: ConsoleState) =>
 	(state.kind === 'in_progress' || state.kind === 'identity_locked') && state.inPerson;
 
 const TABLET_SINCE =
-	'A tablet was handed to the merchant for this application after this page was shown, and they may be signing on it now, so nothing was handed over here. To take the signing over to this device all the same, hand over again: the tablet they have locks behind its rep’s password, and the merchant goes on here from where they are.';
+	'Nothing was handed over: a tablet went to the merchant for this application after this page was shown. The page now shows it; hand over again only if you mean to take the signing from it.';
 
 const SIGNING_ENDED =
 	'The merchant decided or declined on the tablet they have just as you pressed, so nothing was handed over here. The page now shows where the application stands.';
@@ -384,8 +384,12 @@ export const actions: Actions = {
 		// again with it, and says what a hand-over here does to it. The one the page showed is
 		// taken, as it said it would be.
 		const inHands = tabletInHands(state) ? (state.tablet ?? null) : null;
+		const { shownTablet, tabletShown } = parsed.output;
+		// A page from before the id said only whether it showed one: the one in hands now, as far
+		// as it can tell (a page already open across an update hands over as it did before it).
+		const shown = shownTablet !== undefined ? shownTablet : tabletShown === 'yes' ? inHands : null;
 		const moved = fail(409, { ...kept, errors: {}, error: TABLET_SINCE, moved: true });
-		if (inHands && inHands !== parsed.output.shownTablet) return moved;
+		if (inHands && inHands !== shown) return moved;
 		const result = await handOver(app(), {
 			rep,
 			applicationId,

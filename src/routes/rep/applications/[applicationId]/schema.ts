@@ -44,9 +44,14 @@ export const SendLinkSchema = v.object({
 /** "Hand to merchant": the rep's attestation; the ID's type and last four are optional notes. */
 export const HandOverSchema = v.object({
 	// The hand-over whose tablet the page showed in the merchant's hands (its id, or "none"): a
-	// hand-over here takes the signing from it, and from no other. A page from before the field
-	// counts as showing none.
-	shownTablet: v.optional(shownId, 'none'),
+	// hand-over here takes the signing from it, and from no other.
+	shownTablet: v.optional(shownId),
+	// What a page from before that field posts (and a page of this one posts beside it, for a
+	// server of the one before): whether it showed a tablet in hands. Without either, none.
+	tabletShown: v.optional(
+		v.picklist(['yes', 'no'], 'This page is out of date: reload it and try again.'),
+		'no'
+	),
 	photoIdChecked: v.pipe(
 		v.optional(
 			v.string('Tick “I have checked the signer’s photo ID” before handing the tablet over.'),
