@@ -394,12 +394,21 @@ test('a hand-over from a page shown before a tablet went to the merchant takes n
 			'Nothing was handed over: a tablet went to the merchant for this application after this page was shown.'
 		);
 	}
-	const garbled = await replayPost(second, `${appPath(app.id)}?/handOver`, {
-		photoIdChecked: 'on',
-		shownTablet: 'the one on the counter'
-	});
-	expect(garbled.status()).toBe(400);
-	expect(await garbled.text()).toContain('This page is out of date: reload it and try again.');
+	const garbledFields: Record<string, string>[] = [
+		{ shownTablet: 'the one on the counter' },
+		{ tabletShown: 'maybe' }
+	];
+	for (const field of garbledFields) {
+		const garbled = await replayPost(second, `${appPath(app.id)}?/handOver`, {
+			photoIdChecked: 'on',
+			...field
+		});
+		expect(garbled.status()).toBe(400);
+		const said = await garbled.text();
+		expect(said).toContain('This page is out of date: reload it and try again.');
+		// Said above the form, not as a field to fix that is nowhere on it.
+		expect(said).not.toContain('highlighted field');
+	}
 	await second.getByLabel('I have checked the signer’s photo ID').check();
 	await second.getByRole('button', { name: 'Hand to merchant', exact: true }).click();
 	await expect(second.getByRole('alert')).toContainText(

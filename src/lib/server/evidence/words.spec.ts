@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from '$lib/server/audit/audit';
 import { LINK_EXPIRED_STEP, shownSteps } from './certificate';
 import { contentHash, IDENTITY_STEP } from './facts';
-import { describeDevice, eventSentence, officeTime, utcTime } from './words';
+import type { EvidenceFacts } from './facts';
+import { describeDevice, eventSentence, officeTime, photoIdText, utcTime } from './words';
 
 describe('evidence words', () => {
 	it('names a device as a person would', () => {
@@ -13,6 +14,22 @@ describe('evidence words', () => {
 		).toBe('Chrome 120.0 on Windows 10 (desktop)');
 		expect(describeDevice(null)).toBe('not recorded');
 		expect(describeDevice('curl/8.5.0')).toBe('Unknown browser');
+	});
+
+	it('says what the rep noted of the photo ID they checked, and no more', () => {
+		const checked = (idType: string | null, idLast4: string | null) =>
+			photoIdText({
+				channel: {
+					kind: 'in_person',
+					inPerson: { photoIdChecked: true, idType, idLast4, repName: 'Sam', repNo: 31 }
+				}
+			} as unknown as EvidenceFacts);
+		expect(checked('Passport', '9Z81')).toBe('Checked by the rep: Passport ending 9Z81');
+		expect(checked('Passport', null)).toBe('Checked by the rep: Passport');
+		expect(checked(null, '9Z81')).toBe('Checked by the rep: ID ending 9Z81');
+		// Not "Photo ID: Checked by the rep: Photo ID".
+		expect(checked(null, null)).toBe('Checked by the rep');
+		expect(photoIdText({ channel: { kind: 'link' } } as unknown as EvidenceFacts)).toBeNull();
 	});
 
 	it('tells a link replaced by a newer one from one the rep revoked', () => {

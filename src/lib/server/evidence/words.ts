@@ -160,6 +160,9 @@ export function photoIdText(f: EvidenceFacts): string | null {
 	if (f.channel.kind !== 'in_person') return null;
 	const p = f.channel.inPerson;
 	if (!p.photoIdChecked) return 'Not attested by the rep';
-	const kind = p.idType ?? 'Photo ID';
-	return `Checked by the rep: ${kind}${p.idLast4 ? ` ending ${p.idLast4}` : ''}`;
+	// The rep's notes, as far as they wrote them: the ID's type, its last characters, or neither.
+	const kind = p.idType ?? (p.idLast4 ? 'ID' : null);
+	return kind
+		? `Checked by the rep: ${kind}${p.idLast4 ? ` ending ${p.idLast4}` : ''}`
+		: 'Checked by the rep';
 }

@@ -5,7 +5,7 @@ import type { AppContext } from '$lib/server/app';
 import { listAudit } from '$lib/server/audit/audit';
 import { hashToken, newToken } from '$lib/server/crypto/tokens';
 import { openMemoryDatabase, schema, type Database } from '$lib/server/db';
-import { addRep } from '$lib/server/reps/accounts';
+import { addRep, disableRep } from '$lib/server/reps/accounts';
 import { createRepSession, resumeRepSession, type SignedInRep } from '$lib/server/reps/session';
 import { startSandboxServer, type SandboxServer } from '$lib/server/sandbox/testing';
 import { signIn } from '$lib/server/reps/signin';
@@ -364,5 +364,27 @@ describe('Hand to merchant, beside a colleague’s tablet', { timeout: 60_000 },
 		const [now] = await open();
 		expect(now).toMatchObject({ repId: sam.id });
 		expect(now!.id).not.toBe(kimsTablet!.id);
+	});
+
+	it('a disabled rep’s own password opens nothing, and is not in the trail as a wrong one', async () => {
+		const [samsTablet] = await open();
+		const locked = await lockHandover(database.db, samsTablet!, 'returned');
+		await disableRep(database.db, 'sam@example.com');
+		const trail = await listAudit(database.db, 1207, APP);
+		const tried = await unlockHandover(
+			ctx,
+			locked,
+			{ password: 'pw pw pw pw pw pw', repSessionOpen: true },
+			meta
+		);
+		expect(tried).toMatchObject({ ok: false, reason: 'invalid', disabled: true });
+		expect(await listAudit(database.db, 1207, APP)).toEqual(trail);
+		// A wrong password is, all the same.
+		await unlockHandover(ctx, locked, { password: 'not it', repSessionOpen: true }, meta);
+		const after = await listAudit(database.db, 1207, APP);
+		expect(after.map((e) => e.type)).toEqual([
+			...trail.map((e) => e.type),
+			'device.unlock_refused'
+		]);
 	});
 });

@@ -213,7 +213,9 @@ export async function handOver(
 		opened = await ctx.db.transaction(async (tx) => {
 			if (earlier) await claimSession(tx, earlier.id);
 			// The application's lock before any hand-over's row, as every writer of hand-overs takes
-			// it (lockIn, endHandover): two of them never wait on each other.
+			// it (lockIn, endHandover), so two of them for one application do not wait on each other.
+			// (The rows this rep session still holds open, ended below, may be another
+			// application's; the hooks keep such a session on its tablet, where it cannot hand over.)
 			// A link made at this moment (links.ts, tabletAway) either commits first and ends below,
 			// or waits, then sees this tablet's row and is refused; of two hand-overs at once, the
 			// second reads the first's row here.

@@ -86,6 +86,13 @@ export const actions: Actions = {
 				}`
 			});
 		}
+		if (!result.ok && result.disabled) {
+			return fail(403, {
+				unlock: true,
+				error:
+					'This rep account is disabled, so it can’t unlock the tablet. Ask whoever runs this portal to enable it again.'
+			});
+		}
 		if (!result.ok) {
 			return fail(400, {
 				unlock: true,

@@ -321,7 +321,7 @@ const TABLET_SINCE =
 	'Nothing was handed over: a tablet went to the merchant for this application after this page was shown. The page now shows it; hand over again only if you mean to take the signing from it.';
 
 const SIGNING_ENDED =
-	'The merchant decided or declined on the tablet they have just as you pressed, so nothing was handed over here. The page now shows where the application stands.';
+	'Nothing was handed over: the merchant signed or declined on their tablet just as you pressed. The page now shows where the application stands.';
 
 const HAND_OVER_REFUSED: Record<StartRefusal, [number, string]> = {
 	unavailable: [503, 'The onboarding service isn’t answering right now. Try again in a minute.'],
@@ -350,7 +350,9 @@ export const actions: Actions = {
 		const parsed = v.safeParse(HandOverSchema, form);
 		if (!parsed.success) {
 			// Not a field the rep filled in: said above the form, as the links' forms say it.
-			const stale = parsed.issues.find((i) => v.getDotPath(i) === 'shownTablet');
+			const stale = parsed.issues.find((i) =>
+				['shownTablet', 'tabletShown'].includes(v.getDotPath(i) ?? '')
+			);
 			if (stale) return fail(400, { ...kept, errors: {}, error: stale.message });
 			const errors: Record<string, string> = {};
 			for (const issue of parsed.issues)
