@@ -285,6 +285,24 @@ describe('Hand to merchant, beside a colleague’s tablet', { timeout: 60_000 },
 	const rows = (table: typeof schema.signingSessions | typeof schema.handovers) =>
 		database.db.select().from(table);
 
+	/** The context, with `step` run once as the hand-over asks the service for the application. */
+	const meanwhile = (step: () => Promise<unknown>) => {
+		let pending: (() => Promise<unknown>) | null = step;
+		const onboarding = new Proxy(ctx.onboarding, {
+			get(target, key) {
+				const value = Reflect.get(target, key) as unknown;
+				if (key !== 'listApplications' || typeof value !== 'function') return value;
+				return async (...args: unknown[]) => {
+					const run = pending;
+					pending = null;
+					await run?.();
+					return value.apply(target, args);
+				};
+			}
+		});
+		return { ctx: { ...ctx, onboarding }, ran: () => pending === null };
+	};
+
 	it('does not take a tablet handed over after the page was judged, and writes nothing', async () => {
 		// Kim's page was judged while no tablet was out; Sam hands one over meanwhile.
 		const judged = (await open()).map((h) => h.id);
@@ -324,30 +342,23 @@ describe('Hand to merchant, beside a colleague’s tablet', { timeout: 60_000 },
 	it('does not pick up a session that ended while it asked the service, and writes nothing', async () => {
 		const [kimsTablet] = await open();
 		// The merchant declines on Kim's tablet while Sam's hand-over waits for the service.
-		let meanwhile: (() => Promise<unknown>) | null = () =>
+		const racing = meanwhile(() =>
 			database.db
 				.update(schema.signingSessions)
 				.set({ declineId: randomUUID() })
-				.where(eq(schema.signingSessions.id, kimsTablet!.signingSessionId));
-		const onboarding = new Proxy(ctx.onboarding, {
-			get(target, key) {
-				const value = Reflect.get(target, key) as unknown;
-				if (key !== 'listApplications' || typeof value !== 'function') return value;
-				return async (...args: unknown[]) => {
-					const run = meanwhile;
-					meanwhile = null;
-					await run?.();
-					return value.apply(target, args);
-				};
-			}
-		});
+				.where(eq(schema.signingSessions.id, kimsTablet!.signingSessionId))
+		);
 		const trail = await listAudit(database.db, 1207, APP);
 		const before = await rows(schema.handovers);
-		const taken = await handOver(
-			{ ...ctx, onboarding },
-			{ rep: sam, applicationId: APP, idType: null, idLast4: null, meta, known: [kimsTablet!.id] }
-		);
-		expect(meanwhile).toBeNull();
+		const taken = await handOver(racing.ctx, {
+			rep: sam,
+			applicationId: APP,
+			idType: null,
+			idLast4: null,
+			meta,
+			known: [kimsTablet!.id]
+		});
+		expect(racing.ran()).toBe(true);
 		expect(taken).toEqual({ ok: false, reason: 'changed' });
 		expect(await rows(schema.handovers)).toEqual(before);
 		expect(await listAudit(database.db, 1207, APP)).toEqual(trail);
@@ -356,6 +367,29 @@ describe('Hand to merchant, beside a colleague’s tablet', { timeout: 60_000 },
 			.update(schema.signingSessions)
 			.set({ declineId: null })
 			.where(eq(schema.signingSessions.id, kimsTablet!.signingSessionId));
+	});
+
+	it('picks up the session as it is when it writes, not as it was found', async () => {
+		const [kimsTablet] = await open();
+		const consentAt = new Date();
+		// The merchant agrees to the terms on Kim's tablet while Sam's hand-over asks the service.
+		const racing = meanwhile(() =>
+			database.db
+				.update(schema.signingSessions)
+				.set({ consentAt })
+				.where(eq(schema.signingSessions.id, kimsTablet!.signingSessionId))
+		);
+		const taken = await handOver(racing.ctx, {
+			rep: sam,
+			applicationId: APP,
+			idType: null,
+			idLast4: null,
+			meta,
+			known: [kimsTablet!.id]
+		});
+		expect(racing.ran()).toBe(true);
+		// So the tablet is sent on to the step after the terms, not back to them.
+		expect(taken).toMatchObject({ ok: true, session: { consentAt } });
 	});
 
 	it('without what the page knew (an older caller), takes whatever tablet is out', async () => {

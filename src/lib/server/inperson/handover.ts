@@ -64,13 +64,14 @@ class NotHandedOver extends Error {
 }
 
 /**
- * The earlier session's row, locked, if it can still be picked up: taken before the
+ * The earlier session's row, locked and read again (the merchant may have gone on since it was
+ * found), if it can still be picked up: taken before the
  * application's lock, the order every writer of a session takes them in (a decision, a decline,
  * the terms shown, consent: each writes its row, then the trail).
  */
-async function claimSession(tx: Tx, id: string): Promise<void> {
+async function claimSession(tx: Tx, id: string): Promise<SigningSession> {
 	const [still] = await tx
-		.select({ id: signingSessions.id })
+		.select()
 		.from(signingSessions)
 		.where(
 			and(
@@ -82,6 +83,7 @@ async function claimSession(tx: Tx, id: string): Promise<void> {
 		)
 		.for('update');
 	if (!still) throw new NotHandedOver('changed');
+	return still;
 }
 
 /**
@@ -191,7 +193,10 @@ export async function handOver(
 	// Checked first, writing nothing; then the session, the tablet's row and the other tablets'
 	// locks are written together, or (a tablet handed over since) not at all.
 	const earlier = await resumable(ctx, rep, applicationId, now);
-	let open: (tx: Tx) => Promise<{ secret: string; session: SigningSession }>;
+	let open: (
+		tx: Tx,
+		claimed: SigningSession | null
+	) => Promise<{ secret: string; session: SigningSession }>;
 	if (earlier) {
 		let item;
 		try {
@@ -201,7 +206,7 @@ export async function handOver(
 		}
 		if (!item) return { ok: false, reason: 'not_found' };
 		if (isDecided(item)) return { ok: false, reason: 'decided' };
-		open = (tx) => resumeIn(tx, earlier, inPerson, meta, now);
+		open = (tx, claimed) => resumeIn(tx, claimed ?? earlier, inPerson, meta, now);
 	} else {
 		const checked = await startChecks(ctx, start);
 		if (!checked.ok) return { ok: false, reason: checked.reason };
@@ -211,7 +216,7 @@ export async function handOver(
 	let opened: { secret: string; session: SigningSession };
 	try {
 		opened = await ctx.db.transaction(async (tx) => {
-			if (earlier) await claimSession(tx, earlier.id);
+			const claimed = earlier ? await claimSession(tx, earlier.id) : null;
 			// The application's lock before any hand-over's row, as every writer of hand-overs takes
 			// it (lockIn, endHandover), so two of them for one application do not wait on each other.
 			// (The rows this rep session still holds open, ended below, may be another
@@ -226,7 +231,7 @@ export async function handOver(
 			const elsewhere = await openHandovers(tx, rep.officeId, applicationId, rep.sessionId);
 			const known = input.known;
 			if (known && elsewhere.some((h) => !known.includes(h.id))) throw new NotHandedOver('moved');
-			const { secret, session } = await open(tx);
+			const { secret, session } = await open(tx, claimed);
 			// One tablet, one hand-over: anything this rep session still held open ends here.
 			await tx
 				.update(handovers)
