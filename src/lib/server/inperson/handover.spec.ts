@@ -279,8 +279,8 @@ describe('Hand to merchant, beside a colleague’s tablet', { timeout: 60_000 },
 		await database?.close();
 	});
 
-	const give = (rep: SignedInRep, known?: string[]) =>
-		handOver(ctx, { rep, applicationId: APP, idType: null, idLast4: null, meta, known });
+	const give = (rep: SignedInRep, known?: string[], context = ctx) =>
+		handOver(context, { rep, applicationId: APP, idType: null, idLast4: null, meta, known });
 	const open = () => openHandovers(database.db, 1207, APP);
 	const rows = (table: typeof schema.signingSessions | typeof schema.handovers) =>
 		database.db.select().from(table);
@@ -350,14 +350,7 @@ describe('Hand to merchant, beside a colleague’s tablet', { timeout: 60_000 },
 		);
 		const trail = await listAudit(database.db, 1207, APP);
 		const before = await rows(schema.handovers);
-		const taken = await handOver(racing.ctx, {
-			rep: sam,
-			applicationId: APP,
-			idType: null,
-			idLast4: null,
-			meta,
-			known: [kimsTablet!.id]
-		});
+		const taken = await give(sam, [kimsTablet!.id], racing.ctx);
 		expect(racing.ran()).toBe(true);
 		expect(taken).toEqual({ ok: false, reason: 'changed' });
 		expect(await rows(schema.handovers)).toEqual(before);
@@ -379,14 +372,7 @@ describe('Hand to merchant, beside a colleague’s tablet', { timeout: 60_000 },
 				.set({ consentAt })
 				.where(eq(schema.signingSessions.id, kimsTablet!.signingSessionId))
 		);
-		const taken = await handOver(racing.ctx, {
-			rep: sam,
-			applicationId: APP,
-			idType: null,
-			idLast4: null,
-			meta,
-			known: [kimsTablet!.id]
-		});
+		const taken = await give(sam, [kimsTablet!.id], racing.ctx);
 		expect(racing.ran()).toBe(true);
 		// So the tablet is sent on to the step after the terms, not back to them.
 		expect(taken).toMatchObject({ ok: true, session: { consentAt } });
