@@ -81,6 +81,9 @@ export interface Style {
 	leading?: number;
 }
 
+/** A label of keyValuesAt's rows: drawn and measured alike. */
+const KEY_LABEL: Style = { color: COLOR.muted, size: 8.5 };
+
 export interface Column {
 	title: string;
 	width: number;
@@ -306,13 +309,7 @@ export class Sheet {
 	): number {
 		let top = this.y;
 		for (const row of rows) {
-			const labelH = this.textAt(
-				row.label,
-				x,
-				labelWidth - 6,
-				{ color: COLOR.muted, size: 8.5 },
-				top
-			);
+			const labelH = this.textAt(row.label, x, labelWidth - 6, KEY_LABEL, top);
 			const valueX = x + labelWidth;
 			const valueH = row.draw
 				? row.draw(top)
@@ -332,7 +329,7 @@ export class Sheet {
 	): void {
 		const width = CONTENT_WIDTH - labelWidth;
 		for (const row of rows) {
-			const label = this.textHeight(row.label, labelWidth - 6, { color: COLOR.muted, size: 8.5 });
+			const label = this.textHeight(row.label, labelWidth - 6, KEY_LABEL);
 			this.ensure(Math.max(label, this.textHeight(row.value || '-', width, row.style ?? {})));
 			this.y -= this.keyValuesAt([row], MARGIN.x, CONTENT_WIDTH, labelWidth);
 		}

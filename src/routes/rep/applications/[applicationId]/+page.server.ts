@@ -190,9 +190,8 @@ export const load: PageServerLoad = async (event) => {
 		attention: attention(state, zone),
 		decided: state.decided,
 		inPerson: state.inPerson,
-		// The hand-over whose tablet is in the merchant's hands (by the rule makeLink refuses a link
-		// under, links.ts), if one is: "Hand to merchant" posts it back.
-		tabletOut: tabletInHands(state) ? (state.tablet ?? null) : null,
+		// "Hand to merchant" posts it back.
+		tabletOut: tabletInHands(state),
 		lockedUntil: shownTime(identityLockedUntil(state), zone),
 		linkInUse,
 		// Paused in person with the questions still open: a new link can start none until then.
@@ -313,9 +312,14 @@ function keepIfEnded(event: RequestEvent, form: UndoneForm): void {
 const after = (event: RequestEvent, done: (typeof DONE)[number], hash = '') =>
 	redirect(303, `${event.url.pathname}?done=${done}${hash}`);
 
-/** A tablet in the merchant's hands, by the rule makeLink refuses a link under (links.ts). */
+/**
+ * The hand-over whose tablet is in the merchant's hands, by the rule makeLink refuses a link
+ * under (links.ts), if one is.
+ */
 const tabletInHands = (state: ConsoleState) =>
-	(state.kind === 'in_progress' || state.kind === 'identity_locked') && state.inPerson;
+	(state.kind === 'in_progress' || state.kind === 'identity_locked') && state.inPerson
+		? (state.tablet ?? null)
+		: null;
 
 const TABLET_SINCE =
 	'Nothing was handed over: a tablet went to the merchant for this application after this page was shown. The page now shows it; hand over again only if you mean to take the signing from it.';
@@ -385,7 +389,7 @@ export const actions: Actions = {
 		// from the merchant unseen, as a link made since is not replaced unseen: the page is shown
 		// again with it, and says what a hand-over here does to it. The one the page showed is
 		// taken, as it said it would be.
-		const inHands = tabletInHands(state) ? (state.tablet ?? null) : null;
+		const inHands = tabletInHands(state);
 		const { shownTablet, tabletShown } = parsed.output;
 		// A page from before the id said only whether it showed one: the one in hands now, as far
 		// as it can tell (a page already open across an update hands over as it did before it).
