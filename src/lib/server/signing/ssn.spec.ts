@@ -62,7 +62,15 @@ describe('what looks like an SSN in free text', () => {
 		'SSN:587_31_4926!',
 		'５８７－３１－４９２６',
 		'٥٨٧٣١٤٩٢٦',
-		'587\u200b31\u200b4926'
+		'587\u200b31\u200b4926',
+		// Grouped otherwise, as the SSN field takes it (ssnDigits).
+		'587 314 926',
+		'587-314-926',
+		'5873 14926',
+		'587314 926',
+		'58 73 14 926',
+		'5-8-7-3-1-4-9-2-6',
+		'５８７ ３１４ ９２６'
 	])('refuses %s', (text) => {
 		expect(looksLikeSsn(text)).toBe(true);
 		expect(looksLikeSsn(`I'd rather not: ${text}. Thanks`)).toBe(true);
@@ -77,6 +85,12 @@ describe('what looks like an SSN in free text', () => {
 		'We met on 12/31/2024 at 10:30.',
 		'Invoice 1234-5678-9012-3456',
 		'2 terminals, 3 locations, 4 owners',
+		'217.555.0143',
+		'1 217 555 0143',
+		'Card 4111 1111 1111 1111',
+		'version 1.2.3.4',
+		// An Android build, as a User-Agent names it.
+		'Pixel 8 Build/UQ1A.240205.004',
 		''
 	])('accepts %s', (text) => {
 		expect(looksLikeSsn(text)).toBe(false);

@@ -24,10 +24,20 @@ export function ssnDigits(input: string): string {
 }
 
 // Digits in any script (fullwidth, Arabic-Indic…), 3-2-4 with up to three characters of anything
-// but letters and digits between the groups, or nine in a row: never part of a longer number, so
-// a phone number (3-3-4) or an account number of ten digits or more is left alone.
-const SSN_SHAPED =
-	/(?<!\p{Nd})\p{Nd}{3}[^\p{L}\p{Nd}]{0,3}\p{Nd}{2}[^\p{L}\p{Nd}]{0,3}\p{Nd}{4}(?!\p{Nd})/u;
+// but letters and digits between the groups; or nine grouped any other way (3-3-3, 4-5, one by
+// one) by spaces or dashes, as the SSN field itself would take them (ssnDigits). Not by dots: an
+// Android build in a User-Agent is written 240205.004. Never part of a longer number, even one
+// the same separators continue, so a phone number (3-3-4, +1 and 3-3-4) or an account number of
+// ten digits or more is left alone.
+const SEPARATOR = '[\\s\\-\\u2010-\\u2015\\u2212]{0,3}';
+const SSN_SHAPED = new RegExp(
+	[
+		/(?<!\p{Nd})\p{Nd}{3}[^\p{L}\p{Nd}]{0,3}\p{Nd}{2}[^\p{L}\p{Nd}]{0,3}\p{Nd}{4}(?!\p{Nd})/u
+			.source,
+		`(?<!\\p{Nd}${SEPARATOR})\\p{Nd}(?:${SEPARATOR}\\p{Nd}){8}(?!${SEPARATOR}\\p{Nd})`
+	].join('|'),
+	'u'
+);
 // Invisible format characters (zero-width spaces and joiners) would otherwise split the digits.
 const FORMAT_CHARACTERS = /\p{Cf}/gu;
 
@@ -36,6 +46,20 @@ const plain = (text: string) => text.normalize('NFKC').replace(FORMAT_CHARACTERS
 /** Whether free text holds something that looks like an SSN, however it is written. */
 export function looksLikeSsn(text: string): boolean {
 	return SSN_SHAPED.test(plain(text));
+}
+
+/**
+ * Whether an address (a path and query, as a browser sends it) holds what looks like an SSN once
+ * its percent-escapes and `+` are read back into what was typed.
+ */
+export function addressLooksLikeSsn(address: string): boolean {
+	let read: string;
+	try {
+		read = decodeURIComponent(address.replace(/\+/g, ' '));
+	} catch {
+		read = address;
+	}
+	return looksLikeSsn(read);
 }
 
 /** The text without what looks like an SSN: what may be shown back after refusing it. */
