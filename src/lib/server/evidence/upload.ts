@@ -1,6 +1,7 @@
 import { fail, type RequestEvent } from '@sveltejs/kit';
 import * as v from 'valibot';
 import { app } from '$lib/server/app';
+import { clientText } from '$lib/server/http/inputs';
 import { clientIp } from '$lib/server/http/meta';
 import { hit, waitWords } from '$lib/server/ratelimit/ratelimit';
 import { documentVerdict } from './verdict';
@@ -75,7 +76,8 @@ export async function verifyUpload(event: RequestEvent) {
 	const checked = await verifyDocument(ctx, bytes);
 	const answer = {
 		verdict: documentVerdict(checked, ctx.config.OFFICE_TIME_ZONE),
-		fileName: parsed.output.name.slice(0, 120)
+		// Named on the sender's computer, maybe after the person.
+		fileName: clientText(parsed.output.name, 120)
 	};
 	// A file that is no PDF at all is bad input (400); any PDF gets its verdict, good or bad.
 	return checked.result === 'not-pdf' ? fail(400, answer) : answer;

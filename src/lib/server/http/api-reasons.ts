@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { reasonsByField } from './inputs';
+import { fieldName, reasonsByField } from './inputs';
 
 /** Every issue, grouped by field, in the schema's own words (each schema gives ours). */
 export function reasons(
@@ -20,6 +20,7 @@ export function reasons(
  */
 export function unknownFields(body: object, known: readonly string[]): Record<string, string[]> {
 	const out = reasonsByField<string[]>();
-	for (const k of Object.keys(body)) if (!known.includes(k)) out[k] = ['is not an accepted field'];
+	for (const k of Object.keys(body))
+		if (!known.includes(k)) out[fieldName(k)] = ['is not an accepted field'];
 	return out;
 }

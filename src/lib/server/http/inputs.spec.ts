@@ -121,6 +121,13 @@ describe('form bodies', () => {
 		);
 	});
 
+	it('says back no field name that looks like an SSN', async () => {
+		const problem = await check('/sign/sign?/accept', urlencoded([['587-31-4926', 'a\u0000']]));
+		expect(problem?.errors).toEqual({ '[number]': expect.stringContaining('control character') });
+		const json = parseJsonBody('{"587 314 926":{"x":"a\\u0000"}}');
+		expect(!json.ok && json.problem.errors).toEqual({ '[number].x': expect.any(String) });
+	});
+
 	it('refuses the invisible text-direction overrides and isolates, but not right-to-left text', async () => {
 		for (const code of [0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069]) {
 			const value = `Fees too high ${String.fromCharCode(code)}live${String.fromCharCode(0x202c)}`;
@@ -369,6 +376,14 @@ describe('problem responses', () => {
 		expect(html).toContain('what you typed is still there');
 		// The page the form was on, to open again: without the action, so a GET.
 		expect(html).toContain('<a href="/sign/sign">Open the page again</a>');
+		// Not an address typed by hand with an SSN in it.
+		const typed = problemResponse(
+			...request('/s/587-31-4926?/decline', { accept: 'text/html' }),
+			problem
+		);
+		const page = await typed.text();
+		expect(page).not.toContain('Open the page again');
+		expect(page).not.toContain('4926');
 	});
 
 	it('names the signer’s rep as the step’s own page does, escaped, each way to reach them a link', async () => {

@@ -12,6 +12,8 @@
  * - no text holds bytes that were not UTF-8 (see UNREADABLE).
  */
 
+import { looksLikeSsn, maskedSsn } from '$lib/server/signing/ssn';
+
 export interface InputProblem {
 	status: 400 | 404 | 413 | 415;
 	message: string;
@@ -46,10 +48,28 @@ export const withoutControlCharacters = (s: string) =>
 	s.replace(new RegExp(CONTROL.source, 'g'), '');
 
 /**
+ * Text a client sent without anyone typing it into a form (a User-Agent, an uploaded file's
+ * name), as the portal keeps or shows it: control and invisible characters go (a header's bytes
+ * may read as C1 controls), it is cut to `max` characters, and whatever looks like an SSN is
+ * masked (a file may be named after the person: "Dana Reyes 587-31-4926.pdf").
+ */
+export function clientText(text: string, max: number): string {
+	const plain = text.replace(/[\p{Cc}\p{Cf}]/gu, '').slice(0, max);
+	return looksLikeSsn(plain) ? maskedSsn(plain, '[number]') : plain;
+}
+
+/**
  * Reasons keyed by names the client chose: without a prototype, a field called `__proto__` or
  * `toString` is just a key.
  */
 export const reasonsByField = <T = string>() => Object.create(null) as Record<string, T>;
+
+/**
+ * A field's name as the answer may say it back: the client chose it, so one that looks like an
+ * SSN (a form posted with the number as a field's name) is masked, as typed text is.
+ */
+export const fieldName = (name: string) =>
+	looksLikeSsn(name) ? maskedSsn(name, '[number]') : name;
 
 const CONTROL_REASON =
 	'This contains an invisible control character (such as NUL, a backspace or a text-direction override). Type it again without one.';
@@ -105,10 +125,10 @@ async function checkForm(request: Request): Promise<InputProblem | null> {
 			errors.form = 'A field name contains a character that can’t be accepted.';
 			control ||= hasControlCharacter(name);
 		} else if (typeof value === 'string' && hasControlCharacter(value)) {
-			errors[name] = CONTROL_REASON;
+			errors[fieldName(name)] = CONTROL_REASON;
 			control = true;
 		} else if (typeof value === 'string' && hasUnreadable(value)) {
-			errors[name] = UNREADABLE_REASON;
+			errors[fieldName(name)] = UNREADABLE_REASON;
 		}
 	}
 	if (Object.keys(errors).length === 0) return null;
@@ -159,7 +179,7 @@ export function parseJsonBody(text: string): JsonBody {
 				errors[path || 'body'] = 'must be UTF-8 text: part of it can’t be read';
 		} else if (item !== null && typeof item === 'object') {
 			for (const [key, child] of Object.entries(item)) {
-				const at = path ? `${path}.${key}` : key;
+				const at = path ? `${path}.${fieldName(key)}` : fieldName(key);
 				if (FORBIDDEN_KEYS.has(key) || hasControlCharacter(key)) {
 					errors[hasControlCharacter(key) ? path || 'body' : at] = 'is not an accepted field name';
 				} else {

@@ -1,5 +1,6 @@
 import type { RequestEvent } from '@sveltejs/kit';
 import { app } from '$lib/server/app';
+import { clientText } from './inputs';
 
 export interface RequestMeta {
 	ip: string | null;
@@ -37,6 +38,10 @@ export function clientIp(event: RequestEvent): string | null {
 export function requestMeta(event: RequestEvent): RequestMeta {
 	return {
 		ip: clientIp(event),
-		userAgent: event.request.headers.get('user-agent')?.slice(0, 512) ?? null
+		// Written by the client, kept in the trail and printed on the certificate: as clientText says.
+		userAgent: userAgentOf(event.request.headers.get('user-agent'))
 	};
 }
+
+export const userAgentOf = (header: string | null) =>
+	header === null ? null : clientText(header, 512);

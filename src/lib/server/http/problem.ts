@@ -1,6 +1,7 @@
 import * as devalue from 'devalue';
 import type { RepContact } from '$lib/server/reps/contact';
 import { dialable } from '$lib/tel';
+import { addressLooksLikeSsn } from '$lib/server/signing/ssn';
 import { actionName, isApiPath, reasonsByField, type InputProblem } from './inputs';
 
 const escape = (s: string) =>
@@ -195,7 +196,8 @@ export function problemResponse(
 		message: problem.message,
 		reasons: Object.entries(problem.errors).map(([field, reason]) => [labelOf(field), reason]),
 		next: nextStep(problem, url),
-		again: url.pathname,
+		// The address as it came, unless it holds what looks like an SSN (typed by hand): no link.
+		again: addressLooksLikeSsn(url.pathname) ? undefined : url.pathname,
 		contact
 	});
 }

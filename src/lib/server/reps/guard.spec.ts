@@ -127,10 +127,17 @@ describe('rep guards', () => {
 			'/rep/..',
 			'/rep/applications/../../s/token',
 			'/rep/./..?x=1',
+			// An SSN typed into an address goes into no other.
+			'/rep?q=587-31-4926',
+			'/rep?q=587+314+926',
+			'/rep?q=587%20314%20926&state=signed',
+			'/rep/587-31-4926',
 			null
 		]) {
 			expect(safeNext(bad), String(bad)).toBe('/rep');
 		}
+		// An application's number is not one.
+		expect(safeNext('/rep/applications/587314926')).toBe('/rep/applications/587314926');
 	});
 
 	it('open an application of the rep’s own office', async () => {

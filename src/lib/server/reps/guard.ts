@@ -3,6 +3,7 @@ import { app, type AppContext } from '$lib/server/app';
 import type { ApplicationListItem } from '$lib/server/onboarding';
 import { officeUnknown } from '$lib/server/onboarding/errors';
 import { findApplication } from '$lib/server/signing/application';
+import { addressLooksLikeSsn } from '$lib/server/signing/ssn';
 import { REP_COOKIE, type SignedInRep } from './session';
 
 /**
@@ -13,9 +14,18 @@ export function safeNext(next: string | null): string {
 	return next &&
 		/^\/rep(\/[A-Za-z0-9._~/-]*)?(\?[A-Za-z0-9._~=&%+-]*)?$/.test(next) &&
 		!next.includes('//') &&
-		!/\/\.\.?(?=\/|\?|$)/.test(next)
+		!/\/\.\.?(?=\/|\?|$)/.test(next) &&
+		!holdsSsn(next)
 		? next
 		: '/rep';
+}
+
+/**
+ * An address typed by hand (`/rep?q=123-45-6789`) is not carried into the sign-in page's own: an
+ * SSN goes into no address. An application's number, of up to nine digits, is not one.
+ */
+function holdsSsn(next: string): boolean {
+	return addressLooksLikeSsn(next.replace(/^\/rep\/applications\/\d+(?=[/?]|$)/, ''));
 }
 
 /**
