@@ -190,6 +190,37 @@ describe('settings, answers, requests, reset', () => {
 		expect(all.body).toHaveLength(3);
 	});
 
+	it('answers a NUL or a lone surrogate, which PostgreSQL’s text can’t hold, with a 400', async () => {
+		for (const [method, path, body] of [
+			['GET', `${CONTROL}/requests?method=%00`, undefined],
+			['GET', `${CONTROL}/requests?path=a%00b`, undefined],
+			['GET', `${API}/paymentmethod?x=%00`, undefined],
+			['PUT', `${CONTROL}/faults/paymentmethod`, { status: 503, body: 'a\u0000' }],
+			['PUT', `${CONTROL}/acceptancelanguage/9999/PaymentReceipt`, { html: '\ud800' }],
+			['POST', `${API}/answerset/50001`, { ApplicationID: 50001, ['a\u0000']: 1 }]
+		] as const) {
+			const res = await h.callJson(method, path, body);
+			expect(res.status, path).toBe(400);
+			expect(JSON.stringify(res.body), path).toMatch(/NUL/);
+		}
+		// Nothing was changed: no fault is played.
+		expect((await h.call('GET', `${API}/paymentmethod`)).status).toBe(200);
+	});
+
+	it('names a field of the wrong type in its own words', async () => {
+		const res = await h.callJson('POST', `${API}/answerset/50001`, {
+			ApplicationID: 'x',
+			Answers: 'y'
+		});
+		expect(res.status).toBe(400);
+		expect(res.body).toMatchObject({
+			ModelState: {
+				ApplicationID: ['The value for ApplicationID is not valid: it must be a number.'],
+				Answers: ['The value for Answers is not valid: it must be an array.']
+			}
+		});
+	});
+
 	it('POST /reset wipes everything and reseeds', async () => {
 		await h.call('PUT', `${CONTROL}/faults/pdf`, { status: 500 });
 		await h.call('PUT', `${CONTROL}/settings`, { timeLimitSeconds: 5 });

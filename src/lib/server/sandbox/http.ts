@@ -40,12 +40,43 @@ export async function readJson(request: Request, key: string): Promise<JsonBody>
 	if (text.trim() === '') {
 		return { ok: false, response: invalid({ [key]: [`A request body is required.`] }) };
 	}
+	let value: unknown;
 	try {
-		return { ok: true, value: JSON.parse(text) as unknown };
+		value = JSON.parse(text);
 	} catch {
 		return { ok: false, response: invalid({ [key]: ['The request body is not valid JSON.'] }) };
 	}
+	// PostgreSQL's text holds neither: kept as a 400 here, rather than the database's error.
+	if (!storable(value)) {
+		return {
+			ok: false,
+			response: invalid({
+				[key]: ['The request body holds a NUL character or a lone surrogate (\\u0000, \\ud800).']
+			})
+		};
+	}
+	return { ok: true, value };
 }
+
+/** Whether every string in a parsed body (keys too) can be kept in PostgreSQL's text. */
+function storable(value: unknown): boolean {
+	const stack = [value];
+	while (stack.length > 0) {
+		const item = stack.pop();
+		if (typeof item === 'string') {
+			if (!storableText(item)) return false;
+		} else if (item !== null && typeof item === 'object') {
+			for (const [k, v] of Object.entries(item)) {
+				if (!storableText(k)) return false;
+				stack.push(v);
+			}
+		}
+	}
+	return true;
+}
+
+/** Text PostgreSQL can keep: no NUL, and well-formed UTF-16 (no lone surrogate). */
+export const storableText = (s: string) => !s.includes('\0') && s.isWellFormed();
 
 /** Standard reason phrases for fault responses. */
 export function reason(status: number): string {

@@ -15,7 +15,7 @@ import {
 import { control } from './control';
 import { merchantDecision } from './decisions';
 import { getFault, playFault } from './faults';
-import { message, notFound } from './http';
+import { invalid, message, notFound, storableText } from './http';
 import { answerSet, questionSet } from './identity/operations';
 import { logEnd, logStart } from './requestlog';
 import { route, type Operation, type Route } from './router';
@@ -178,6 +178,12 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
 		if (path !== basePath && !path.startsWith(`${basePath}/`)) return notFound();
 		const rest = path.slice(basePath.length) || '/';
 		const segments = rest.split('/').filter((s) => s !== '');
+		// A query's NUL would reach the database's text (the request log, the control's filters).
+		for (const [k, v] of url.searchParams) {
+			if (!storableText(k) || !storableText(v)) {
+				return invalid({ query: ['The query string holds a NUL character (%00).'] });
+			}
+		}
 		if (segments[0] === '_sandbox') {
 			try {
 				return await control({ db, request, url, segments: segments.slice(1), basePath, reset });

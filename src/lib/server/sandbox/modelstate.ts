@@ -32,11 +32,22 @@ function keyOf(issue: v.BaseIssue<unknown>): string {
 	return key === '' ? 'body' : key;
 }
 
+const JSON_TYPES: Record<string, string> = {
+	number: 'a number',
+	string: 'a string',
+	boolean: 'true or false',
+	Array: 'an array',
+	Object: 'an object'
+};
+
 function reasonOf(issue: v.BaseIssue<unknown>): string {
 	const last = issue.path?.at(-1);
 	const name = last && last.type !== 'array' ? String(last.key) : undefined;
 	if (name && issue.expected === 'never') return `${name} is not a field of this request.`;
 	if (name && issue.input === undefined) return `The ${name} field is required.`;
+	// A value of the wrong JSON type, said as model binding says it, not in valibot's words.
+	const type = issue.kind === 'schema' && issue.expected ? JSON_TYPES[issue.expected] : undefined;
+	if (name && type) return `The value for ${name} is not valid: it must be ${type}.`;
 	// Valibot's default messages end in "but received <the value>": a reason must never echo
 	// what was sent, which may be an SSN.
 	return issue.message.replace(/\s*but received [\s\S]*$/, '.');
