@@ -592,7 +592,9 @@ export const handleError: HandleServerError = ({ error, event, status }) => {
 		return {
 			title: 'Nothing was done',
 			message:
-				'This page has no form to send, so what was sent was not used. Open the page again and use the buttons on it.'
+				status === 405
+					? 'This page has no form to send, so what was sent was not used. Open the page again and use the buttons on it.'
+					: 'What was sent did not say which of this page’s forms it came from, so it was not used. Open the page again and use the buttons on it.'
 		};
 	}
 	// The database away (a restart, a failover, the server down): a reader can do nothing but
