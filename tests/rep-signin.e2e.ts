@@ -85,6 +85,40 @@ test('every rep page sends a visitor to sign-in, and back after it', async ({ pa
 	await expect(page.getByRole('heading', { level: 1, name: 'Blue Heron Bakery' })).toBeVisible();
 });
 
+test('a document’s address, or its link once the session ended, leads through sign-in to its application’s page', async ({
+	page
+}) => {
+	const signInHere = async () => {
+		await ready(page);
+		await page.getByLabel('Email').fill(REPS.sam.email);
+		await page.getByLabel('Password').fill(REPS.sam.password());
+		await page.getByRole('button', { name: 'Sign in' }).click();
+		await expect(page).toHaveURL(/\/rep\/applications\/50001$/);
+		await expect(page.getByRole('heading', { level: 1, name: 'Blue Heron Bakery' })).toBeVisible();
+	};
+	// A bookmarked document: its application's page after sign-in, not a file downloading under
+	// the sign-in form, nor the console's "not found".
+	await page.goto('/rep/applications/50001/application.pdf');
+	await expect(page).toHaveURL('/rep/login?next=%2Frep%2Fapplications%2F50001');
+	await signInHere();
+	// The session ends; the page still shows the document's link, which leads to sign-in rather
+	// than saving the sign-in page as the file.
+	await page.context().clearCookies();
+	const files: string[] = [];
+	page.on('download', (d) => files.push(d.suggestedFilename()));
+	await page.getByRole('link', { name: 'The application (PDF)' }).click();
+	await expect(page).toHaveURL('/rep/login?next=%2Frep%2Fapplications%2F50001');
+	await signInHere();
+	// Signed in, the link downloads the file and the page stays.
+	const [file] = await Promise.all([
+		page.waitForEvent('download'),
+		page.getByRole('link', { name: 'The application (PDF)' }).click()
+	]);
+	expect(file.suggestedFilename()).toBe('application-50001.pdf');
+	expect(files).toEqual(['application-50001.pdf']);
+	await expect(page).toHaveURL(/\/rep\/applications\/50001$/);
+});
+
 test('sign in, a new session each time; sign out ends it on the server', async ({
 	page,
 	request

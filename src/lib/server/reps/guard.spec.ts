@@ -81,6 +81,12 @@ describe('rep guards', () => {
 		const idle = await thrown(() => requireRep(event({ cookie: 'stale', ended: 'idle' })));
 		expect(isRedirect(idle) && idle.location).toBe('/rep/login?ended=idle');
 		expect(requireRep(event({ rep: rep(1207) })).officeId).toBe(1207);
+		// A document returns to its application's page, not to a file that downloads under the
+		// sign-in form.
+		const pdf = await thrown(() =>
+			requireRep(event({ path: '/rep/applications/50001/certificate.pdf' }))
+		);
+		expect(isRedirect(pdf) && pdf.location).toBe('/rep/login?next=%2Frep%2Fapplications%2F50001');
 	});
 
 	it('keep a rep whose password the operator set on the password page until they choose their own', async () => {
@@ -138,6 +144,8 @@ describe('rep guards', () => {
 		}
 		// An application's number is not one.
 		expect(safeNext('/rep/applications/587314926')).toBe('/rep/applications/587314926');
+		// A document returns to its application's page.
+		expect(safeNext('/rep/applications/50001/signed-copy.pdf')).toBe('/rep/applications/50001');
 	});
 
 	it('open an application of the rep’s own office', async () => {

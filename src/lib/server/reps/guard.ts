@@ -16,9 +16,16 @@ export function safeNext(next: string | null): string {
 		!next.includes('//') &&
 		!/\/\.\.?(?=\/|\?|$)/.test(next) &&
 		!holdsSsn(next)
-		? next
+		? next.replace(DOCUMENT, '')
 		: '/rep';
 }
+
+/**
+ * A document's address (a bookmark, the browser's history) returns to its application's page:
+ * after sign-in the file would download with the sign-in form still on the screen, or (followed
+ * by the page's script) be taken by the console's catch-all page for a page not found.
+ */
+const DOCUMENT = /\/[^/?]+\.pdf(\?.*)?$/;
 
 /**
  * An address typed by hand (`/rep?q=123-45-6789`) is not carried into the sign-in page's own: an
