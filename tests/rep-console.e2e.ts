@@ -187,6 +187,15 @@ test('while the merchant works: each step, then a lock', async ({ browser, reque
 		await startQuestions(m);
 		await answerQuestions(m, locked.id, 'wrong');
 		await expect(m).toHaveURL(/\/sign\/identity$/);
+		// After the first miss the rep reads that one more locks the questions.
+		if (i === 0) {
+			await expectState(
+				rep,
+				locked,
+				'In progress: identity step',
+				'ended without a pass: 1 of its 2 tries is left. One more that ends without a pass locks the questions.'
+			);
+		}
 	}
 	await expect(m.getByText(TEXT.locked)).toBeVisible();
 	// The merchant's page names their rep beside the lock.

@@ -86,13 +86,18 @@ function otherSigner(s: ConsoleState): string {
  * ends without a pass counts, which "paused" alone does not say; once one has, what is left.
  */
 function identityOnTablet(s: ConsoleState, zone: string): string {
-	if (s.triesLeft) {
-		const { left, max } = s.triesLeft;
-		return ` A try at the identity questions ended without a pass: ${left} of ${max} ${max === 1 ? 'is' : 'are'} left.`;
-	}
+	if (s.triesLeft) return triesLeft(s);
 	if (!s.questionsUntil) return '';
 	const until = formatTime(s.questionsUntil, zone, 'short', { seconds: true });
 	return ` Its identity questions are still open and their time runs on: unless the merchant answers them by ${until}, that try counts without a pass.`;
+}
+
+/** Once a try at the identity questions has ended without a pass: how many are left. */
+function triesLeft(s: ConsoleState): string {
+	if (!s.triesLeft) return '';
+	const { left, max } = s.triesLeft;
+	const more = left === 1 ? ' One more that ends without a pass locks the questions.' : '';
+	return ` A try at the identity questions ended without a pass: ${left} of its ${max} tries ${left === 1 ? 'is' : 'are'} left.${more}`;
 }
 
 export function stateDetail(
@@ -123,13 +128,14 @@ export function stateDetail(
 			if (s.inPerson) {
 				return `Taken back from the merchant at ${STEP_PLACES[s.step ?? 'terms']}; last seen ${t(s.at)}. Hand the tablet over again to go on.${identityOnTablet(s, zone)}`;
 			}
-			return `Started, then stopped at ${STEP_PLACES[s.step ?? 'terms']}; last seen ${t(s.at)}.`;
+			return `Started, then stopped at ${STEP_PLACES[s.step ?? 'terms']}; last seen ${t(s.at)}.${triesLeft(s)}`;
 		case 'in_progress':
-			if (s.inPerson) return `The merchant has the tablet now (last seen ${t(s.at)}).`;
+			if (s.inPerson)
+				return `The merchant has the tablet now (last seen ${t(s.at)}).${triesLeft(s)}`;
 			if (s.quiet) {
-				return `Last seen ${t(s.at)} (${stepName(s)}): the merchant may have stepped away, and can go on from there while the session stays open.`;
+				return `Last seen ${t(s.at)} (${stepName(s)}): the merchant may have stepped away, and can go on from there while the session stays open.${triesLeft(s)}`;
 			}
-			return `The merchant is on it now (last seen ${t(s.at)}).`;
+			return `The merchant is on it now (last seen ${t(s.at)}).${triesLeft(s)}`;
 		case 'identity_passed':
 			return `Identity confirmed ${t(s.at)}; not signed yet.`;
 		case 'identity_locked':

@@ -527,6 +527,37 @@ describe('the console state of an application', () => {
 		expect(derive(replaced)).toMatchObject({ kind: 'link_sent', link: { id: 'B' } });
 	});
 
+	it('says how many identity tries are left once one ended without a pass, wherever the merchant is', () => {
+		const identity = (over: Partial<SessionFact>, attempts: AttemptFact[]) =>
+			facts({
+				links: [link('A')],
+				sessions: [session('s', { consentAt: ago(5), ...over })],
+				attempts
+			});
+		const LEFT =
+			/A try at the identity questions ended without a pass: 1 of its 2 tries is left\. One more that ends without a pass locks the questions\.$/;
+		// On the merchant's own device, now, a while ago, or left: back at the step, one try used.
+		for (const over of [{ lastSeenAt: ago(1) }, { lastSeenAt: ago(10) }, { closedAt: ago(1) }]) {
+			for (const lost of [attempt(3, 'failed'), attempt(5, 'late'), attempt(5, 'pending')]) {
+				const state = derive(identity(over, [lost]));
+				expect(state.triesLeft, JSON.stringify(over)).toEqual({ left: 1, max: 2 });
+				expect(stateDetail(state, ZONE)).toMatch(LEFT);
+			}
+		}
+		// Not while the questions are on the screen (the try is not over), nor before any try.
+		const asking = derive(identity({}, [attempt(1, 'pending', { deadlineAt: later(1) })]));
+		expect(asking.triesLeft ?? null).toBeNull();
+		expect(stateDetail(asking, ZONE)).not.toContain('without a pass');
+		expect(derive(identity({}, [])).triesLeft ?? null).toBeNull();
+		// Two of three left: said without the warning.
+		const three = deriveState(
+			identity({}, [attempt(3, 'failed')]),
+			{ ...rules, identityMaxAttempts: 3 },
+			NOW
+		);
+		expect(stateDetail(three, ZONE)).toMatch(/ended without a pass: 2 of its 3 tries are left\.$/);
+	});
+
 	it('counts a tablet in the merchant’s hands only until it is taken back or left idle', () => {
 		const inPerson = (t: TabletFact | null) =>
 			facts({
@@ -580,7 +611,7 @@ describe('the console state of an application', () => {
 			const after = derive(asked(returned, [lost]));
 			expect(after.triesLeft).toEqual({ left: 1, max: 2 });
 			expect(stateDetail(after, ZONE)).toMatch(
-				/Hand the tablet over again to go on\. A try at the identity questions ended without a pass: 1 of 2 are left\.$/
+				/Hand the tablet over again to go on\. A try at the identity questions ended without a pass: 1 of its 2 tries is left\. One more that ends without a pass locks the questions\.$/
 			);
 		}
 		// Not when they are answered, their time is up, or they are another session's.

@@ -204,8 +204,9 @@ export interface ConsoleState {
 	 */
 	questionsUntil?: Date | null;
 	/**
-	 * Paused in person at the identity step after a try ended without a pass (its time ran out
-	 * while the rep had the tablet, say): the tries left in the window, of how many.
+	 * At the identity step, without questions on the screen, after a try ended without a pass (its
+	 * time ran out while the rep had the tablet, a wrong answer): the tries left in the window, of
+	 * how many. In progress, paused in person, or opened on a link and left.
 	 */
 	triesLeft?: { left: number; max: number } | null;
 	/**
@@ -236,6 +237,13 @@ function standing(f: ApplicationFacts, rules: StateRules, now: Date) {
 		max: rules.identityMaxAttempts,
 		windowMs: rules.identityWindowHours * 3_600_000
 	});
+}
+
+/** Once a try has ended without a pass (and no lock): the tries left in the window, of how many. */
+function tries(f: ApplicationFacts, rules: StateRules, now: Date) {
+	const max = rules.identityMaxAttempts;
+	const { used } = standing(f, rules, now);
+	return used > 0 ? { left: max - used, max } : null;
 }
 
 /** The deadline of identity questions shown in a session and still open, if there are some. */
@@ -407,6 +415,9 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 		// An in-person session is live only while the tablet is in hands (above): never quiet.
 		const quiet = !inPerson && now.getTime() - live.lastSeenAt.getTime() > QUIET_MINUTES * 60_000;
 		const questionsUntil = step === 'identity' ? openQuestions(f, live.id, now) : null;
+		// Back at the identity step after a try without a pass: the rep sees how many are left
+		// before one more miss locks the questions.
+		const triesLeft = step === 'identity' && !questionsUntil ? tries(f, rules, now) : null;
 		return {
 			...base,
 			kind: 'in_progress',
@@ -415,7 +426,8 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 			inPerson,
 			tablet,
 			quiet,
-			questionsUntil
+			questionsUntil,
+			triesLeft
 		};
 	}
 	if (identityPassed)
@@ -434,10 +446,7 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 		// tablet that found the session.
 		const at = tabletIdle ? paused.tablet!.lastSeenAt : paused.lastSeenAt;
 		const questionsUntil = openQuestions(f, paused.id, now);
-		const max = rules.identityMaxAttempts;
-		const { used } = standing(f, rules, now);
-		const triesLeft =
-			step === 'identity' && !questionsUntil && used > 0 ? { left: max - used, max } : null;
+		const triesLeft = step === 'identity' && !questionsUntil ? tries(f, rules, now) : null;
 		return {
 			...base,
 			kind: 'opened',
@@ -459,7 +468,8 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 				.sort(byStep)
 				.at(-1)!;
 			const at = latest(started, (s) => s.lastSeenAt)!.lastSeenAt;
-			return { ...base, kind: 'opened', step, at };
+			const triesLeft = step === 'identity' ? tries(f, rules, now) : null;
+			return { ...base, kind: 'opened', step, at, triesLeft };
 		}
 		return { ...base, kind: 'link_sent', at: link.createdAt, until: link.expiresAt };
 	}
