@@ -251,7 +251,7 @@ test.describe('with an SMTP server', () => {
 		await rep.goto('/rep/applications/50003');
 		const mails = rep.getByRole('region', { name: 'Email' }).getByRole('listitem');
 		await expect(mails.filter({ hasText: 'first@seasonal.example' })).toContainText(
-			'Will not be sent (its link no longer opens: it was replaced, revoked or used), to first@seasonal.example'
+			'Will not be sent (its link no longer opens: a newer link replaced it), to first@seasonal.example'
 		);
 		await expect(mails.filter({ hasText: 'first@seasonal.example' })).not.toContainText(
 			'Waiting to be sent'

@@ -1,4 +1,5 @@
 import type { AppContext } from '$lib/server/app';
+import type { AuditEvent } from '$lib/server/audit/audit';
 import { decisionFor } from '$lib/server/decisions/decisions';
 import type { RequestMeta } from '$lib/server/http/meta';
 import { earlierPasses, newLinkCarries, type Pass } from '$lib/server/identity/attempts';
@@ -26,6 +27,24 @@ const ids = (a: RepAction) => ({
 	officeId: a.rep.officeId,
 	applicationId: Number(a.application.ApplicationID)
 });
+
+/** How a link the merchant can no longer open ended, for the console's list of emails. */
+export type LinkEnd = 'replaced' | 'revoked' | 'in_person' | 'decided' | 'used';
+
+/**
+ * How a link no longer usable ended, as the trail has it (links.ts: replaced by a newer one,
+ * revoked by a rep, ended by a hand-over); one the trail does not end was used, or outlived by a
+ * decision, which ended every link at once.
+ */
+export function linkEnded(linkId: string, events: AuditEvent[], decided: boolean): LinkEnd {
+	const revoked = events.find(
+		(e) => e.type === 'link.revoked' && (e.data as { linkId?: unknown }).linkId === linkId
+	);
+	const reason = (revoked?.data as { reason?: unknown } | undefined)?.reason;
+	if (reason === 'replaced' || reason === 'in_person') return reason;
+	if (revoked) return 'revoked';
+	return decided ? 'decided' : 'used';
+}
 
 /** A decision is on record, here or at the service: a link could only lead to a refusal. */
 async function decided(ctx: AppContext, a: RepAction): Promise<boolean> {

@@ -10,6 +10,7 @@ import { keepCopied, takeCopied } from '$lib/server/console/copied';
 import { keepUndone, takeUndone, type UndoneForm } from '$lib/server/console/undone';
 import {
 	copyableLink,
+	linkEnded,
 	revokeLink,
 	sendLink,
 	type FinishOnCurrent,
@@ -244,8 +245,6 @@ export const load: PageServerLoad = async (event) => {
 		copied: copied ? { url: copied.url, expires: shownTime(copied.expiresAt, zone) } : null,
 		timeline: timeline(events, zone, repNames),
 		mailOn: mailEnabled(ctx),
-		// Once decided, no link opens: that is why, whatever came before.
-		mailLinksEnded: state.decided ? ('decided' as const) : null,
 		mail: mail.map((m) => ({
 			id: m.id,
 			subject: m.subject,
@@ -253,8 +252,11 @@ export const load: PageServerLoad = async (event) => {
 			to: m.to ?? (m.kind === 'link' || m.kind === 'reminder' ? null : 'the rep'),
 			status: m.status,
 			problem: m.problem,
-			// A link email or reminder whose link is no longer the usable one (replaced, revoked).
-			superseded: m.linkId !== null && m.linkId !== (state.link?.id ?? null),
+			// A link email or reminder whose link is no longer the usable one: how it ended.
+			ended:
+				m.linkId !== null && m.linkId !== (state.link?.id ?? null)
+					? linkEnded(m.linkId, events, state.decided)
+					: null,
 			at: shownTime(m.sentAt ?? m.createdAt, zone),
 			next: m.nextAttemptAt && m.attempts > 0 ? shownTime(m.nextAttemptAt, zone) : null
 		}))
