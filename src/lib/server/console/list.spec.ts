@@ -27,6 +27,15 @@ describe('console search', () => {
 		expect(matches(row(), '')).toBe(true);
 	});
 
+	it('finds every word typed, in any order and in any of the fields', () => {
+		for (const q of ['Beltran Ana', 'pottery mesa', 'mesa 50006', 'ana verde', 'LLC ana@']) {
+			expect(matches(row(), q), q).toBe(true);
+		}
+		for (const q of ['Beltran Marcus', 'mesa 50007', 'pottery inc']) {
+			expect(matches(row(), q), q).toBe(false);
+		}
+	});
+
 	it('folds the letters decomposition leaves alone', () => {
 		expect(searchFold('Søren Ærø Straße')).toBe('soren aero strasse');
 	});

@@ -114,14 +114,20 @@ export const holdsApplication = (items: ApplicationListItem[], officeId: number,
 
 /**
  * Search by business (trading or legal name), owner, owner's email or application number,
- * whatever the case or accents typed ("Beltran" finds Beltrán, "cafe" Café).
+ * whatever the case or accents typed ("Beltran" finds Beltrán, "cafe" Café), every word typed
+ * somewhere among them, in any order: "Beltran Ana", "mesa 50006".
  */
 export function matches(row: ConsoleRow, query: string): boolean {
-	const q = searchFold(query);
-	if (!q) return true;
-	return [row.business, row.legalName, row.owner, row.ownerEmail, String(row.applicationId)].some(
-		(field) => searchFold(field).includes(q)
-	);
+	const words = searchFold(query).split(' ').filter(Boolean);
+	if (words.length === 0) return true;
+	const fields = [
+		row.business,
+		row.legalName,
+		row.owner,
+		row.ownerEmail,
+		String(row.applicationId)
+	].map(searchFold);
+	return words.every((word) => fields.some((field) => field.includes(word)));
 }
 
 /** One application's state (the application page). */
