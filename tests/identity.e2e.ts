@@ -230,6 +230,8 @@ test('two failures lock the questions, and a new link for the same application i
 	await answerQuestions(page, id, 'right');
 	const lockedNotice = page.getByRole('alert').filter({ hasText: TEXT.locked });
 	await expect(lockedNotice).toBeVisible();
+	// Above the lock, how the last try ended: a merchant sure of their answers learns why.
+	await expect(lockedNotice).toContainText(TEXT.mismatch);
 	await expect(lockedNotice).toContainText('contact your sales representative');
 	// The rep is named once, in the notice: no second "Need help?" below it.
 	await expect(page.locator('p.rep')).toHaveCount(1);
@@ -483,9 +485,12 @@ test('a second try left with its questions on the screen locks at once for the r
 			`Identity questions locked: ${app.business}`
 		);
 
-		// The merchant, back, meets the lock the rep saw.
+		// The merchant, back, meets the lock the rep saw, and reads that the time ran out.
 		await page.reload();
 		await expect(page.getByText(TEXT.locked)).toBeVisible();
+		await expect(page.getByRole('alert').filter({ hasText: TEXT.locked })).toContainText(
+			'The time ran out before your answers were submitted'
+		);
 	} finally {
 		await context.close();
 		await rep.context().close();
