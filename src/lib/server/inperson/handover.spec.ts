@@ -158,17 +158,23 @@ describe('the tablet lock (hand-over rows)', { timeout: 60_000 }, () => {
 		const h = (await findHandover(database.db, keys, rules, at(340)))!;
 		const unlock = (password: string, t: number) =>
 			unlockHandover(ctx, h, { password, repSessionOpen: true }, meta, at(t));
+		let paused = 0;
 		for (let i = 0; i < 5; i++) {
-			expect(await unlock(`guess ${i}`, 341 + i)).toEqual({
+			const wrong = await unlock(`guess ${i}`, 341 + i);
+			expect(wrong).toEqual({
 				ok: false,
 				reason: 'invalid',
-				left: 4 - i
+				left: 4 - i,
+				...(i === 4 && { pausedSeconds: expect.any(Number) })
 			});
+			if (i === 4) paused = (wrong as { pausedSeconds: number }).pausedSeconds;
 		}
-		// Paused, for the right password too: the tablet waits out the sign-in's pause.
-		expect(await unlock('pw pw pw pw pw pw', 350)).toMatchObject({
+		// Paused, for the right password too: the tablet waits out the sign-in's pause, as long as
+		// the last wrong one said (five seconds on).
+		expect(await unlock('pw pw pw pw pw pw', 350)).toEqual({
 			ok: false,
-			reason: 'locked'
+			reason: 'locked',
+			retryAfterSeconds: paused - 5
 		});
 		// Pressed again and again while paused: refused unread, so not guesses, and the counter's
 		// address (an office's, shared by its reps) is not paused by them.

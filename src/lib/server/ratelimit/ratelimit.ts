@@ -16,6 +16,8 @@ export interface LimitResult {
 	ok: boolean;
 	count: number;
 	retryAfterSeconds: number;
+	/** hitLockout's, when this hit was the last one let through: how long the lock it sets lasts. */
+	pausedSeconds?: number;
 }
 
 /** How long a refusal says to wait: whole minutes, at least one ("1 minute", "14 minutes"). */
@@ -92,16 +94,17 @@ export async function hitLockout(db: Db, limit: Limit, now = new Date()): Promis
 	// The window before: peek's, one window's length earlier.
 	const before = await peek(db, limit, new Date(now.getTime() - limit.windowSeconds * 1000));
 	const count = current.count + before.count;
-	if (count <= limit.max) return { ok: true, count, retryAfterSeconds };
-	await undoHit(db, limit, now);
 	// This window's hits still count in the next one: once it starts, one more fits only if they
 	// are fewer than the limit; otherwise the lock lasts through it.
-	const kept = current.count - 1;
-	return {
-		ok: false,
-		count,
-		retryAfterSeconds: retryAfterSeconds + (kept < limit.max ? 0 : limit.windowSeconds)
-	};
+	const lasts = (inWindow: number) =>
+		retryAfterSeconds + (inWindow < limit.max ? 0 : limit.windowSeconds);
+	if (count < limit.max) return { ok: true, count, retryAfterSeconds };
+	// The last one let through: the next is refused, for as long as it would be told then.
+	if (count === limit.max) {
+		return { ok: true, count, retryAfterSeconds, pausedSeconds: lasts(current.count) };
+	}
+	await undoHit(db, limit, now);
+	return { ok: false, count, retryAfterSeconds: lasts(current.count - 1) };
 }
 
 /** Where a limit stands once its window holds `count` hits, this one included. */

@@ -16,7 +16,7 @@ const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
 
 describe('the warning before a pause', () => {
 	it('says nothing while more than two tries are left, then counts down, then says it paused', () => {
-		const say = (left: number) => withPauseWarning('Wrong.', left, rules, 'sign-in');
+		const say = (left: number) => withPauseWarning('Wrong.', { left }, rules, 'sign-in');
 		expect(say(3)).toBe('Wrong.');
 		expect(say(Infinity)).toBe('Wrong.');
 		expect(say(2)).toBe('Wrong. Two more wrong tries, and sign-in pauses for at least 15 minutes.');
@@ -24,8 +24,12 @@ describe('the warning before a pause', () => {
 		expect(say(0)).toBe(
 			'Wrong. That was the last try: sign-in is paused now, for at least 15 minutes.'
 		);
-		expect(withPauseWarning('Wrong.', 1, { ...rules, lockoutMinutes: 1 }, 'unlocking')).toBe(
-			'Wrong. One more wrong try, and unlocking pauses for at least 1 minute.'
+		expect(
+			withPauseWarning('Wrong.', { left: 1 }, { ...rules, lockoutMinutes: 1 }, 'unlocking')
+		).toBe('Wrong. One more wrong try, and unlocking pauses for at least 1 minute.');
+		// Once the pause's length is known, it is said as the next try will be told it.
+		expect(withPauseWarning('Wrong.', { left: 0, pausedSeconds: 1601 }, rules, 'sign-in')).toBe(
+			'Wrong. That was the last try: sign-in is paused now. Try again in 27 minutes.'
 		);
 	});
 });
@@ -119,9 +123,10 @@ describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 	it('locks an email after repeated failures, known or not, through the window after theirs', async () => {
 		for (const email of ['kim@example.com', 'ghost@example.com']) {
 			for (let i = 0; i < rules.maxFailures; i++) {
-				expect((await attempt(email, 'wrong password here', `192.0.2.${i + 10}`, at(1))).ok).toBe(
-					false
-				);
+				const wrong = await attempt(email, 'wrong password here', `192.0.2.${i + 10}`, at(1));
+				expect(wrong.ok).toBe(false);
+				// The last says how long the pause it starts lasts: the wait the next try is told.
+				if (i === rules.maxFailures - 1) expect(wrong).toMatchObject({ pausedSeconds: 29 * 60 });
 			}
 			// Even the right password is not looked at while locked.
 			const locked = await attempt(email, PASSWORD, '192.0.2.99', at(2));
@@ -153,7 +158,12 @@ describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 		for (const [minute, left] of tries) {
 			expect(
 				await attempt('val@example.com', 'wrong password here', '198.51.100.40', at(minute))
-			).toEqual({ ok: false, reason: 'invalid', left });
+			).toEqual({
+				ok: false,
+				reason: 'invalid',
+				left,
+				...(left === 0 && { pausedSeconds: 14 * 60 })
+			});
 		}
 		expect(await attempt('val@example.com', PASSWORD, '198.51.100.41', at(46))).toEqual({
 			ok: false,
@@ -182,7 +192,9 @@ describe('rep sign-in and sessions', { timeout: 60_000 }, () => {
 			expect(await attempt(`guess${i}@example.com`, 'wrong password here', ip, at(16))).toEqual({
 				ok: false,
 				reason: 'invalid',
-				left: left[i]
+				left: left[i],
+				// The address's pause, starting in a window with 14 minutes left: through the next.
+				...(left[i] === 0 && { pausedSeconds: 29 * 60 })
 			});
 		}
 		expect(await attempt('pat@example.com', PASSWORD, ip, at(17))).toMatchObject({

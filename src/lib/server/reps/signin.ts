@@ -4,7 +4,13 @@ import type { Config } from '$lib/server/config/config';
 import type { Db } from '$lib/server/db';
 import { hashToken } from '$lib/server/crypto/tokens';
 import type { RequestMeta } from '$lib/server/http/meta';
-import { clearLimit, hitLockout, undoHit, type Limit } from '$lib/server/ratelimit/ratelimit';
+import {
+	clearLimit,
+	hitLockout,
+	undoHit,
+	waitWords,
+	type Limit
+} from '$lib/server/ratelimit/ratelimit';
 import { findRepByEmail, upgradePasswordHash, type Rep } from './accounts';
 import { DUMMY_HASH, verifyPassword } from './password';
 import { createRepSession, endRepSession } from './session';
@@ -32,7 +38,14 @@ export const signInRules = (config: Config): SignInRules => ({
  * `disabled`: the password was the account's own, and an operator disabled it. Only someone who
  * knows the password learns that much, and the rep is then told whom to ask, not to try again.
  */
-export type WrongPassword = { ok: false; reason: 'invalid'; left: number; disabled?: boolean };
+export type WrongPassword = {
+	ok: false;
+	reason: 'invalid';
+	left: number;
+	/** With `left` 0: how long the pause it starts lasts (one to two lockout windows). */
+	pausedSeconds?: number;
+	disabled?: boolean;
+};
 
 /**
  * `said` of a wrong password, and once few tries are left (WrongPassword's `left`) a warning
@@ -41,12 +54,17 @@ export type WrongPassword = { ok: false; reason: 'invalid'; left: number; disabl
  */
 export function withPauseWarning(
 	said: string,
-	left: number,
+	{ left, pausedSeconds }: Pick<WrongPassword, 'left' | 'pausedSeconds'>,
 	rules: SignInRules,
 	what: string
 ): string {
 	const pause = `for at least ${plural(rules.lockoutMinutes, 'minute')}`;
-	if (left <= 0) return `${said} That was the last try: ${what} is paused now, ${pause}.`;
+	if (left <= 0) {
+		// The wait the next try would be told, not "at least": the two must not differ.
+		return pausedSeconds !== undefined
+			? `${said} That was the last try: ${what} is paused now. Try again in ${waitWords(pausedSeconds)}.`
+			: `${said} That was the last try: ${what} is paused now, ${pause}.`;
+	}
 	if (left > 2) return said;
 	return `${said} ${left === 1 ? 'One more wrong try' : 'Two more wrong tries'}, and ${what} pauses ${pause}.`;
 }
@@ -119,7 +137,15 @@ export async function checkRepPassword(
 		// bring its pause nearer, but that pause stops this rep too, so it is told before it comes.
 		const left = Math.min(account.max - a.count, address.max - b.count);
 		const disabled = Boolean(rep?.disabledAt) && matches;
-		return { ok: false, reason: 'invalid', left: Math.max(0, left), ...(disabled && { disabled }) };
+		// The pause this one starts (either limit's, the longer when both): what the next is told.
+		const paused = [a.pausedSeconds, b.pausedSeconds].filter((s) => s !== undefined);
+		return {
+			ok: false,
+			reason: 'invalid',
+			left: Math.max(0, left),
+			...(paused.length > 0 && { pausedSeconds: Math.max(...paused) }),
+			...(disabled && { disabled })
+		};
 	}
 	await clearLimit(db, account.key);
 	await undoHit(db, address, now);

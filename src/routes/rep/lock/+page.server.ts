@@ -98,7 +98,7 @@ export const actions: Actions = {
 				unlock: true,
 				error: withPauseWarning(
 					'That password is not right. Only the rep who handed over the tablet can unlock it.',
-					result.left,
+					result,
 					signInRules(app().config),
 					'unlocking'
 				)

@@ -71,7 +71,7 @@ export const actions: Actions = {
 				errors: {},
 				message: withPauseWarning(
 					'That email and password don’t match an active rep account.',
-					result.left,
+					result,
 					signInRules(ctx.config),
 					'sign-in'
 				)

@@ -63,7 +63,7 @@ export const actions: Actions = {
 			if (!checked.ok) {
 				errors.current = withPauseWarning(
 					'That is not your current password.',
-					checked.left,
+					checked,
 					signInRules(ctx.config),
 					'signing in'
 				);
