@@ -241,8 +241,8 @@ test('five wrong passwords lock the account for a while, even against the right 
 	const warned = [
 		'',
 		'',
-		' Two more wrong tries, and sign-in pauses for at least 15 minutes.',
-		' One more wrong try, and sign-in pauses for at least 15 minutes.',
+		' Two more wrong tries, and sign-in pauses for up to 30 minutes.',
+		' One more wrong try, and sign-in pauses for up to 30 minutes.',
 		/ That was the last try: sign-in is paused now\. Try again in (\d+) minutes\.$/
 	];
 	let said = '';
@@ -256,8 +256,9 @@ test('five wrong passwords lock the account for a while, even against the right 
 			said = warning.exec((await page.getByRole('alert').textContent()) ?? '')?.[1] ?? '';
 		}
 	}
-	// Between 15 and 30: the failures count in this window and, when they fill it, in the next.
-	expect(Number(said)).toBeGreaterThanOrEqual(15);
+	// At most 30: the failures count in this window and, when they fill it, in the next (less for
+	// a run across a window's edge).
+	expect(Number(said)).toBeGreaterThanOrEqual(1);
 	expect(Number(said)).toBeLessThanOrEqual(30);
 	await tryPassword(page, REPS.riley.email, REPS.riley.password());
 	await expect(page.getByRole('alert')).toContainText('Too many sign-in attempts');

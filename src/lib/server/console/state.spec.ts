@@ -549,6 +549,22 @@ describe('the console state of an application', () => {
 		expect(asking.triesLeft ?? null).toBeNull();
 		expect(stateDetail(asking, ZONE)).not.toContain('without a pass');
 		expect(derive(identity({}, [])).triesLeft ?? null).toBeNull();
+		// Nor once identity has passed (elsewhere): no more questions are asked.
+		const passed = identity({ linkId: 'B' }, [attempt(30, 'failed')]);
+		passed.links.push(link('B', { createdAt: ago(10) }));
+		passed.links[0]!.revokedAt = ago(10);
+		passed.sessions.push(
+			session('p', {
+				linkId: 'A',
+				consentAt: ago(40),
+				identityPassedAt: ago(35),
+				closedAt: ago(11)
+			})
+		);
+		const after = derive(passed);
+		expect(after.kind).toBe('in_progress');
+		expect(after.triesLeft ?? null).toBeNull();
+		expect(stateDetail(after, ZONE)).not.toContain('without a pass');
 		// Two of three left: said without the warning.
 		const three = deriveState(
 			identity({}, [attempt(3, 'failed')]),

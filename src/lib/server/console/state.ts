@@ -205,8 +205,8 @@ export interface ConsoleState {
 	questionsUntil?: Date | null;
 	/**
 	 * At the identity step, without questions on the screen, after a try ended without a pass (its
-	 * time ran out while the rep had the tablet, a wrong answer): the tries left in the window, of
-	 * how many. In progress, paused in person, or opened on a link and left.
+	 * time ran out while the rep had the tablet, a wrong answer) and before any pass: the tries
+	 * left in the window, of how many. In progress, paused in person, or opened on a link and left.
 	 */
 	triesLeft?: { left: number; max: number } | null;
 	/**
@@ -239,8 +239,13 @@ function standing(f: ApplicationFacts, rules: StateRules, now: Date) {
 	});
 }
 
-/** Once a try has ended without a pass (and no lock): the tries left in the window, of how many. */
+/**
+ * Once a try has ended without a pass (and no lock): the tries left in the window, of how many.
+ * None once identity has passed: no more questions are asked (a link that cannot carry the pass
+ * sends the merchant to the rep).
+ */
 function tries(f: ApplicationFacts, rules: StateRules, now: Date) {
+	if (f.sessions.some((s) => s.identityPassedAt)) return null;
 	const max = rules.identityMaxAttempts;
 	const { used } = standing(f, rules, now);
 	return used > 0 ? { left: max - used, max } : null;
@@ -468,7 +473,8 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 				.sort(byStep)
 				.at(-1)!;
 			const at = latest(started, (s) => s.lastSeenAt)!.lastSeenAt;
-			const triesLeft = step === 'identity' ? tries(f, rules, now) : null;
+			const asking = started.some((s) => openQuestions(f, s.id, now));
+			const triesLeft = step === 'identity' && !asking ? tries(f, rules, now) : null;
 			return { ...base, kind: 'opened', step, at, triesLeft };
 		}
 		return { ...base, kind: 'link_sent', at: link.createdAt, until: link.expiresAt };

@@ -85,8 +85,9 @@ export async function hit(db: Db, limit: Limit, now = new Date()): Promise<Limit
  * failures across the window's edge was two short runs, and five wrong passwords in a row could
  * leave the account open; so its hits count in the window `now` falls in and in the one before.
  * A refused hit is taken back, so trying while locked does not make the lock longer. The lock
- * lasts until the hits that make it leave both windows: one to two windows after the last
- * failure, as retryAfterSeconds says.
+ * lasts until enough of the hits that make it have left both windows: to the end of the window
+ * of the last failure, or of the next one when that window alone holds the limit (at most two
+ * windows), as pausedSeconds and retryAfterSeconds say.
  */
 export async function hitLockout(db: Db, limit: Limit, now = new Date()): Promise<LimitResult> {
 	const { retryAfterSeconds } = window(limit.windowSeconds, now);

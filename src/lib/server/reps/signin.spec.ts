@@ -19,14 +19,14 @@ describe('the warning before a pause', () => {
 		const say = (left: number) => withPauseWarning('Wrong.', { left }, rules, 'sign-in');
 		expect(say(3)).toBe('Wrong.');
 		expect(say(Infinity)).toBe('Wrong.');
-		expect(say(2)).toBe('Wrong. Two more wrong tries, and sign-in pauses for at least 15 minutes.');
-		expect(say(1)).toBe('Wrong. One more wrong try, and sign-in pauses for at least 15 minutes.');
+		expect(say(2)).toBe('Wrong. Two more wrong tries, and sign-in pauses for up to 30 minutes.');
+		expect(say(1)).toBe('Wrong. One more wrong try, and sign-in pauses for up to 30 minutes.');
 		expect(say(0)).toBe(
-			'Wrong. That was the last try: sign-in is paused now, for at least 15 minutes.'
+			'Wrong. That was the last try: sign-in is paused now, for up to 30 minutes.'
 		);
 		expect(
 			withPauseWarning('Wrong.', { left: 1 }, { ...rules, lockoutMinutes: 1 }, 'unlocking')
-		).toBe('Wrong. One more wrong try, and unlocking pauses for at least 1 minute.');
+		).toBe('Wrong. One more wrong try, and unlocking pauses for up to 2 minutes.');
 		// Once the pause's length is known, it is said as the next try will be told it.
 		expect(withPauseWarning('Wrong.', { left: 0, pausedSeconds: 1601 }, rules, 'sign-in')).toBe(
 			'Wrong. That was the last try: sign-in is paused now. Try again in 27 minutes.'

@@ -42,7 +42,7 @@ export type WrongPassword = {
 	ok: false;
 	reason: 'invalid';
 	left: number;
-	/** With `left` 0: how long the pause it starts lasts (one to two lockout windows). */
+	/** With `left` 0: how long the pause it starts lasts (at most two lockout windows). */
 	pausedSeconds?: number;
 	disabled?: boolean;
 };
@@ -58,9 +58,10 @@ export function withPauseWarning(
 	rules: SignInRules,
 	what: string
 ): string {
-	const pause = `for at least ${plural(rules.lockoutMinutes, 'minute')}`;
+	// Up to two windows: a run of failures across a window's edge pauses only to the window's end.
+	const pause = `for up to ${plural(2 * rules.lockoutMinutes, 'minute')}`;
 	if (left <= 0) {
-		// The wait the next try would be told, not "at least": the two must not differ.
+		// The wait the next try would be told, not "up to": the two must not differ.
 		return pausedSeconds !== undefined
 			? `${said} That was the last try: ${what} is paused now. Try again in ${waitWords(pausedSeconds)}.`
 			: `${said} That was the last try: ${what} is paused now, ${pause}.`;
