@@ -54,8 +54,9 @@ export const withoutControlCharacters = (s: string) =>
  * masked (a file may be named after the person: "Dana Reyes 587-31-4926.pdf").
  */
 export function clientText(text: string, max: number): string {
-	const plain = text.replace(/[\p{Cc}\p{Cf}]/gu, '').slice(0, max);
-	return looksLikeSsn(plain) ? maskedSsn(plain, '[number]') : plain;
+	const plain = text.replace(/[\p{Cc}\p{Cf}]/gu, '');
+	// Masked before it is cut, so that no SSN across the cut keeps eight of its digits.
+	return (looksLikeSsn(plain) ? maskedSsn(plain, '[number]') : plain).slice(0, max);
 }
 
 /**

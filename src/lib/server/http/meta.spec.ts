@@ -15,7 +15,8 @@ describe('the User-Agent as the trail keeps it', () => {
 		expect(userAgentOf('Kiosk 587 314 926 build')).toBe('Kiosk [number] build');
 	});
 
-	it('keeps at most 512 characters', () => {
+	it('keeps at most 512 characters, cut after an SSN across the cut is masked', () => {
 		expect(userAgentOf('a'.repeat(600))).toHaveLength(512);
+		expect(userAgentOf(`${'a '.repeat(253)}587-31-4926`)).toBe(`${'a '.repeat(253)}[numbe`);
 	});
 });

@@ -2,7 +2,7 @@ import * as devalue from 'devalue';
 import type { RepContact } from '$lib/server/reps/contact';
 import { dialable } from '$lib/tel';
 import { addressLooksLikeSsn } from '$lib/server/signing/ssn';
-import { actionName, isApiPath, reasonsByField, type InputProblem } from './inputs';
+import { actionName, fieldName, isApiPath, reasonsByField, type InputProblem } from './inputs';
 
 const escape = (s: string) =>
 	s.replace(
@@ -182,7 +182,7 @@ export function problemResponse(
 						status: problem.status,
 						data: devalue.stringify({
 							// Which of the page's forms was refused (see lib/forms/refusal.ts).
-							action: actionName(url) ?? 'default',
+							action: fieldName(actionName(url) ?? 'default'),
 							message: problem.message,
 							errors: encodable(problem.errors)
 						})

@@ -138,6 +138,8 @@ describe('rep guards', () => {
 			'/rep?q=587+314+926',
 			'/rep?q=587%20314%20926&state=signed',
 			'/rep/587-31-4926',
+			// One stray escape leaves the rest read all the same.
+			'/rep?q=587%20314%20926&x=%',
 			null
 		]) {
 			expect(safeNext(bad), String(bad)).toBe('/rep');

@@ -63,13 +63,10 @@ describe('what looks like an SSN in free text', () => {
 		'５８７－３１－４９２６',
 		'٥٨٧٣١٤٩٢٦',
 		'587\u200b31\u200b4926',
-		// Grouped otherwise, as the SSN field takes it (ssnDigits).
+		// 3-3-3, as the SSN field takes it too (ssnDigits).
 		'587 314 926',
 		'587-314-926',
-		'5873 14926',
-		'587314 926',
-		'58 73 14 926',
-		'5-8-7-3-1-4-9-2-6',
+		'587 - 314 - 926',
 		'５８７ ３１４ ９２６'
 	])('refuses %s', (text) => {
 		expect(looksLikeSsn(text)).toBe(true);
@@ -91,6 +88,14 @@ describe('what looks like an SSN in free text', () => {
 		'version 1.2.3.4',
 		// An Android build, as a User-Agent names it.
 		'Pixel 8 Build/UQ1A.240205.004',
+		// An EIN, a date and time, sums, 3-3-3 that no SSN can be, a UUID.
+		'Our EIN 12-3456789 is wrong',
+		'We spoke on 2024-01-15 9:30',
+		'on 01-15-2024 9:30',
+		'a loan of 125 000 000',
+		'912 345 678',
+		'587 314 926 001',
+		'0b5c9c3e-1234-4567-8901-234567890123',
 		''
 	])('accepts %s', (text) => {
 		expect(looksLikeSsn(text)).toBe(false);

@@ -24,20 +24,29 @@ export function ssnDigits(input: string): string {
 }
 
 // Digits in any script (fullwidth, Arabic-Indic…), 3-2-4 with up to three characters of anything
-// but letters and digits between the groups; or nine grouped any other way (3-3-3, 4-5, one by
-// one) by spaces or dashes, as the SSN field itself would take them (ssnDigits). Not by dots: an
-// Android build in a User-Agent is written 240205.004. Never part of a longer number, even one
-// the same separators continue, so a phone number (3-3-4, +1 and 3-3-4) or an account number of
-// ten digits or more is left alone.
-const SEPARATOR = '[\\s\\-\\u2010-\\u2015\\u2212]{0,3}';
+// but letters and digits between the groups, or nine in a row; or 3-3-3 by spaces or dashes (as
+// the SSN field takes them, ssnDigits) when the nine could be an SSN, so that "125 000 000" is a
+// sum. Never part of a longer number, even one the same separators continue, so a phone number
+// (3-3-4, +1 and 3-3-4) or an account number of ten digits or more is left alone. Not other
+// groupings: an EIN is written 12-3456789, a date and time 2024-01-15 9:30, an Android build in a
+// User-Agent 240205.004, and a UUID has runs of digits a dash apart.
+const SEP = '[\\s\\-\\u2010-\\u2015\\u2212]';
 const SSN_SHAPED = new RegExp(
 	[
 		/(?<!\p{Nd})\p{Nd}{3}[^\p{L}\p{Nd}]{0,3}\p{Nd}{2}[^\p{L}\p{Nd}]{0,3}\p{Nd}{4}(?!\p{Nd})/u
 			.source,
-		`(?<!\\p{Nd}${SEPARATOR})\\p{Nd}(?:${SEPARATOR}\\p{Nd}){8}(?!${SEPARATOR}\\p{Nd})`
+		`(?<threes>(?<!\\d${SEP}{0,3})\\d{3}${SEP}{1,3}\\d{3}${SEP}{1,3}\\d{3}(?!${SEP}{0,3}\\d))`
 	].join('|'),
-	'u'
+	'gu'
 );
+
+/** Each stretch of `text` that looks like an SSN (3-3-3 only when its digits could be one). */
+function* ssnShaped(text: string) {
+	for (const m of text.matchAll(SSN_SHAPED)) {
+		if (!m.groups?.threes || isPossibleSsn(m[0].replace(/\D/g, ''))) yield m;
+	}
+}
+
 // Invisible format characters (zero-width spaces and joiners) would otherwise split the digits.
 const FORMAT_CHARACTERS = /\p{Cf}/gu;
 
@@ -45,7 +54,7 @@ const plain = (text: string) => text.normalize('NFKC').replace(FORMAT_CHARACTERS
 
 /** Whether free text holds something that looks like an SSN, however it is written. */
 export function looksLikeSsn(text: string): boolean {
-	return SSN_SHAPED.test(plain(text));
+	return !ssnShaped(plain(text)).next().done;
 }
 
 /**
@@ -53,18 +62,20 @@ export function looksLikeSsn(text: string): boolean {
  * its percent-escapes and `+` are read back into what was typed.
  */
 export function addressLooksLikeSsn(address: string): boolean {
-	let read: string;
-	try {
-		read = decodeURIComponent(address.replace(/\+/g, ' '));
-	} catch {
-		read = address;
-	}
+	// Each run of escapes on its own: one stray % must not leave the rest unread.
+	const read = address.replace(/\+/g, ' ').replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+		try {
+			return decodeURIComponent(run);
+		} catch {
+			return run;
+		}
+	});
 	return looksLikeSsn(read);
 }
 
 /** The text without what looks like an SSN: what may be shown back after refusing it. */
 export function withoutSsn(text: string): string {
-	return plain(text).replace(new RegExp(SSN_SHAPED.source, 'gu'), '');
+	return maskedSsn(text, '');
 }
 
 /**
@@ -78,7 +89,14 @@ export const noSsn = (message: string) =>
 
 /** The text with whatever looks like an SSN replaced by `mask`. */
 export function maskedSsn(text: string, mask: string): string {
-	return plain(text).replace(new RegExp(SSN_SHAPED.source, 'gu'), mask);
+	const read = plain(text);
+	let out = '';
+	let from = 0;
+	for (const m of ssnShaped(read)) {
+		out += read.slice(from, m.index) + mask;
+		from = m.index + m[0].length;
+	}
+	return out + read.slice(from);
 }
 
 /** Typed text as it may be shown back after a refusal: as typed, less what looks like an SSN. */
