@@ -17,7 +17,7 @@ import { DataDirBusyError } from '$lib/server/db/lock';
 import { databaseProblem, databaseUnavailable } from '$lib/server/db/problems';
 import { compress } from '$lib/server/http/compress';
 import { foreignFormMessage, isForeignFormPost } from '$lib/server/http/csrf';
-import { checkRequest, isApiPath, type InputProblem } from '$lib/server/http/inputs';
+import { actionName, checkRequest, isApiPath, type InputProblem } from '$lib/server/http/inputs';
 import { GET_ONLY_ALLOW, GET_ONLY_ROUTES, notAcceptedResponse } from '$lib/server/http/methods';
 import { authorizeOperator, isOperatorApiPath } from '$lib/server/http/operator-auth';
 import { plainPath } from '$lib/server/http/plain-path';
@@ -591,10 +591,12 @@ export const handleError: HandleServerError = ({ error, event, status }) => {
 	) {
 		return {
 			title: 'Nothing was done',
+			// Without `?/name` to a page whose forms all have names: said so. A name it doesn't have
+			// (an old page's form), or a page with no form at all: that it has none such.
 			message:
-				status === 405
-					? 'This page has no form to send, so what was sent was not used. Open the page again and use the buttons on it.'
-					: 'What was sent did not say which of this page’s forms it came from, so it was not used. Open the page again and use the buttons on it.'
+				status === 404 && actionName(event.url) === undefined
+					? 'What was sent did not say which of this page’s forms it came from, so it was not used. Open the page again and use the buttons on it.'
+					: 'This page has no such form to send, so what was sent was not used. Open the page again and use the buttons on it.'
 		};
 	}
 	// The database away (a restart, a failover, the server down): a reader can do nothing but

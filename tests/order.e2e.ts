@@ -237,7 +237,8 @@ test('a method no page takes is named in our words, with what the address answer
 	for (const [path, status] of [
 		['/rep', 404],
 		['/sign/review', 405],
-		['/', 404]
+		['/', 404],
+		['/?/nosuch', 404]
 	] as const) {
 		const res = await request.post(path, {
 			form: { a: 'b' },
@@ -248,8 +249,8 @@ test('a method no page takes is named in our words, with what the address answer
 		const body = await res.text();
 		expect(body, path).toContain('Nothing was done');
 		expect(body, path).toContain(
-			status === 405
-				? 'This page has no form to send'
+			status === 405 || path.includes('?/')
+				? 'This page has no such form to send'
 				: 'did not say which of this page’s forms it came from'
 		);
 		expect(body, path).not.toContain('Something went wrong');
