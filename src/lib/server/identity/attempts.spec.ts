@@ -120,7 +120,18 @@ describe('identity attempts against the sandbox', () => {
 			(await submitAnswers(t.ctx, s2, o2, wrong(o2, await rightAnswers(o2)), meta)).result
 		).toBe('failed');
 		state = await identityState(t.ctx, s1, meta);
-		expect(state).toMatchObject({ failures: 2, attemptsLeft: 0, locked: true });
+		// s1's own try did not lock: its notice does not say its answers were what locked it.
+		expect(state).toMatchObject({
+			failures: 2,
+			attemptsLeft: 0,
+			locked: true,
+			lockedByLast: false
+		});
+		expect(await identityState(t.ctx, s2, meta)).toMatchObject({
+			locked: true,
+			last: 'failed',
+			lockedByLast: true
+		});
 		expect((await startAttempt(t.ctx, s1, meta)).result).toBe('locked');
 		const types = (await listAudit(t.ctx.db, 1207, 50002)).map((e) => e.type);
 		expect(types.filter((x) => x === 'identity.failed')).toHaveLength(2);
@@ -233,6 +244,7 @@ describe('identity attempts against the sandbox', () => {
 		expect((await identityView(t.ctx, s, meta, later)).state).toMatchObject({
 			locked: true,
 			last: 'late',
+			lockedByLast: true,
 			open: undefined
 		});
 		expect(await closeAbandonedTries(t.ctx, later)).toBe(0);

@@ -30,7 +30,7 @@ import { notifyRep } from '$lib/server/mail/notes';
 import { OnboardingError, type IdentityQuestionSet } from '$lib/server/onboarding';
 import { newSessionSecret, type SigningSession } from '$lib/server/signing/session';
 import { sessionEvent } from '$lib/server/signing/event';
-import { GRACE_MS, tryStanding } from './tries';
+import { GRACE_MS, lostAt, tryStanding } from './tries';
 
 /**
  * How long a reservation waits for its question set, and answers for the bureau's verdict: one
@@ -53,6 +53,8 @@ export interface IdentityState {
 	open: OpenAttempt | undefined;
 	/** The outcome of the most recent finished attempt of this session, to tell the merchant. */
 	last: AttemptOutcome | undefined;
+	/** Locked, and that attempt, lost, is the application's newest lost try: the one that locked. */
+	lockedByLast: boolean;
 	/** While locked: when the portal's lock lifts (null when the service locked it). */
 	lockLiftsAt: Date | null;
 	/**
@@ -494,8 +496,14 @@ export async function identityView(
 		}
 	}
 	const { used, lockedUntil } = standing(ctx, lost, now);
+	const lastLost =
+		latest && (last === 'failed' || last === 'late') ? lostAt({ ...latest, outcome: last }) : null;
 	return {
 		state: {
+			lockedByLast:
+				lockedUntil !== null &&
+				lastLost !== null &&
+				lastLost.getTime() >= Math.max(...lost.map(Number)) - 1,
 			failures: used,
 			attemptsLeft: lockedUntil === null ? Math.max(0, ctx.config.IDENTITY_MAX_ATTEMPTS - used) : 0,
 			locked: lockedUntil !== null,

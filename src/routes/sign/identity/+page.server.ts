@@ -85,6 +85,8 @@ export const load: PageServerLoad = async (event) => {
 		lockLiftsAt: state.lockLiftsAt?.toISOString() ?? null,
 		openElsewhereUntil: state.openElsewhereUntil?.toISOString() ?? null,
 		last: state.last ?? null,
+		// The lock's notice says how the try that locked ended, when it was this session's.
+		lockedByLast: state.lockedByLast,
 		/**
 		 * Passed before: on this link or one to the same address, or in person (carried over), or
 		 * elsewhere.
