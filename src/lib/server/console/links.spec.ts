@@ -14,6 +14,20 @@ describe('how a link the merchant can no longer open ended', () => {
 		expect(linkEnded('D', events, false)).toBe('in_person');
 	});
 
+	it('says an expired link ended by a hand-over had expired, and a link declined on was', () => {
+		const expired = {
+			type: 'link.revoked',
+			data: { linkId: 'E', reason: 'in_person', expired: true }
+		} as unknown as AuditEvent;
+		expect(linkEnded('E', [expired], false)).toBe('expired');
+		const declined = {
+			type: 'decline.recorded',
+			data: { linkId: 'F', stage: 'link' }
+		} as unknown as AuditEvent;
+		// Whatever was decided later, on another link.
+		expect(linkEnded('F', [declined], true)).toBe('declined');
+	});
+
 	it('says a decision ended one the trail does not, and otherwise that it was used', () => {
 		expect(linkEnded('C', [other, revoked('A', 'replaced')], true)).toBe('decided');
 		expect(linkEnded('C', [other], false)).toBe('used');

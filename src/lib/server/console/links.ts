@@ -29,20 +29,29 @@ const ids = (a: RepAction) => ({
 });
 
 /** How a link the merchant can no longer open ended, for the console's list of emails. */
-export type LinkEnd = 'replaced' | 'revoked' | 'in_person' | 'decided' | 'used';
+export type LinkEnd =
+	'replaced' | 'revoked' | 'in_person' | 'expired' | 'declined' | 'decided' | 'used';
 
 /**
  * How a link no longer usable ended, as the trail has it (links.ts: replaced by a newer one,
- * revoked by a rep, ended by a hand-over); one the trail does not end was used, or outlived by a
+ * revoked by a rep, ended by a hand-over, after it had expired or before; signing/decline.ts:
+ * spent by a decline before identity); one the trail does not end was used, or outlived by a
  * decision, which ended every link at once.
  */
 export function linkEnded(linkId: string, events: AuditEvent[], decided: boolean): LinkEnd {
 	const revoked = events.find(
 		(e) => e.type === 'link.revoked' && (e.data as { linkId?: unknown }).linkId === linkId
 	);
-	const reason = (revoked?.data as { reason?: unknown } | undefined)?.reason;
-	if (reason === 'replaced' || reason === 'in_person') return reason;
+	const data = revoked?.data as { reason?: unknown; expired?: unknown } | undefined;
+	// Ended by a hand-over after it had run out: it had expired, as the timeline says.
+	if (data?.expired === true) return 'expired';
+	if (data?.reason === 'replaced' || data?.reason === 'in_person') return data.reason;
 	if (revoked) return 'revoked';
+	// Spent by a decline before identity, whatever was decided later on another link.
+	const declined = events.some(
+		(e) => e.type === 'decline.recorded' && (e.data as { linkId?: unknown }).linkId === linkId
+	);
+	if (declined) return 'declined';
 	return decided ? 'decided' : 'used';
 }
 

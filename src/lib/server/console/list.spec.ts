@@ -28,7 +28,14 @@ describe('console search', () => {
 	});
 
 	it('finds every word typed, in any order and in any of the fields', () => {
-		for (const q of ['Beltran Ana', 'pottery mesa', 'mesa 50006', 'ana verde', 'LLC ana@']) {
+		for (const q of [
+			'Beltran Ana',
+			'Beltrán, Ana',
+			'pottery mesa',
+			'mesa 50006',
+			'ana verde',
+			'LLC ana@'
+		]) {
 			expect(matches(row(), q), q).toBe(true);
 		}
 		for (const q of ['Beltran Marcus', 'mesa 50007', 'pottery inc']) {

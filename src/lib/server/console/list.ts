@@ -118,7 +118,11 @@ export const holdsApplication = (items: ApplicationListItem[], officeId: number,
  * somewhere among them, in any order: "Beltran Ana", "mesa 50006".
  */
 export function matches(row: ConsoleRow, query: string): boolean {
-	const words = searchFold(query).split(' ').filter(Boolean);
+	// A word's punctuation at its ends is the sentence's ("Ortega, Marcus"), not the name's.
+	const words = searchFold(query)
+		.split(' ')
+		.map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+		.filter(Boolean);
 	if (words.length === 0) return true;
 	const fields = [
 		row.business,
