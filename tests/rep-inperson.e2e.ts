@@ -531,7 +531,7 @@ test('questions whose time runs out while the tablet is back with the rep: the l
 	);
 	await unlock(tablet, REPS.sam.password());
 	await expect(tablet.getByText(/Taken back from the merchant at the identity step/)).toContainText(
-		'A try at the identity questions ended without a pass: 1 of 2 are left.'
+		'A try at the identity questions ended without a pass: 1 of its 2 tries is left. One more that ends without a pass locks the questions.'
 	);
 	await tablet.context().close();
 });
