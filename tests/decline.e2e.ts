@@ -233,7 +233,7 @@ test('an SSN in a decline reason on the link page is refused with the disclosure
 		await expect(page.getByText(/leave your Social Security Number out/)).toBeVisible();
 		// Open, as it was left, or as the server's new page draws it: the number is not sent back.
 		await expect(reason).toBeVisible();
-		await expect(reason).toHaveValue('Call me, my SSN is  if needed');
+		await expect(reason).toHaveValue('Call me, my SSN is if needed');
 		await expect(reason).toHaveAttribute('aria-invalid', 'true');
 		expect(await page.content()).not.toContain('318-46-2075');
 		await context.close();

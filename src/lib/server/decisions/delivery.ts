@@ -7,7 +7,7 @@ import { decisions, signingSessions } from '$lib/server/db/schema';
 import { logError } from '$lib/server/log/log';
 import { notifyRep } from '$lib/server/mail/notes';
 import { OnboardingError, type MerchantDecisionRequest } from '$lib/server/onboarding';
-import { maskedSsn } from '$lib/server/signing/ssn';
+import { maskedSsn, plain } from '$lib/server/signing/ssn';
 import { claimDecision, type Decision } from './decisions';
 
 /**
@@ -29,7 +29,9 @@ export type DeliveryResult = 'delivered' | 'retry' | 'rejected' | 'busy';
  * is cut short of what the masks recognize.
  */
 export function keptMessage(text: string): string {
-	return maskedSsn(text, '[number]')
+	// Read as the SSN rules read it (NFKC, no invisible characters) whether or not one is there,
+	// so that a long number in fullwidth digits or split by zero-width spaces is a number below.
+	return maskedSsn(plain(text), '[number]')
 		.replace(/\d[\d\s-]{7,}\d/g, '[number]')
 		.slice(0, 500);
 }

@@ -12,7 +12,7 @@
  * - no text holds bytes that were not UTF-8 (see UNREADABLE).
  */
 
-import { looksLikeSsn, maskedSsn } from '$lib/server/signing/ssn';
+import { maskedSsn } from '$lib/server/signing/ssn';
 
 export interface InputProblem {
 	status: 400 | 404 | 413 | 415;
@@ -56,7 +56,7 @@ export const withoutControlCharacters = (s: string) =>
 export function clientText(text: string, max: number): string {
 	const plain = text.replace(/[\p{Cc}\p{Cf}]/gu, '');
 	// Masked before it is cut, so that no SSN across the cut keeps eight of its digits.
-	return (looksLikeSsn(plain) ? maskedSsn(plain, '[number]') : plain).slice(0, max);
+	return maskedSsn(plain, '[number]').slice(0, max);
 }
 
 /**
@@ -69,8 +69,7 @@ export const reasonsByField = <T = string>() => Object.create(null) as Record<st
  * A field's name as the answer may say it back: the client chose it, so one that looks like an
  * SSN (a form posted with the number as a field's name) is masked, as typed text is.
  */
-export const fieldName = (name: string) =>
-	looksLikeSsn(name) ? maskedSsn(name, '[number]') : name;
+export const fieldName = (name: string) => maskedSsn(name, '[number]');
 
 const CONTROL_REASON =
 	'This contains an invisible control character (such as NUL, a backspace or a text-direction override). Type it again without one.';

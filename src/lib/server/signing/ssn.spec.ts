@@ -2,7 +2,15 @@ import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { assertNoSsn } from '$lib/server/audit/guard';
-import { isPossibleSsn, looksLikeSsn, noSsn, shownBack, ssnDigits, withoutSsn } from './ssn';
+import {
+	isPossibleSsn,
+	looksLikeSsn,
+	maskedSsn,
+	noSsn,
+	shownBack,
+	ssnDigits,
+	withoutSsn
+} from './ssn';
 
 const SEED = Number(process.env.PROPERTY_SEED ?? 20_260_901);
 const digits = (n: number) =>
@@ -152,6 +160,17 @@ describe('what looks like an SSN in free text', () => {
 		expect(withoutSsn('Not now (587/31/4926), call 217-555-0143')).toBe(
 			'Not now (), call 217-555-0143'
 		);
+		// One space where the number stood between two words, not two; line breaks kept.
+		expect(withoutSsn('My number is 587 31 4926 if you need it')).toBe(
+			'My number is if you need it'
+		);
+		expect(withoutSsn('Number:\n587-31-4926\nthanks')).toBe('Number:\n\nthanks');
+	});
+
+	it('masks only what looks like an SSN, and gives other text back as it came', () => {
+		expect(maskedSsn('Dana ﬁsh, Ｔｏｋｙｏ', '[number]')).toBe('Dana ﬁsh, Ｔｏｋｙｏ');
+		expect(maskedSsn('Dana ﬁsh 587-31-4926', '[number]')).toBe('Dana fish [number]');
+		expect(maskedSsn('Ref 587\u200b31\u200b4926', '[number]')).toBe('Ref [number]');
 	});
 
 	it('refuses at the form whatever the trail would refuse to record', () => {

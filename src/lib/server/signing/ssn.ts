@@ -50,7 +50,8 @@ function* ssnShaped(text: string) {
 // Invisible format characters (zero-width spaces and joiners) would otherwise split the digits.
 const FORMAT_CHARACTERS = /\p{Cf}/gu;
 
-const plain = (text: string) => text.normalize('NFKC').replace(FORMAT_CHARACTERS, '');
+/** The text as the SSN rules read it: NFKC, without invisible format characters. */
+export const plain = (text: string) => text.normalize('NFKC').replace(FORMAT_CHARACTERS, '');
 
 /** Whether free text holds something that looks like an SSN, however it is written. */
 export function looksLikeSsn(text: string): boolean {
@@ -73,9 +74,16 @@ export function addressLooksLikeSsn(address: string): boolean {
 	return looksLikeSsn(read);
 }
 
-/** The text without what looks like an SSN: what may be shown back after refusing it. */
+/**
+ * The text without what looks like an SSN: what may be shown back after refusing it. Where the
+ * number stood between two words, one space is left between them, not two.
+ */
 export function withoutSsn(text: string): string {
-	return maskedSsn(text, '');
+	const pieces = aroundSsn(text);
+	if (!pieces) return text;
+	return pieces.reduce((kept, next) =>
+		/[^\S\n]$/.test(kept) ? kept + next.replace(/^[^\S\n]+/, '') : kept + next
+	);
 }
 
 /**
@@ -87,22 +95,33 @@ export function withoutSsn(text: string): string {
 export const noSsn = (message: string) =>
 	v.check((s: string) => !looksLikeSsn(s) && !trailRefuses(s), message);
 
-/** The text with whatever looks like an SSN replaced by `mask`. */
-export function maskedSsn(text: string, mask: string): string {
+/**
+ * The text (read as `plain` gives it) cut where it looks like an SSN: the pieces around each
+ * number, or null when nothing does.
+ */
+function aroundSsn(text: string): string[] | null {
 	const read = plain(text);
-	let out = '';
+	const pieces: string[] = [];
 	let from = 0;
 	for (const m of ssnShaped(read)) {
-		out += read.slice(from, m.index) + mask;
+		pieces.push(read.slice(from, m.index));
 		from = m.index + m[0].length;
 	}
-	return out + read.slice(from);
+	if (!pieces.length) return null;
+	pieces.push(read.slice(from));
+	return pieces;
+}
+
+/**
+ * The text with whatever looks like an SSN replaced by `mask`; as it came, when nothing does
+ * (a name typed with a ligature or a fullwidth letter keeps it).
+ */
+export function maskedSsn(text: string, mask: string): string {
+	return aroundSsn(text)?.join(mask) ?? text;
 }
 
 /** Typed text as it may be shown back after a refusal: as typed, less what looks like an SSN. */
-export function shownBack(text: string): string {
-	return looksLikeSsn(text) ? withoutSsn(text) : text;
-}
+export const shownBack = withoutSsn;
 
 /** A form's field as it may be shown back or kept (see shownBack), at most `max` characters. */
 export function typedBack(
