@@ -31,6 +31,8 @@ describe('console search', () => {
 		for (const q of [
 			'Beltran Ana',
 			'Beltrán, Ana',
+			'beltran,ana',
+			'Beltrán;Ana',
 			'pottery mesa',
 			'mesa 50006',
 			'ana verde',

@@ -118,9 +118,10 @@ export const holdsApplication = (items: ApplicationListItem[], officeId: number,
  * somewhere among them, in any order: "Beltran Ana", "mesa 50006".
  */
 export function matches(row: ConsoleRow, query: string): boolean {
-	// A word's punctuation at its ends is the sentence's ("Ortega, Marcus"), not the name's.
+	// A word's punctuation at its ends is the sentence's ("Ortega, Marcus"), not the name's, and a
+	// comma or semicolon parts two words with or without a space ("Ortega,Marcus").
 	const words = searchFold(query)
-		.split(' ')
+		.split(/[ ,;]+/)
 		.map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
 		.filter(Boolean);
 	if (words.length === 0) return true;
