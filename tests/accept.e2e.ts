@@ -373,6 +373,44 @@ test('on a phone, a refusal that quotes a long unbroken name wraps inside the pa
 	expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });
 
+test('the agreement goes out once in the page the server draws, and shows however the page is reached', async ({
+	page,
+	request
+}) => {
+	const sentence = 'This sentence of the agreement is sent once per page.';
+	await setSection(request, 'TermsAndConditions', {
+		html: `<h3>Once</h3><p>${sentence}</p><table><tr><th>Fee</th><td>2.9%</td></tr></table>`
+	});
+	const app = await newApplication(request, 'Agreement once');
+	const { path } = await createLink(request, app.id);
+	await openLinkAndStart(page, path);
+	await expect(page.getByText(sentence)).toBeVisible();
+
+	// As the server draws it: the sentence once, not again in the page's data for the browser.
+	const drawn = await (await page.request.get('/sign/terms')).text();
+	expect(drawn.split(sentence).length - 1).toBe(1);
+	expect(drawn).toContain("app.decode('DrawnSection'");
+
+	// Drawn, then taken over by the page's script: the text stays, table and all, and the page works.
+	await page.reload();
+	await ready(page);
+	const section = page.locator('section', {
+		has: page.getByRole('heading', { level: 2, name: 'Terms and Conditions' })
+	});
+	await expect(section.getByText(sentence)).toBeVisible();
+	await expect(section.getByRole('cell', { name: '2.9%' })).toBeVisible();
+	await agreeToTerms(page);
+	await passIdentity(page, app.id);
+
+	// The review, reached in the browser (its data fetched on its own, HTML and all) and drawn.
+	await page.getByRole('button', { name: 'Read the documents again' }).click();
+	await expect(page).toHaveURL(/\/sign\/review$/);
+	await expect(page.getByText(sentence)).toBeVisible();
+	await page.reload();
+	await ready(page);
+	await expect(page.getByText(sentence)).toBeVisible();
+});
+
 test('on a phone, a business name of one long unbroken word wraps inside every page', async ({
 	browser,
 	request

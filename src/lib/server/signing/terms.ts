@@ -8,6 +8,7 @@ import { ACCEPTANCE_SECTIONS } from '$lib/server/onboarding';
 import { sanitizeAllCached } from '$lib/server/sanitize';
 import type { SigningSession } from './session';
 import { sessionEvent } from './event';
+import { DrawnSection } from '$lib/terms-section';
 
 export interface ShownSection extends PresentedSection {
 	html: string;
@@ -76,10 +77,14 @@ async function officeTerms(ctx: AppContext, session: SigningSession): Promise<Of
 
 /**
  * What a page sends the browser of each section. The digests are for the server's records only;
- * each is 64 characters that do not compress, in the data of every terms and review page.
+ * each is 64 characters that do not compress, in the data of every terms and review page. A page
+ * the server draws sends no HTML either, which the browser reads from the page (DrawnSection);
+ * data fetched on its own (`isDataRequest`) carries it.
  */
-export function sectionsForPage(sections: ShownSection[]) {
-	return sections.map(({ key, title, html }) => ({ key, title, html }));
+export function sectionsForPage(sections: ShownSection[], isDataRequest: boolean) {
+	return sections.map(({ key, title, html }) =>
+		isDataRequest ? { key, title, html } : new DrawnSection(key, title, html)
+	);
 }
 
 /**

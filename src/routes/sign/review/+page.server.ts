@@ -10,7 +10,7 @@ export const load: PageServerLoad = async (event) => {
 	const session = requireStep(event, 'sign');
 	try {
 		const { sections } = await showTerms(app(), session, requestMeta(event));
-		return { sections: sectionsForPage(sections) };
+		return { sections: sectionsForPage(sections, event.isDataRequest) };
 	} catch {
 		error(503, {
 			message: 'We can’t load the agreement right now. Wait a minute, then reload this page.'

@@ -23,7 +23,11 @@ export const load: PageServerLoad = async (event) => {
 	const ctx = app();
 	try {
 		const { sections, version } = await showTerms(ctx, session, requestMeta(event));
-		return { sections: sectionsForPage(sections), version, consent: CONSENT_TEXT };
+		return {
+			sections: sectionsForPage(sections, event.isDataRequest),
+			version,
+			consent: CONSENT_TEXT
+		};
 	} catch {
 		error(503, {
 			message: 'We can’t load the agreement right now. Wait a minute, then reload this page.'
