@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -9,6 +9,7 @@ import { listReps } from './accounts';
 import { parseCommand, runCli } from './cli';
 import { runRepsCli } from './cli-testing';
 import { signIn } from './signin';
+import { TEST_DATABASE_URL } from '$lib/server/testing/postgres';
 import { json, startTestServer } from '$lib/server/onboarding/test-server';
 
 const PASSWORD = 'correct horse battery staple';
@@ -27,11 +28,24 @@ describe('npm run reps (a child process on a temporary data folder)', { timeout:
 		);
 		expect(added.stderr).not.toContain('error');
 		expect(added).toMatchObject({ code: 0 });
+		// The first use of the folder says so, and that the portal's settings may name another.
+		expect(added.stderr).toContain(
+			`Database: none in ${dataDir} yet, so a new embedded one is made there (DATABASE_URL is not set). If the portal runs on PostgreSQL or on another DATA_DIR, this is not its database`
+		);
+		// Private, as the portal makes it at its start: it holds the reps' password hashes.
+		for (const path of [dataDir, join(dataDir, 'pglite'), join(dataDir, 'pglite', 'PG_VERSION')]) {
+			expect((statSync(path).mode & 0o777).toString(8), path).toBe(
+				statSync(path).isDirectory() ? '700' : '600'
+			);
+		}
 		expect(added.stdout).toBe(
 			'Added Sam Ortiz <Sam@Example.com>, rep 31 of office 1207. The password is temporary: at their next sign-in they choose their own before the console opens.\n'
 		);
 		const list = await reps(['list']);
 		expect(list.code).toBe(0);
+		expect(list.stderr).toBe(
+			`Database: the embedded one in ${dataDir} (DATABASE_URL is not set).\n`
+		);
 		expect(list.stdout).toMatch(
 			/1207\s+31\s+Sam Ortiz\s+Sam@Example.com\s+\(217\) 555-0100\s+active, temporary password$/m
 		);
@@ -125,6 +139,24 @@ describe('npm run reps (a child process on a temporary data folder)', { timeout:
 	});
 });
 
+describe.runIf(TEST_DATABASE_URL)(
+	'npm run reps on a PostgreSQL server',
+	{ timeout: 90_000 },
+	() => {
+		it('names the server and the database it works on, and nothing else of the URL', async () => {
+			const url = new URL(TEST_DATABASE_URL!);
+			const run = await runRepsCli(['list', '--office', '999999'], {
+				env: { DATA_DIR: dataDir, DATABASE_URL: TEST_DATABASE_URL! }
+			});
+			expect(run.stderr).toMatch(
+				new RegExp(
+					`^Database: PostgreSQL, database ${url.pathname.slice(1)} at ${url.hostname}:${url.port || 5432} \\(DATABASE_URL\\)\\.\n`
+				)
+			);
+		});
+	}
+);
+
 /** The same entry point in this process (a folder of its own): arguments are checked first. */
 const ownDir = mkdtempSync(join(tmpdir(), 'portal-reps-cli-'));
 afterAll(() => rmSync(ownDir, { recursive: true, force: true }));
@@ -139,7 +171,8 @@ async function inProcess(args: string[], input = '', extraEnv: Record<string, st
 		out: { write: (s: string) => (out += s) },
 		err: { write: (s: string) => (err += s) }
 	});
-	return { code, out, err };
+	// The line naming the database (checked above) is not what these tests are about.
+	return { code, out, err: err.replace(/^Database: .*\n/, '') };
 }
 
 describe('the command line, checked', { timeout: 90_000 }, () => {

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as v from 'valibot';
 import { ConfigError, parseConfig } from '$lib/server/config/config';
+import { secureDataDir } from '$lib/server/app/datadir';
 import { openDatabase, type Database } from '$lib/server/db';
 import { DataDirBusyError } from '$lib/server/db/lock';
 import { databaseProblem } from '$lib/server/db/problems';
@@ -175,18 +176,50 @@ const ChangesSchema = v.object({
 	phone: v.optional(PhoneSchema)
 });
 
-async function open(env: CliIo['env'], command: Command): Promise<Database> {
-	const config = parseConfig(env);
-	if (config.DATABASE_URL) return openDatabase({ url: config.DATABASE_URL, max: 2 });
+/**
+ * Opens the portal's database, and says on standard error which one: an operator whose shell
+ * lacks the portal's settings (DATABASE_URL not loaded) would otherwise add a rep to an embedded
+ * database of its own, with nothing to show it was not the portal's.
+ */
+async function open(io: CliIo, command: Command): Promise<Database> {
+	const config = parseConfig(io.env);
+	if (config.DATABASE_URL) {
+		io.err.write(`Database: PostgreSQL, ${whereOnServer(config.DATABASE_URL)} (DATABASE_URL).\n`);
+		return openDatabase({ url: config.DATABASE_URL, max: 2 });
+	}
+	const folder = resolve(config.DATA_DIR);
+	const first = !existsSync(resolve(folder, 'pglite'));
 	// Only `add` may be the first to use a data folder (reps added before the portal's first
 	// start): anything else there would be a DATA_DIR mistyped, and a new empty database made
 	// in it would answer "No reps" about the wrong place.
-	if (command !== 'add' && !existsSync(resolve(config.DATA_DIR, 'pglite'))) {
+	if (command !== 'add' && first) {
 		throw new Failure(
-			`there is no portal database in ${resolve(config.DATA_DIR)}: is DATA_DIR right? (The portal makes it on its first start, as \`add\` does.)`
+			`there is no portal database in ${folder}: is DATA_DIR right? (The portal makes it on its first start, as \`add\` does.)`
 		);
 	}
-	return openDatabase({ dataDir: config.DATA_DIR, holder: '`npm run reps`' });
+	io.err.write(
+		first
+			? `Database: none in ${folder} yet, so a new embedded one is made there (DATABASE_URL is not set). If the portal runs on PostgreSQL or on another DATA_DIR, this is not its database: load the portal's settings and add the rep again.\n`
+			: `Database: the embedded one in ${folder} (DATABASE_URL is not set).\n`
+	);
+	// Private, as the portal makes it at its start (app/context.ts): the folder holds the reps'
+	// password hashes, and PGlite unpacks a new database with modes of its own (0666), so the walk
+	// comes once it has opened.
+	secureDataDir(folder, { walk: false });
+	const database = await openDatabase({ dataDir: folder, holder: '`npm run reps`' });
+	secureDataDir(folder);
+	return database;
+}
+
+/** The server and database a URL names, without its user or password. */
+function whereOnServer(url: string): string {
+	try {
+		const where = new URL(url);
+		const database = decodeURIComponent(where.pathname.slice(1)) || 'the default database';
+		return `database ${database} at ${where.hostname || 'localhost'}:${where.port || 5432}`;
+	} catch {
+		return 'as DATABASE_URL names it';
+	}
 }
 
 /**
@@ -296,7 +329,7 @@ async function run(io: CliIo, command: Command, options: Record<string, string>)
 	// The operator knows a password they set: the rep replaces it, unless they typed it here.
 	const setting = { temporary: options['own-password'] === undefined };
 
-	const database = await open(io.env, command);
+	const database = await open(io, command);
 	try {
 		const db = database.db;
 		if (command === 'list') {
