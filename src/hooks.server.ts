@@ -16,7 +16,7 @@ import { MigrationsMissingError } from '$lib/server/db';
 import { DataDirBusyError } from '$lib/server/db/lock';
 import { databaseProblem, databaseUnavailable } from '$lib/server/db/problems';
 import { compress } from '$lib/server/http/compress';
-import { foreignFormMessage, isForeignFormPost } from '$lib/server/http/csrf';
+import { foreignFormMessage, isForeignFormPost, logOtherOwnOrigin } from '$lib/server/http/csrf';
 import { actionName, checkRequest, isApiPath, type InputProblem } from '$lib/server/http/inputs';
 import { GET_ONLY_ALLOW, GET_ONLY_ROUTES, notAcceptedResponse } from '$lib/server/http/methods';
 import { authorizeOperator, isOperatorApiPath } from '$lib/server/http/operator-auth';
@@ -165,6 +165,7 @@ export const init: ServerInit = async () => {
 const csrf: Handle = async ({ event, resolve }) => {
 	if (isForeignFormPost(event.request, event.url)) {
 		const message = foreignFormMessage(event.request, event.url);
+		logOtherOwnOrigin(event.request, event.url);
 		// A form sent by `use:enhance` reads the answer as an action result: give it one, so the
 		// page shows our words instead of failing to parse plain text.
 		if (event.request.headers.get('x-sveltekit-action') === 'true') {

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { foreignFormMessage, isForeignFormPost } from './csrf';
+import { describe, expect, it, vi } from 'vitest';
+import { foreignFormMessage, isForeignFormPost, logOtherOwnOrigin } from './csrf';
 
 const ORIGIN = 'https://sign.example.com';
 const API = '/api/v1/offices/1207/applications/50001/signing-links';
@@ -106,6 +106,26 @@ describe('form posts from our own pages only', () => {
 		expect(foreignFormMessage(request, url)).toBe(
 			"This form was sent from a page at http://localhost:3000, but this portal's address is https://sign.example.com, so it was refused. Open the portal at https://sign.example.com; if that address is wrong, its operator sets ORIGIN to the one people use."
 		);
+		// The operator is told once per address, in the log, which setting to mend.
+		const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+		try {
+			logOtherOwnOrigin(request, url);
+			logOtherOwnOrigin(request, url);
+			logOtherOwnOrigin(...post({ ...form, origin: 'https://evil.example' }));
+			logOtherOwnOrigin(
+				...post({ ...form, origin: 'http://587-31-4926.example', 'sec-fetch-site': 'same-origin' })
+			);
+			logOtherOwnOrigin(
+				...post({ ...form, origin: 'http://x/<b>', 'sec-fetch-site': 'same-origin' })
+			);
+			expect(warn.mock.calls.map(([line]) => line)).toEqual([
+				"[origin] a form was refused: the browser sent it from a page at http://localhost:3000, as this portal's own page, but ORIGIN is https://sign.example.com. If people open the portal at that address (a proxy's name, a mistyped setting), set ORIGIN to it.",
+				"[origin] a form was refused: the browser sent it from a page at http://[number].example, as this portal's own page, but ORIGIN is https://sign.example.com. If people open the portal at that address (a proxy's name, a mistyped setting), set ORIGIN to it.",
+				"[origin] a form was refused: the browser sent it from a page at an address that is not written as one, as this portal's own page, but ORIGIN is https://sign.example.com. If people open the portal at that address (a proxy's name, a mistyped setting), set ORIGIN to it."
+			]);
+		} finally {
+			warn.mockRestore();
+		}
 		// A page elsewhere, as the browser tells it: the plain refusal, no address offered.
 		for (const headers of [
 			{ ...form, origin: 'https://evil.example' },

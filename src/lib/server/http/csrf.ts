@@ -1,3 +1,4 @@
+import { maskedSsn } from '$lib/server/signing/ssn';
 import { isOperatorApiPath } from './operator-auth';
 
 /** What SvelteKit itself protects as a form: what a browser's form (or `use:enhance`) can send. */
@@ -39,12 +40,41 @@ export function isForeignFormPost(request: Request, url: URL): boolean {
  * another address than its ORIGIN (a proxy's name, a typo in the setting). Say which address works.
  */
 export function foreignFormMessage(request: Request, url: URL): string {
-	const from = request.headers.get('origin');
-	const site = request.headers.get('sec-fetch-site');
-	if (site === 'same-origin' && from && from !== 'null' && from !== url.origin) {
+	const from = otherOwnOrigin(request, url);
+	if (from) {
 		return `This form was sent from a page at ${from}, but this portal's address is ${url.origin}, so it was refused. Open the portal at ${url.origin}; if that address is wrong, its operator sets ORIGIN to the one people use.`;
 	}
 	return FOREIGN_FORM;
+}
+
+/** The origin a browser says a form came from, when it vouches that is the page's own, and it is not ORIGIN. */
+function otherOwnOrigin(request: Request, url: URL): string | null {
+	const from = request.headers.get('origin');
+	const site = request.headers.get('sec-fetch-site');
+	return site === 'same-origin' && from && from !== 'null' && from !== url.origin ? from : null;
+}
+
+const told = new Set<string>();
+
+/**
+ * For the operator, once per address (and for at most ten): forms refused because the portal is
+ * opened at another address than its ORIGIN. The people it happens to see the address to use; the
+ * operator, who can mend the setting, saw nothing in the log. Only an origin as browsers write
+ * it is named (a client could send anything in the header).
+ */
+export function logOtherOwnOrigin(request: Request, url: URL): void {
+	const from = otherOwnOrigin(request, url);
+	if (!from || told.has(from) || told.size >= 10) return;
+	told.add(from);
+	const named =
+		/^https?:\/\/[a-z0-9.-]{1,253}(?::\d{1,5})?$|^https?:\/\/\[[0-9a-f:.]{2,45}\](?::\d{1,5})?$/i.test(
+			from
+		)
+			? `a page at ${maskedSsn(from, '[number]')}`
+			: 'a page at an address that is not written as one';
+	console.warn(
+		`[origin] a form was refused: the browser sent it from ${named}, as this portal's own page, but ORIGIN is ${url.origin}. If people open the portal at that address (a proxy's name, a mistyped setting), set ORIGIN to it.`
+	);
 }
 
 /** A post from a page elsewhere, or one the browser does not vouch for. */
