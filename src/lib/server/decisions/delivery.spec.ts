@@ -167,7 +167,7 @@ describe('decision outbox against the sandbox', () => {
 		// The operator reads of it in the log, by ids: the application, never the merchant.
 		expect(lines).toEqual([
 			expect.stringMatching(
-				/^\[decision\] application 50002 \(office 1207\), attempt 1: not delivered, tried again at \S+Z: OnboardingError .*status=503/
+				/^\[decision\] application 50002 \(office 1207\), attempt 1: not delivered, next try at \S+Z: OnboardingError .*status=503/
 			)
 		]);
 		const waiting = await row(d.id);

@@ -163,7 +163,7 @@ export async function deliverDecision(
 				status: status || null,
 				retryAt: next.toISOString()
 			});
-			logError('decision', `${which}: not delivered, tried again at ${next.toISOString()}`, err);
+			logError('decision', `${which}: not delivered, next try at ${next.toISOString()}`, err);
 			return 'retry';
 		}
 		logError(

@@ -105,7 +105,7 @@ export async function deliverMail(
 		});
 		// A message cancelled before it was sent (its link replaced, say) was never tried.
 		const tried = status === 'cancelled' ? '' : ` after ${attempts} attempt(s)`;
-		const line = `[mail] ${m.kind} ${m.id} ${status}${tried}: ${logged(reason, code, ctx.config.SMTP_URL)}`;
+		const line = `[mail] ${m.kind} ${m.id}${forApplication(m)} ${status}${tried}: ${logged(reason, code, ctx.config.SMTP_URL)}`;
 		if (status === 'failed') console.error(line);
 		else console.info(line);
 		return status;
@@ -166,7 +166,7 @@ export async function deliverMail(
 		// Said at every attempt: an unreachable mail server is the operator's to mend, and with the
 		// defaults the last attempt comes about two hours after the first.
 		console.warn(
-			`[mail] ${m.kind} ${m.id} not sent, attempt ${attempts} of ${ctx.config.MAIL_MAX_ATTEMPTS}, next at ${next.toISOString()}: ${logged(reason, code, ctx.config.SMTP_URL)}`
+			`[mail] ${m.kind} ${m.id}${forApplication(m)} not sent, attempt ${attempts} of ${ctx.config.MAIL_MAX_ATTEMPTS}, next at ${next.toISOString()}: ${logged(reason, code, ctx.config.SMTP_URL)}`
 		);
 		return 'retry';
 	};
@@ -302,4 +302,9 @@ export async function deliverMailDue(
 		sender?.close();
 	}
 	return counts;
+}
+
+/** Which application a message is about, for the log (a rep's note and a receipt have one too). */
+function forApplication(m: { officeId: number | null; applicationId: number | null }): string {
+	return m.applicationId ? ` for application ${m.applicationId} (office ${m.officeId})` : '';
 }

@@ -10,7 +10,7 @@ import { startTestApp } from '$lib/server/testing/app';
 import { deliverMail, deliverMailDue } from './deliver';
 import { mailEnabled } from './mode';
 import { notifyRep } from './notes';
-import { listMailbox, mailRetrying, mailStatusFor } from './status';
+import { listMailbox, mailRetrying, mailStatusFor, mailTrouble } from './status';
 import { startSmtpServer, type SmtpTestServer } from './test-smtp';
 
 const meta = { ip: '203.0.113.9', userAgent: 'vitest' };
@@ -145,7 +145,7 @@ describe('the mail outbox over a real SMTP server', () => {
 			expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
 				expect.stringMatching(
 					new RegExp(
-						`^\\[mail\\] link ${m.id} not sent, attempt 1 of 3, next at \\S+Z: the mail server could not be reached at 127\\.0\\.0\\.1:\\d+ \\((ECONNECTION|ESOCKET)`
+						`^\\[mail\\] link ${m.id} for application \\d+ \\(office \\d+\\) not sent, attempt 1 of 3, next at \\S+Z: the mail server could not be reached at 127\\.0\\.0\\.1:\\d+ \\((ECONNECTION|ESOCKET)`
 					)
 				)
 			]);
@@ -200,7 +200,13 @@ describe('the mail outbox over a real SMTP server', () => {
 	it('fails at once when the receiving server refuses the address for good', async () => {
 		const m = await mailedLink();
 		smtp.set('refuse');
+		const before = await mailTrouble(ctx.db);
 		expect(await deliverMail(ctx, m.id)).toBe('failed');
+		// /healthz counts it for a day, where the retrying count never held it.
+		expect(await mailTrouble(ctx.db)).toEqual({
+			retrying: before.retrying,
+			failed: before.failed + 1
+		});
 		expect(await row(m.id)).toMatchObject({
 			status: 'failed',
 			attempts: 1,

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '$lib/server/app';
 import { decrypt } from '$lib/server/crypto/secretbox';
 import type { Tx } from '$lib/server/db';
@@ -40,16 +40,29 @@ function stateOf(r: typeof mailOutbox.$inferSelect): MailState {
 }
 
 /**
- * How many messages wait to be tried again after a failed attempt: for `/healthz`, where a mail
- * server that cannot be reached shows at once.
+ * For `/healthz`, in one statement: how many messages wait to be tried again after a failed
+ * attempt (a mail server that cannot be reached shows at once), and how many failed for good in
+ * the 24 hours before `now`, by their last attempt (due at `nextAttemptAt`), which would otherwise
+ * only leave the first count as they fail. Not those that failed because mail is off (MAIL_OFF):
+ * the operator chose that.
  */
-export async function mailRetrying(db: Tx): Promise<number> {
+export async function mailTrouble(
+	db: Tx,
+	now = new Date()
+): Promise<{ retrying: number; failed: number }> {
+	const dayAgo = new Date(now.getTime() - 86_400_000);
 	const [row] = await db
-		.select({ n: count() })
+		.select({
+			retrying: sql<number>`count(*) filter (where ${mailOutbox.status} = 'pending' and ${mailOutbox.attempts} > 0)::int`,
+			failed: sql<number>`count(*) filter (where ${mailOutbox.status} = 'failed' and ${mailOutbox.nextAttemptAt} > ${dayAgo} and ${mailOutbox.lastCode} is distinct from 'MAIL_OFF')::int`
+		})
 		.from(mailOutbox)
-		.where(and(eq(mailOutbox.status, 'pending'), gt(mailOutbox.attempts, 0)));
-	return row?.n ?? 0;
+		.where(inArray(mailOutbox.status, ['pending', 'failed']));
+	return { retrying: row?.retrying ?? 0, failed: row?.failed ?? 0 };
 }
+
+/** How many messages wait to be tried again after a failed attempt (see mailTrouble). */
+export const mailRetrying = async (db: Tx) => (await mailTrouble(db)).retrying;
 
 /** The application's mail, newest first, for the console: what went out, what is stuck, and why. */
 export async function mailStatusFor(
