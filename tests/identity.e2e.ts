@@ -225,11 +225,14 @@ test('two failures lock the questions, and a new link for the same application i
 	await answerQuestions(page, id, 'right'); // this application never verifies
 	await expect(page.getByText(TEXT.mismatch)).toBeVisible();
 	await expect(page.getByText(TEXT.oneMoreTry)).toBeVisible();
+	// The page comes back by a redirect: what happened takes focus, not the top of the page.
+	await expect(page.getByRole('alert').filter({ hasText: TEXT.mismatch })).toBeFocused();
 
 	await startQuestions(page);
 	await answerQuestions(page, id, 'right');
 	const lockedNotice = page.getByRole('alert').filter({ hasText: TEXT.locked });
 	await expect(lockedNotice).toBeVisible();
+	await expect(lockedNotice).toBeFocused();
 	// Above the lock, how the last try ended: a merchant sure of their answers learns why.
 	await expect(lockedNotice).toContainText(TEXT.mismatch);
 	await expect(lockedNotice).toContainText('contact your sales representative');
@@ -302,6 +305,7 @@ test('credit bureau down (50006): told plainly, no try used', async ({ page, req
 
 	await page.getByRole('button', { name: 'Start the questions' }).click();
 	await expect(page.getByText(TEXT.bureauDown)).toBeVisible();
+	await expect(page.getByRole('alert').filter({ hasText: TEXT.bureauDown })).toBeFocused();
 	await expect(page.locator('fieldset')).toHaveCount(0);
 	await expect(page.getByText(/You have 2 of 2\s+tries left/)).toBeVisible();
 
