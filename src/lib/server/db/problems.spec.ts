@@ -26,13 +26,62 @@ describe('why PostgreSQL could not be opened', () => {
 		}
 	});
 
+	const HINT =
+		'A password with @ # / ? : or % in it must be percent-encoded in DATABASE_URL, e.g. @ as %40 and # as %23.';
+	const failed = (code: string, url: string) =>
+		databaseProblem(Object.assign(new Error(), { code }), url);
+
 	it('points at an @ left unencoded in the password', () => {
 		const raw = 'postgres://portal:p@ss@db.internal/portal';
-		const text = databaseProblem(Object.assign(new Error(), { code: '28P01' }), raw);
-		expect(text).toMatch(/\(28P01\)\. An @ in the user or password must be written %40\.$/);
+		const text = failed('28P01', raw);
+		expect(text).toMatch(/^the PostgreSQL server at db\.internal:5432 refused the password/);
+		expect(text?.endsWith(`(28P01). ${HINT}`)).toBe(true);
 		expect(text).not.toContain('p@ss');
-		expect(databaseProblem(Object.assign(new Error(), { code: '28P01' }), URL_)).not.toContain(
-			'%40'
+		expect(failed('28P01', URL_)).not.toContain('%40');
+		// A setting's value may hold an @ of its own.
+		expect(failed('28P01', `${URL_}?application_name=ops@example`)).not.toContain('%40');
+	});
+
+	it('names no piece of a password whose # / or ? cut the URL short, and says to encode it', () => {
+		// What pg reads here: the host "zz", with the rest a fragment.
+		const cut = 'postgres://opwalk:p@zz#qx9@127.0.0.1:3503/opwalk';
+		const text = failed('ENOTFOUND', cut);
+		expect(text).toBe(
+			`DATABASE_URL's password seems to hold a / ? or #, which ends a URL's host part early, so what was read as its host, port or database is a piece of the password (ENOTFOUND). ${HINT}`
+		);
+		// Read as host "opwalk", port 12 and database "zz@127.0.0.1:3503/opwalk".
+		expect(failed('ECONNREFUSED', 'postgres://opwalk:12/zz@127.0.0.1:3503/opwalk')).toMatch(
+			/^DATABASE_URL's password seems to hold .*\(ECONNREFUSED\)\. A password with/
+		);
+		// Read as host "hq7", with the rest a query.
+		for (const said of [text, failed('ENOTFOUND', 'postgres://u:p@hq7?zz@db.internal/db')]) {
+			expect(said).toMatch(/^DATABASE_URL's password seems to hold/);
+			expect(said).not.toMatch(/zz|qx9|hq7|opwalk/);
+		}
+	});
+
+	it('says a URL pg cannot read is not one, and why when a password looks to be the cause', async () => {
+		// A # or ? with no @ before it leaves a port that is not a number.
+		const url = 'postgres://opwalk:pa#ss@127.0.0.1:3503/opwalk';
+		const pool = new pg.Pool({ connectionString: url });
+		// Thrown as the pool makes its client, before any promise: the start awaits it in an
+		// async function, which turns it into a rejection all the same.
+		const thrown = await (async () => pool.connect())().then(
+			() => null,
+			(e: unknown) => e
+		);
+		await pool.end();
+		expect(databaseProblem(thrown, url)).toBe(
+			`DATABASE_URL cannot be read as a URL: its password seems to hold a / ? or #, which ends a URL's host part early (ERR_INVALID_URL). ${HINT}`
+		);
+		expect(databaseProblem(thrown, 'postgres://db.internal:54x32/portal')).toBe(
+			'DATABASE_URL cannot be read as a URL: check its host and port (ERR_INVALID_URL).'
+		);
+	});
+
+	it('reads a user with a lone %, as pg does, rather than failing on it', () => {
+		expect(failed('28P01', 'postgres://ops%zz:pw@db.internal/portal')).toMatch(
+			/refused the password of ops%zz:/
 		);
 	});
 

@@ -10,16 +10,20 @@ export function databaseProblem(err: unknown, url: string | undefined): string |
 	if (!url) return null;
 	const code = problemCode(err);
 	if (!code) return null;
+	const unencoded = unencodedPassword(url);
+	const hint = unencoded ? ` ${PERCENT_ENCODE}` : '';
 	let where: URL;
 	try {
 		where = new URL(url);
 	} catch {
-		return null;
+		if (code !== 'ERR_INVALID_URL') return null;
+		const why = unencoded === 'cut' ? `its password ${CUT_SHORT}` : 'check its host and port';
+		return `DATABASE_URL cannot be read as a URL: ${why} (${code}).${hint}`;
 	}
 	const hostPort = `${where.hostname || 'localhost'}:${where.port || 5432}`;
 	const server = `the PostgreSQL server at ${hostPort}`;
-	const user = decodeURIComponent(where.username) || 'the default user';
-	const database = decodeURIComponent(where.pathname.slice(1)) || 'the default database';
+	const user = decoded(where.username) || 'the default user';
+	const database = decoded(where.pathname.slice(1)) || 'the default database';
 	const words: Record<string, string> = {
 		ECONNREFUSED: `nothing answers at ${hostPort}: is PostgreSQL running there, and are DATABASE_URL's host and port right?`,
 		ENOTFOUND: `the host ${where.hostname} in DATABASE_URL is not known to this machine's DNS`,
@@ -44,11 +48,45 @@ export function databaseProblem(err: unknown, url: string | undefined): string |
 	};
 	const text = words[code];
 	if (!text) return null;
-	// Only the last @ ends the user and password: one before it was meant as part of them.
-	const authority = /^[^:]+:\/\/([^/?#]*)/.exec(url)?.[1] ?? '';
-	const atInPassword = (authority.match(/@/g) ?? []).length > 1;
-	const hint = atInPassword ? ' An @ in the user or password must be written %40.' : '';
+	// Cut short, the host, port, user and database read from the URL may be pieces of the
+	// password: none of them is named.
+	if (unencoded === 'cut') {
+		return `DATABASE_URL's password ${CUT_SHORT}, so what was read as its host, port or database is a piece of the password (${code}).${hint}`;
+	}
 	return `${text} (${code}).${hint}`;
+}
+
+const PERCENT_ENCODE =
+	'A password with @ # / ? : or % in it must be percent-encoded in DATABASE_URL, e.g. @ as %40 and # as %23.';
+const CUT_SHORT = "seems to hold a / ? or #, which ends a URL's host part early";
+
+/**
+ * Whether DATABASE_URL's user or password, as typed, seems to hold a character a URL reserves,
+ * taking everything from `://` to the last @ as them. A / ? or # there ends the URL's host part
+ * early ('cut'): what follows it is read as the host, port, path or fragment, so the portal asks
+ * a host that is a piece of the password, or cannot read the URL at all. An @ alone ('at') the
+ * portal reads as meant (the last @ ends the password), but psql and pg_dump, given the same URL,
+ * stop at the first. Only a hint once a start has failed, never a refusal: an @ in the database's
+ * name (rare) makes a URL that is right look cut.
+ */
+function unencodedPassword(url: string): 'cut' | 'at' | null {
+	const rest = /^[^:]+:\/\/(.*)$/s.exec(url)?.[1] ?? '';
+	const at = rest.lastIndexOf('@');
+	if (at < 0) return null;
+	const userinfo = rest.slice(0, at);
+	// An @ in a setting's value (?application_name=ops@example) is not in the password.
+	if (/\?[^?#]*=[^?#]*$/.test(userinfo)) return null;
+	if (/[/?#]/.test(userinfo)) return 'cut';
+	return userinfo.includes('@') ? 'at' : null;
+}
+
+/** A part of the URL as text; as it stands where a lone % cannot be decoded, as pg reads it. */
+function decoded(part: string): string {
+	try {
+		return decodeURIComponent(part);
+	} catch {
+		return part;
+	}
 }
 
 /** How long the pool waits for a connection (db/index.ts), as the words above say it. */
