@@ -1,4 +1,5 @@
 // Plain JavaScript, so that scripts/start.js can use it on the server the build starts.
+import { connect } from 'node:tls';
 import nodemailer from 'nodemailer';
 
 /**
@@ -9,40 +10,163 @@ import nodemailer from 'nodemailer';
  * messages can quote the server's reply.
  *
  * @param {string} url SMTP_URL, already checked by the portal's configuration
- * @param {number} [timeoutMs] for each of connecting, the greeting and every reply
+ * @param {number} [timeoutMs] for each of connecting, the greeting and every reply (a second more)
  * @returns {Promise<string>}
  */
 export async function probeMailServer(url, timeoutMs = 5000) {
-	let shown = 'SMTP_URL';
-	let login = false;
+	/** @type {URL | undefined} */
+	let where;
 	try {
-		const u = new URL(url);
-		login = u.username !== '';
+		where = new URL(url);
+	} catch {
+		/* the configuration refuses it before this runs */
+	}
+	let shown = 'SMTP_URL';
+	if (where) {
+		const u = new URL(where);
 		u.username = '';
 		u.password = '';
 		shown = u.href.replace(/\/$/, '');
-	} catch {
-		/* the configuration refuses it before this runs */
 	}
 	const transport = nodemailer.createTransport({
 		url,
 		connectionTimeout: timeoutMs,
 		greetingTimeout: timeoutMs,
-		socketTimeout: timeoutMs
+		// A second after the greeting's: both run from the connection, and at a server that never
+		// greets, the greeting's says which wait ran out (see mailProblem).
+		socketTimeout: timeoutMs + 1000
 	});
 	try {
 		await transport.verify();
-		return `${shown}  (answers${login ? ', login accepted' : ''})`;
+		return `${shown}  (answers${where?.username ? ', login accepted' : ''})`;
 	} catch (err) {
-		const e = /** @type {{ code?: unknown, originalCode?: unknown }} */ (err);
-		// A socket's own error (ECONNREFUSED) is kept as originalCode under nodemailer's ESOCKET.
-		const code = e?.code === 'ESOCKET' && e.originalCode ? e.originalCode : e?.code;
-		if (code === 'EAUTH') {
-			return `${shown}  (REFUSED THE LOGIN; check SMTP_URL's user and password)`;
-		}
-		const said = typeof code === 'string' ? `: ${code}` : '';
-		return `${shown}  (NOT ANSWERING${said}; check SMTP_URL)`;
+		const host = where?.hostname.replace(/^\[(.*)\]$/, '$1') ?? '';
+		// A smtp:// address at a server that speaks TLS from the first byte waits for a greeting
+		// the server never sends, as at one that says nothing: a TLS handshake tells them apart.
+		const tls =
+			/** @type {{ timeoutType?: unknown }} */ (err)?.timeoutType === 'GREETING_TIMEOUT' &&
+			where?.protocol === 'smtp:' &&
+			(await speaksTls(host, Number(where.port) || 587, timeoutMs));
+		return `${shown}  (${mailProblem(err, { host, timeoutMs, tls })})`;
 	} finally {
 		transport.close();
 	}
+}
+
+/**
+ * Why nodemailer's verify failed, in our words, with the code an operator can search for: the
+ * socket's own (ECONNREFUSED, ENOTFOUND, a certificate's), which nodemailer keeps as originalCode
+ * under ESOCKET or EDNS, else nodemailer's; for its ETIMEDOUT, which wait ran out.
+ *
+ * @param {unknown} err what verify threw
+ * @param {{ host: string, timeoutMs: number, tls?: boolean }} at SMTP_URL's host, the probe's
+ *   timeout, and whether a TLS handshake succeeded where no greeting came
+ * @returns {string}
+ */
+export function mailProblem(err, { host, timeoutMs, tls = false }) {
+	const e = /** @type {{ code?: unknown, originalCode?: unknown, timeoutType?: unknown }} */ (
+		err ?? {}
+	);
+	const own = typeof e.originalCode === 'string' ? e.originalCode : undefined;
+	const code = (['ESOCKET', 'EDNS'].includes(String(e.code)) && own) || e.code;
+	if (typeof code !== 'string') return 'NOT ANSWERING; check SMTP_URL';
+	const within = `within ${timeoutMs / 1000} s`;
+	const ca = "add its CA to NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the portal's environment";
+	const untrustedCa = `the server shows a certificate from a CA this machine does not trust: ${ca}`;
+	// What a TLS handshake meets at a server that does not speak TLS (OpenSSL's words for it).
+	const notTls = [
+		'ANSWERS, BUT NOT WITH TLS',
+		'smtps:// is for TLS from the first byte, usually at port 465; for a server that takes STARTTLS, usually at port 587 or 25, use smtp://'
+	];
+	/** @type {Record<string, string[]>} */
+	const words = {
+		EAUTH: ['REFUSED THE LOGIN', "check SMTP_URL's user and password"],
+		ECONNREFUSED: [
+			'NOT ANSWERING',
+			"nothing listens at that port: is the mail server running, and are SMTP_URL's host and port right?"
+		],
+		ENOTFOUND: ['NOT ANSWERING', `the host ${host} in SMTP_URL is not known to this machine's DNS`],
+		EAI_AGAIN: ['NOT ANSWERING', `the host ${host} in SMTP_URL could not be looked up just now`],
+		EDNS: ['NOT ANSWERING', `the host ${host} in SMTP_URL could not be looked up`],
+		EHOSTUNREACH: ['NOT ANSWERING', `the host ${host} cannot be reached from this machine`],
+		ENETUNREACH: ['NOT ANSWERING', `the host ${host} cannot be reached from this machine`],
+		CONNECT_TIMEOUT: [
+			'NOT ANSWERING',
+			`no connection ${within}: a firewall, or the wrong host or port?`
+		],
+		GREETING_TIMEOUT: tls
+			? [
+					'ANSWERS, BUT ONLY WITH TLS',
+					'it speaks TLS from the first byte, so use smtps://; smtp:// is for plain SMTP and STARTTLS, usually at port 587 or 25'
+				]
+			: [
+					'NO GREETING',
+					`the connection was taken, but no SMTP greeting came ${within}: is it a mail server that listens at that port?`
+				],
+		SOCKET_TIMEOUT: ['STOPPED ANSWERING', `no reply ${within}`],
+		ECONNRESET: [
+			'CONNECTION CUT',
+			'the server ended the connection at once: is it a mail server that listens at that port?'
+		],
+		ECONNECTION: [
+			'CONNECTION CUT',
+			'the server closed the connection without a greeting: is it a mail server that listens at that port?'
+		],
+		EPROTOCOL: [
+			'NOT A MAIL SERVER',
+			'what answers there does not speak SMTP: is it another service that listens at that port?'
+		],
+		ETLS: [
+			'STARTTLS FAILED',
+			'the server did not take STARTTLS: is STARTTLS on at the mail server, or does it take TLS from the first byte, with smtps://?'
+		],
+		ERR_SSL_WRONG_VERSION_NUMBER: notTls,
+		ERR_SSL_PACKET_LENGTH_TOO_LONG: notTls,
+		DEPTH_ZERO_SELF_SIGNED_CERT: [
+			'CERTIFICATE REFUSED',
+			`the server shows a self-signed certificate, which this machine does not trust: give it one from a trusted CA, or ${ca}`
+		],
+		SELF_SIGNED_CERT_IN_CHAIN: ['CERTIFICATE REFUSED', untrustedCa],
+		UNABLE_TO_GET_ISSUER_CERT_LOCALLY: ['CERTIFICATE REFUSED', untrustedCa],
+		UNABLE_TO_VERIFY_LEAF_SIGNATURE: [
+			'CERTIFICATE REFUSED',
+			`the server shows a certificate this machine cannot verify: is its chain complete at the server? Or ${ca}`
+		],
+		CERT_HAS_EXPIRED: [
+			'CERTIFICATE REFUSED',
+			'the server shows a certificate that has expired: renew it at the mail server'
+		],
+		ERR_TLS_CERT_ALTNAME_INVALID: [
+			'CERTIFICATE REFUSED',
+			'the server shows a certificate for another name: use the host name its certificate names in SMTP_URL'
+		]
+	};
+	const [head, then] = words[code === 'ETIMEDOUT' ? String(e.timeoutType) : code] ?? [
+		'NOT ANSWERING',
+		'check SMTP_URL'
+	];
+	return `${head}: ${code}; ${then}`;
+}
+
+/**
+ * Whether a TLS handshake succeeds at `host:port`. Nothing is sent over it and no certificate is
+ * checked: it only tells a server that speaks TLS from the first byte from one that says nothing.
+ *
+ * @param {string} host
+ * @param {number} port
+ * @param {number} timeoutMs
+ * @returns {Promise<boolean>}
+ */
+function speaksTls(host, port, timeoutMs) {
+	return new Promise((resolve) => {
+		const socket = connect({ host, port, rejectUnauthorized: false, timeout: timeoutMs });
+		/** @param {boolean} answer */
+		const done = (answer) => {
+			socket.destroy();
+			resolve(answer);
+		};
+		socket.once('secureConnect', () => done(true));
+		socket.once('error', () => done(false));
+		socket.once('timeout', () => done(false));
+	});
 }
