@@ -1,5 +1,6 @@
 import {
 	chmodSync,
+	existsSync,
 	mkdirSync,
 	mkdtempSync,
 	readdirSync,
@@ -68,6 +69,37 @@ describe('the data folder', () => {
 		} finally {
 			process.umask(before);
 		}
+	});
+});
+
+describe('a data folder restored without its encryption key', () => {
+	it('is refused, and a start without PORTAL_ENCRYPTION_KEY_FILE is told it may be what is missing', async () => {
+		const root = scratch();
+		const dataDir = join(root, 'data');
+		const env = { DATA_DIR: dataDir, ONBOARDING_BASE_URL: 'http://127.0.0.1:9' };
+		// startApp keeps the context it made: each start here is of a module of its own.
+		const start = async (more: Record<string, string> = {}) => {
+			vi.resetModules();
+			const { startApp: fresh } = await import('./context');
+			return fresh({ ...env, ...more });
+		};
+		const refusal = (more?: Record<string, string>) =>
+			start(more).then(
+				() => [],
+				(err: unknown) => (err as ConfigError).problems
+			);
+		await (await start()).database.close();
+		const key = join(dataDir, 'encryption.key');
+		rmSync(key);
+		expect(await refusal()).toEqual([
+			`the encryption key in the data folder (${key}): missing, while the database holds data encrypted under a key. Put back the key file it was written with: a new key cannot read that data (the one this start made has been removed). If you moved it out of the data folder (as the Security notes advise), set PORTAL_ENCRYPTION_KEY_FILE to where it is now.`
+		]);
+		expect(existsSync(key)).toBe(false);
+		// With the setting given, it is the file the setting names that is missing.
+		const elsewhere = join(root, 'portal.key');
+		const [named] = await refusal({ PORTAL_ENCRYPTION_KEY_FILE: elsewhere });
+		expect(named).toMatch(/^PORTAL_ENCRYPTION_KEY_FILE \(.*\): missing, .*has been removed\)\.$/);
+		expect(existsSync(elsewhere)).toBe(false);
 	});
 });
 

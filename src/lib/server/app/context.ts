@@ -143,9 +143,14 @@ async function checkKey(
 		await database.close();
 		if (!(generated && err instanceof ConfigError)) throw err;
 		rmSync(generated, { force: true });
+		// The Security notes send the key out of the data folder: a start that forgot the setting
+		// for it looks for it in the data folder, and finds none.
+		const moved = config.PORTAL_ENCRYPTION_KEY_FILE
+			? ''
+			: ' If you moved it out of the data folder (as the Security notes advise), set PORTAL_ENCRYPTION_KEY_FILE to where it is now.';
 		throw new ConfigError(
 			[
-				`${source}: missing, while the database holds data encrypted under a key. Put back the key file it was written with: a new key cannot read that data (the one this start made has been removed).`
+				`${source}: missing, while the database holds data encrypted under a key. Put back the key file it was written with: a new key cannot read that data (the one this start made has been removed).${moved}`
 			],
 			KEY_REFUSED
 		);
