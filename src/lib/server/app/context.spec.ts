@@ -103,6 +103,33 @@ describe('a data folder restored without its encryption key', () => {
 	});
 });
 
+describe('the seal’s bundle', () => {
+	it('is said at start to be readable by others when its file is, as the key file is', async () => {
+		const root = scratch();
+		const bundle = join(root, 'seal.p12');
+		// Opened on first use, after start: this start only finds it and reads its mode.
+		writeFileSync(bundle, 'a bundle');
+		chmodSync(bundle, 0o644);
+		const warned = vi.spyOn(console, 'warn').mockImplementation(() => {});
+		try {
+			vi.resetModules();
+			const { startApp: fresh } = await import('./context');
+			const ctx = await fresh({
+				DATA_DIR: join(root, 'data'),
+				ONBOARDING_BASE_URL: 'http://127.0.0.1:9',
+				SEAL_P12_FILE: bundle,
+				SEAL_P12_PASSPHRASE: 'not read here'
+			});
+			await ctx.database.close();
+			expect(warned.mock.calls.map((a) => a.join(' '))).toEqual([
+				`[start] SEAL_P12_FILE (${bundle}): other users of this machine may read it (mode 0644). Let only the portal's user read it: chmod 600 ${bundle} (a mounted secret: mode 0400)`
+			]);
+		} finally {
+			warned.mockRestore();
+		}
+	});
+});
+
 describe('a data folder that cannot be one', () => {
 	const refused = (dir: string) => {
 		try {

@@ -99,8 +99,9 @@ function keyFileProblem(err: unknown): string {
 }
 
 /**
- * A key file other users of the machine may read is a copy of the key given to each of them:
- * said at start (the portal makes its own files 0600; one an operator made may not be).
+ * A key file other users of the machine may read is a copy of the key given to each of them (the
+ * seal's bundle too: a copy is then as safe as its passphrase): said at start (the portal makes
+ * its own files 0600; one an operator made may not be).
  */
 function warnIfShared(path: string, source: string) {
 	if (process.platform === 'win32') return;
@@ -162,11 +163,14 @@ async function checkKey(
  * (node-forge decrypts the PKCS#12 in JavaScript, and its modules, pdf-lib's and fontkit's load
  * with it: about 0.5 s of CPU). So it opens on first use, once. `init` opens the operator's own
  * bundle before the portal listens, and the generated one just after start-up, so that a bad
- * bundle stops the portal with our message. A missing file is refused now.
+ * bundle stops the portal with our message. A missing file is refused now, and one others may
+ * read is said now.
  */
 function sealOpener(config: Config, db: Db): () => Promise<SealKey> {
-	if (config.SEAL_P12_FILE && !existsSync(resolve(config.SEAL_P12_FILE))) {
-		throw new ConfigError([`SEAL_P12_FILE: ${resolve(config.SEAL_P12_FILE)} does not exist`]);
+	if (config.SEAL_P12_FILE) {
+		const bundle = resolve(config.SEAL_P12_FILE);
+		if (!existsSync(bundle)) throw new ConfigError([`SEAL_P12_FILE: ${bundle} does not exist`]);
+		warnIfShared(bundle, `SEAL_P12_FILE (${bundle})`);
 	}
 	let opened: Promise<SealKey> | undefined;
 	return () =>
