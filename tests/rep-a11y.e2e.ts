@@ -76,6 +76,28 @@ test('every rep page has no serious accessibility problem, on a tablet and a pho
 
 	await signIn(page, REPS.sam);
 	await look(page, 'rep-04-console', problems);
+	// The focus ring on the console's bar stands out from the bar's blue (3:1 at least).
+	await ready(page);
+	const applications = page.getByRole('navigation', { name: 'Rep console' }).getByRole('link');
+	await applications.focus();
+	await page.keyboard.press('Shift+Tab');
+	await page.keyboard.press('Tab');
+	await expect(applications).toBeFocused();
+	const ring = await applications.evaluate((el) => {
+		const rgb = (c: string) => (c.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map(Number);
+		let bar: Element | null = el;
+		while (bar && getComputedStyle(bar).backgroundColor === 'rgba(0, 0, 0, 0)') {
+			bar = bar.parentElement;
+		}
+		const style = getComputedStyle(el);
+		return {
+			outline: rgb(style.outlineColor),
+			width: style.outlineStyle === 'none' ? 0 : parseFloat(style.outlineWidth),
+			bar: rgb(getComputedStyle(bar!).backgroundColor)
+		};
+	});
+	expect(ring.width).toBeGreaterThanOrEqual(2);
+	expect(contrast(ring.outline, ring.bar)).toBeGreaterThanOrEqual(3);
 	await page.goto('/rep?q=zzz-nothing');
 	await look(page, 'rep-05-console-no-match', problems);
 	await page.goto(`/rep?q=Axe`);
@@ -96,6 +118,8 @@ test('every rep page has no serious accessibility problem, on a tablet and a pho
 	await look(page, 'rep-09-app-link-sent', problems);
 	await page.getByRole('button', { name: 'Make a link to copy' }).click();
 	await expect(page.getByRole('button', { name: 'Copy to clipboard' })).toBeVisible();
+	// No notice of its own: the new link's field, labelled with until when it works, is read out.
+	await expect(page.getByLabel(/^The new link \(works until/)).toBeFocused();
 	await look(page, 'rep-10-app-copied', problems);
 
 	await page.goto(appPath(declined.id));
@@ -127,3 +151,16 @@ test('every rep page has no serious accessibility problem, on a tablet and a pho
 
 	expect(problems).toEqual([]);
 });
+
+/** WCAG's contrast ratio of two sRGB colours. */
+function contrast(a: number[], b: number[]): number {
+	const luminance = (c: number[]) => {
+		const [r, g, bl] = c.map((v) => {
+			const s = v / 255;
+			return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+		});
+		return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+	};
+	const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+	return (hi! + 0.05) / (lo! + 0.05);
+}

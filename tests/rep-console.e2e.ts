@@ -485,6 +485,8 @@ test('the search box keeps what the rep types through the page’s refresh; Show
 	await rep.getByRole('button', { name: 'Show' }).click();
 	await expect(rep).toHaveURL(/\/rep\?q=Two\+Riv$/);
 	await expect(consoleEntry(rep, DEMO.secondOwner)).toBeVisible();
+	// The answer is a redirect: focus stays where the rep was, not at the top of the page.
+	await expect(rep.getByRole('button', { name: 'Show' })).toBeFocused();
 	// On a tablet the fields and the buttons sit in one row, tops and bottoms in line.
 	const boxes = await Promise.all(
 		[
@@ -512,6 +514,14 @@ test('the search box keeps what the rep types through the page’s refresh; Show
 	expect(asked.some((u) => u.includes('/rep?/search'))).toBe(true);
 	await expect(rep.getByRole('alert')).toContainText('looked like a Social Security Number');
 	await expect(search).toHaveValue('');
+	await expect(search).toHaveAttribute('aria-invalid', 'true');
+	await expect(search).toHaveAccessibleDescription(/looked like a Social Security Number/);
+	// A search sent from the field with Enter leaves the rep in the field.
+	await search.fill('Two Riv');
+	await search.press('Enter');
+	await expect(rep).toHaveURL(/\/rep\?q=Two\+Riv$/);
+	await expect(search).toBeFocused();
+	await expect(search).not.toHaveAttribute('aria-invalid');
 });
 
 test('search and filter by state work without JavaScript', async ({ browser, request }) => {
