@@ -71,7 +71,13 @@ async function acceptWithoutScript(
 		await expect(page.getByText('Answer every question, then submit.')).toBeVisible();
 		// The summary names each question left, a link to it.
 		const left = page.getByRole('alert').getByRole('link');
-		await expect(left).toHaveText((await page.locator('legend').allInnerTexts()).slice(1));
+		// Each names its question as the legend does, less the position a screen reader hears first.
+		const prompts = (await page.locator('legend').allInnerTexts()).map((t) =>
+			t.replace(/^Question \d+ of \d+:\s*/, '')
+		);
+		expect(prompts[0]).not.toMatch(/^Question/);
+		await expect(left).toHaveText(prompts.slice(1));
+		await expect(page.getByRole('group', { name: `Question 2 of 5: ${prompts[1]}` })).toBeVisible();
 		await left.nth(1).click();
 		await expect(page.locator('legend').nth(2)).toBeInViewport();
 		const third = await page.locator('fieldset').nth(2).getAttribute('id');
