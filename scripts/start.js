@@ -3,6 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { format } from 'node:util';
 import {
 	ADAPTER_SETTINGS,
 	adapterProblems,
@@ -114,9 +115,11 @@ const DEMO_FILE = 'demo-link.json';
 async function earlierDemoLink() {
 	try {
 		const kept = JSON.parse(readFileSync(dataFile(DEMO_FILE), 'utf8'));
-		const res = await fetch(`${local}${new URL(kept.url).pathname}`, { redirect: 'manual' });
+		const path = new URL(kept.url).pathname;
+		const res = await fetch(`${local}${path}`, { redirect: 'manual' });
 		await res.arrayBuffer();
-		return res.status === 200 ? kept : null;
+		// At this start's ORIGIN: the one it was made under may have changed since.
+		return res.status === 200 ? { ...kept, url: `${origin}${path}` } : null;
 	} catch {
 		return null;
 	}
@@ -257,3 +260,17 @@ if (status?.sandbox) {
 	lines.push(officeContactLine());
 }
 if (!stopping) console.log(`\n${lines.join('\n')}\n`);
+stampLog();
+
+/**
+ * From here on each line of the log starts with when it was written (UTC, to the millisecond), as
+ * an operator reading a file of it needs; a refused start and the summary above stay as they are.
+ * Not under systemd, whose journal stamps every line itself (and sets JOURNAL_STREAM).
+ */
+function stampLog() {
+	if (process.env.JOURNAL_STREAM) return;
+	for (const level of /** @type {const} */ (['log', 'info', 'warn', 'error'])) {
+		const write = console[level].bind(console);
+		console[level] = (...args) => write(`${new Date().toISOString()} ${format(...args)}`);
+	}
+}

@@ -97,8 +97,9 @@ test('embedded defaults listen on loopback only, unless HOST says otherwise', as
 		// A stop says it is stopping, then that it has, and ends cleanly.
 		const code = await embedded.stop();
 		expect(code, embedded.output()).toBe(0);
+		// Each line after the start's summary says when it was written.
 		expect(embedded.output()).toMatch(
-			/\[stop\] SIGTERM: no new connections; .*\n(.*\n)*\[stop\] stopped: every request answered, the database closed\./
+			/\n\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \[stop\] SIGTERM: no new connections; .*\n(.*\n)*\d{4}-\d\d-\d\dT[\d:.]+Z \[stop\] stopped: every request answered, the database closed\./
 		);
 	}
 	const opened = await start({

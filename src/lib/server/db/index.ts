@@ -8,7 +8,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { CONNECT_TIMEOUT_SECONDS } from './problems';
+import { CONNECT_TIMEOUT_SECONDS, problemCode } from './problems';
 import { logError } from '$lib/server/log/log';
 import { lockDataDir } from './lock';
 import { startEmbedded, type EmbeddedThread } from './thread';
@@ -102,13 +102,14 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 		// An idle connection the server ends (a restart, a failover, an idle-connection reaper)
 		// is an 'error' on the pool, which would end the process unheard. The pool drops it and
 		// opens a new one at the next statement.
-		pool.on('error', (err) =>
-			logError(
-				'database',
-				'PostgreSQL closed an idle connection; the next statement opens another',
-				err
-			)
-		);
+		pool.on('error', (err) => {
+			const what = 'PostgreSQL closed an idle connection; the next statement opens another';
+			// pg's own error for it has no code, only words: named by ours (CLOSED, BROKEN…), not
+			// as a bare "Error".
+			const code = problemCode(err);
+			if (code) console.error(`[database] ${what} (${code})`);
+			else logError('database', what, err);
+		});
 		return { db: await migrated(pool), kind: 'postgres', close: () => pool.end() };
 	}
 	// PostgreSQL's default 128 MB of shared buffers would all be resident memory of this process

@@ -119,7 +119,7 @@ function* problemCodes(err: unknown): Generator<string> {
 	}
 }
 
-function problemCode(err: unknown): string | null {
+export function problemCode(err: unknown): string | null {
 	for (const code of problemCodes(err)) return code;
 	return null;
 }
