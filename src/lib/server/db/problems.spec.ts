@@ -53,6 +53,10 @@ describe('why PostgreSQL could not be opened', () => {
 		expect(failed('ECONNREFUSED', 'postgres://opwalk:12/zz@127.0.0.1:3503/opwalk')).toMatch(
 			/^DATABASE_URL's password seems to hold .*\(ECONNREFUSED\)\. A password with/
 		);
+		// Read as host "u" and port 12, with the rest a query that looks like a setting.
+		expect(failed('ECONNREFUSED', 'postgres://u:12?x=y@h/db')).toMatch(
+			/^DATABASE_URL's password seems to hold .*\(ECONNREFUSED\)\./
+		);
 		// Read as host "hq7", with the rest a query.
 		for (const said of [text, failed('ENOTFOUND', 'postgres://u:p@hq7?zz@db.internal/db')]) {
 			expect(said).toMatch(/^DATABASE_URL's password seems to hold/);

@@ -1,4 +1,5 @@
 import { causes } from '$lib/server/log/causes';
+import { unencodedUserinfo } from '$lib/server/config/userinfo.js';
 
 /**
  * Why a PostgreSQL server could not be opened, in our words, for the errors an operator meets on
@@ -10,7 +11,7 @@ export function databaseProblem(err: unknown, url: string | undefined): string |
 	if (!url) return null;
 	const code = problemCode(err);
 	if (!code) return null;
-	const unencoded = unencodedPassword(url);
+	const unencoded = unencodedUserinfo(url);
 	const hint = unencoded ? ` ${PERCENT_ENCODE}` : '';
 	let where: URL;
 	try {
@@ -59,26 +60,6 @@ export function databaseProblem(err: unknown, url: string | undefined): string |
 const PERCENT_ENCODE =
 	'A password with @ # / ? : or % in it must be percent-encoded in DATABASE_URL, e.g. @ as %40 and # as %23.';
 const CUT_SHORT = "seems to hold a / ? or #, which ends a URL's host part early";
-
-/**
- * Whether DATABASE_URL's user or password, as typed, seems to hold a character a URL reserves,
- * taking everything from `://` to the last @ as them. A / ? or # there ends the URL's host part
- * early ('cut'): what follows it is read as the host, port, path or fragment, so the portal asks
- * a host that is a piece of the password, or cannot read the URL at all. An @ alone ('at') the
- * portal reads as meant (the last @ ends the password), but psql and pg_dump, given the same URL,
- * stop at the first. Only a hint once a start has failed, never a refusal: an @ in the database's
- * name (rare) makes a URL that is right look cut.
- */
-function unencodedPassword(url: string): 'cut' | 'at' | null {
-	const rest = /^[^:]+:\/\/(.*)$/s.exec(url)?.[1] ?? '';
-	const at = rest.lastIndexOf('@');
-	if (at < 0) return null;
-	const userinfo = rest.slice(0, at);
-	// An @ in a setting's value (?application_name=ops@example) is not in the password.
-	if (/\?[^?#]*=[^?#]*$/.test(userinfo)) return null;
-	if (/[/?#]/.test(userinfo)) return 'cut';
-	return userinfo.includes('@') ? 'at' : null;
-}
 
 /** A part of the URL as text; as it stands where a lone % cannot be decoded, as pg reads it. */
 function decoded(part: string): string {

@@ -1,6 +1,7 @@
 // Plain JavaScript, so that scripts/start.js can use it on the server the build starts.
 import { connect } from 'node:tls';
 import nodemailer from 'nodemailer';
+import { unencodedUserinfo } from '../config/userinfo.js';
 
 /**
  * The start-up summary's word on SMTP_URL: its address without user or password, and whether a
@@ -21,13 +22,10 @@ export async function probeMailServer(url, timeoutMs = 5000) {
 	} catch {
 		/* the configuration refuses it before this runs */
 	}
-	let shown = 'SMTP_URL';
-	if (where) {
-		const u = new URL(where);
-		u.username = '';
-		u.password = '';
-		shown = u.href.replace(/\/$/, '');
-	}
+	// The scheme, host and port only. Not even those when the password seems to hold a / ? or # not
+	// percent-encoded: what is read as the host, port or path is then a piece of it.
+	const cut = unencodedUserinfo(url) === 'cut';
+	const shown = where && !cut ? `${where.protocol}//${where.host}` : 'SMTP_URL';
 	const transport = nodemailer.createTransport({
 		url,
 		connectionTimeout: timeoutMs,
@@ -40,6 +38,9 @@ export async function probeMailServer(url, timeoutMs = 5000) {
 		await transport.verify();
 		return `${shown}  (answers${where?.username ? ', login accepted' : ''})`;
 	} catch (err) {
+		if (cut) {
+			return `${shown}  (NOT READ AS MEANT: its password seems to hold a / ? or # that must be percent-encoded: / as %2F, ? as %3F, # as %23)`;
+		}
 		const host = where?.hostname.replace(/^\[(.*)\]$/, '$1') ?? '';
 		// A smtp:// address at a server that speaks TLS from the first byte waits for a greeting
 		// the server never sends, as at one that says nothing: a TLS handshake tells them apart.
@@ -104,6 +105,10 @@ export function mailProblem(err, { host, timeoutMs, tls = false }) {
 					`the connection was taken, but no SMTP greeting came ${within}: is it a mail server that listens at that port?`
 				],
 		SOCKET_TIMEOUT: ['STOPPED ANSWERING', `no reply ${within}`],
+		UPGRADE_TIMEOUT: [
+			'STARTTLS FAILED',
+			`the server took STARTTLS, but its TLS handshake did not end ${within}`
+		],
 		ECONNRESET: [
 			'CONNECTION CUT',
 			'the server ended the connection at once: is it a mail server that listens at that port?'

@@ -21,6 +21,19 @@ describe('the start-up summary’s word on SMTP_URL', () => {
 		);
 	});
 
+	it('names nothing of a URL whose password a / ? or # cut short, and says to encode it', async () => {
+		for (const url of [
+			`smtp://user:12/pw@127.0.0.1:${smtp.port}`,
+			`smtp://user:p@zz#qx9@127.0.0.1:${smtp.port}`
+		]) {
+			expect(await probeMailServer(url, 1000)).toBe(
+				'SMTP_URL  (NOT READ AS MEANT: its password seems to hold a / ? or # that must be percent-encoded: / as %2F, ? as %3F, # as %23)'
+			);
+		}
+		// Of a URL read as meant, the scheme, host and port only.
+		expect(await probeMailServer(`${smtp.url}/x?y=z#w`)).toBe(`${smtp.url}  (answers)`);
+	});
+
 	it('says when nothing answers, by the socket’s code', async () => {
 		const port = await freePort();
 		expect(await probeMailServer(`smtp://127.0.0.1:${port}`, 1000)).toBe(
@@ -96,6 +109,9 @@ describe('the start-up summary’s word on a mail server that speaks TLS', () =>
 			/^CERTIFICATE REFUSED: SELF_SIGNED_CERT_IN_CHAIN; .* NODE_EXTRA_CA_CERTS=/
 		);
 		// One nodemailer has no words of ours for still says its code.
+		expect(said({ code: 'ETIMEDOUT', timeoutType: 'UPGRADE_TIMEOUT' })).toMatch(
+			/^STARTTLS FAILED: ETIMEDOUT; the server took STARTTLS, but its TLS handshake did not end/
+		);
 		expect(said({ code: 'EWHATEVER' })).toBe('NOT ANSWERING: EWHATEVER; check SMTP_URL');
 		expect(said(new Error('no code'))).toBe('NOT ANSWERING; check SMTP_URL');
 	});

@@ -157,6 +157,25 @@ describe.runIf(TEST_DATABASE_URL)(
 	}
 );
 
+describe('the database named, with a password not percent-encoded', { timeout: 60_000 }, () => {
+	it('names nothing of a URL whose password a / ? or # cut short, and says to encode it', async () => {
+		let err = '';
+		const code = await runCli({
+			args: ['list'],
+			env: { DATA_DIR: dataDir, DATABASE_URL: 'postgres://opwalk:12/zz@127.0.0.1:9/opwalk' },
+			stdin: Readable.from(['']),
+			out: { write: () => true },
+			err: { write: (s: string) => (err += s) }
+		});
+		expect(code).toBe(1);
+		expect(err.split('\n')[0]).toBe(
+			'Database: PostgreSQL, as DATABASE_URL names it, whose password seems to hold a / ? or # that must be percent-encoded (/ as %2F, ? as %3F, # as %23).'
+		);
+		// Read as pg reads it, the host would be "opwalk", the port 12 and the database "zz@…".
+		expect(err).not.toMatch(/zz|opwalk|:12\b/);
+	});
+});
+
 /** The same entry point in this process (a folder of its own): arguments are checked first. */
 const ownDir = mkdtempSync(join(tmpdir(), 'portal-reps-cli-'));
 afterAll(() => rmSync(ownDir, { recursive: true, force: true }));

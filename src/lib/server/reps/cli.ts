@@ -7,6 +7,8 @@ import { secureDataDir } from '$lib/server/app/datadir';
 import { openDatabase, type Database } from '$lib/server/db';
 import { DataDirBusyError } from '$lib/server/db/lock';
 import { databaseProblem } from '$lib/server/db/problems';
+import { unencodedUserinfo } from '$lib/server/config/userinfo.js';
+import { parse as parsePg } from 'pg-connection-string';
 import {
 	addRep,
 	disableRep,
@@ -184,7 +186,7 @@ const ChangesSchema = v.object({
 async function open(io: CliIo, command: Command): Promise<Database> {
 	const config = parseConfig(io.env);
 	if (config.DATABASE_URL) {
-		io.err.write(`Database: PostgreSQL, ${whereOnServer(config.DATABASE_URL)} (DATABASE_URL).\n`);
+		io.err.write(`Database: PostgreSQL, ${whereOnServer(config.DATABASE_URL)}.\n`);
 		return openDatabase({ url: config.DATABASE_URL, max: 2 });
 	}
 	const folder = resolve(config.DATA_DIR);
@@ -211,14 +213,25 @@ async function open(io: CliIo, command: Command): Promise<Database> {
 	return database;
 }
 
-/** The server and database a URL names, without its user or password. */
+/**
+ * The server and database a URL names, without its user or password, read as pg reads them (a
+ * socket folder in ?host= too). Nothing of the URL when its password seems to hold a / ? or #
+ * not percent-encoded: what would be read as the host, port or database is then a piece of it.
+ */
 function whereOnServer(url: string): string {
+	const unreadable = 'as DATABASE_URL names it';
+	if (unencodedUserinfo(url) === 'cut') {
+		return `${unreadable}, whose password seems to hold a / ? or # that must be percent-encoded (/ as %2F, ? as %3F, # as %23)`;
+	}
 	try {
-		const where = new URL(url);
-		const database = decodeURIComponent(where.pathname.slice(1)) || 'the default database';
-		return `database ${database} at ${where.hostname || 'localhost'}:${where.port || 5432}`;
+		const where = parsePg(url);
+		const database = where.database || 'the default database';
+		const host = where.host || 'localhost';
+		return host.startsWith('/')
+			? `database ${database} at the socket in ${host} (DATABASE_URL)`
+			: `database ${database} at ${host}:${where.port || 5432} (DATABASE_URL)`;
 	} catch {
-		return 'as DATABASE_URL names it';
+		return unreadable;
 	}
 }
 
