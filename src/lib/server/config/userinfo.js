@@ -2,14 +2,14 @@
 
 /**
  * Whether a URL's user or password, as typed, seems to hold a character a URL reserves, taking
- * everything from `://` to the last @ as them. A / ? or # there ends the URL's host part early
+ * everything from `://` to the last `@` as them. A `/ ? #` there ends the URL's host part early
  * ('cut'): what follows it is read as the host, port, path or fragment, so a host, port or path
- * read from the URL may be a piece of the password, and must not be printed. An @ alone ('at') is
- * read as meant (the last @ ends the password), but psql and pg_dump, given the same URL, stop at
- * the first. An @ in a setting's value (?application_name=ops@example) is not in the password:
- * that is so when the URL's own @ comes before its first ?, and a setting (name=value) before the
- * last @. A hint, never a refusal: an @ in a
- * database's name (rare) makes a URL that is right look cut.
+ * read from the URL may be a piece of the password, and must not be printed. An `@` alone ('at')
+ * is read as meant (the last one ends the password), but psql and pg_dump, given the same URL,
+ * stop at the first. An `@` in a setting's value (`?application_name=ops@example`) is not in the
+ * password: so when the URL's own `@` comes before its first `?`, with a setting (`name=value`)
+ * before the last one. A hint, never a refusal: an `@` in a database's name (rare) makes a URL
+ * that is right look cut.
  *
  * @param {string} url
  * @returns {'cut' | 'at' | null}
