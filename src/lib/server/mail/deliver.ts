@@ -79,6 +79,8 @@ export async function deliverMail(
 					status,
 					attempts,
 					lockedUntil: null,
+					// When it ended: /healthz counts mail failed in the last day by it (mail/status.ts).
+					nextAttemptAt: now,
 					lastError: reason,
 					lastCode: code,
 					bodyEnc: null,

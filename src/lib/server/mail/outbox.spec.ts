@@ -175,6 +175,8 @@ describe('the mail outbox over a real SMTP server', () => {
 		}
 		expect(results).toEqual(['retry', 'retry', 'failed']);
 		const failed = await row(m.id);
+		// When it failed, which /healthz counts by: the last attempt's time.
+		expect(failed.nextAttemptAt).toEqual(new Date(now.getTime() - 10 * MINUTE));
 		expect(failed).toMatchObject({
 			status: 'failed',
 			attempts: 3,

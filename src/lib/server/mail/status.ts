@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, or, sql } from 'drizzle-orm';
 import type { AppContext } from '$lib/server/app';
 import { decrypt } from '$lib/server/crypto/secretbox';
 import type { Tx } from '$lib/server/db';
@@ -42,22 +42,25 @@ function stateOf(r: typeof mailOutbox.$inferSelect): MailState {
 /**
  * For `/healthz`, in one statement: how many messages wait to be tried again after a failed
  * attempt (a mail server that cannot be reached shows at once), and how many failed for good in
- * the 24 hours before `now`, by their last attempt (due at `nextAttemptAt`), which would otherwise
- * only leave the first count as they fail. Not those that failed because mail is off (MAIL_OFF):
- * the operator chose that.
+ * the 24 hours before `now` (deliver.ts sets `nextAttemptAt` to when one fails), which would
+ * otherwise only leave the first count as they fail. Not those that failed because mail is off
+ * (MAIL_OFF): the operator chose that. Each half reads its own partial index, never the outbox's
+ * sent mail.
  */
 export async function mailTrouble(
 	db: Tx,
 	now = new Date()
 ): Promise<{ retrying: number; failed: number }> {
 	const dayAgo = new Date(now.getTime() - 86_400_000);
+	const retrying = and(eq(mailOutbox.status, 'pending'), gt(mailOutbox.attempts, 0));
+	const failed = sql`${mailOutbox.status} = 'failed' and ${mailOutbox.nextAttemptAt} > ${dayAgo} and ${mailOutbox.lastCode} is distinct from 'MAIL_OFF'`;
 	const [row] = await db
 		.select({
-			retrying: sql<number>`count(*) filter (where ${mailOutbox.status} = 'pending' and ${mailOutbox.attempts} > 0)::int`,
-			failed: sql<number>`count(*) filter (where ${mailOutbox.status} = 'failed' and ${mailOutbox.nextAttemptAt} > ${dayAgo} and ${mailOutbox.lastCode} is distinct from 'MAIL_OFF')::int`
+			retrying: sql<number>`count(*) filter (where ${retrying})::int`,
+			failed: sql<number>`count(*) filter (where ${failed})::int`
 		})
 		.from(mailOutbox)
-		.where(inArray(mailOutbox.status, ['pending', 'failed']));
+		.where(or(retrying, failed));
 	return { retrying: row?.retrying ?? 0, failed: row?.failed ?? 0 };
 }
 

@@ -49,6 +49,11 @@ export const mailOutbox = pgTable(
 		index('mail_outbox_due')
 			.on(t.nextAttemptAt)
 			.where(sql`${t.status} = 'pending'`),
+		// /healthz's count of mail failed for good in the last day (mail/status.ts), every few
+		// seconds on every instance, without reading the outbox's sent mail.
+		index('mail_outbox_failed')
+			.on(t.nextAttemptAt)
+			.where(sql`${t.status} = 'failed'`),
 		index('mail_outbox_application').on(t.officeId, t.applicationId, t.createdAt)
 	]
 );

@@ -1,0 +1,1 @@
+CREATE INDEX "mail_outbox_failed" ON "mail_outbox" USING btree ("next_attempt_at") WHERE "mail_outbox"."status" = 'failed';
