@@ -119,10 +119,17 @@ describe('form posts from our own pages only', () => {
 				...post({ ...form, origin: 'http://x/<b>', 'sec-fetch-site': 'same-origin' })
 			);
 			expect(warn.mock.calls.map(([line]) => line)).toEqual([
-				"[origin] a form was refused: the browser sent it from a page at http://localhost:3000, as this portal's own page, but ORIGIN is https://sign.example.com. If people open the portal at that address (a proxy's name, a mistyped setting), set ORIGIN to it.",
-				"[origin] a form was refused: the browser sent it from a page at http://[number].example, as this portal's own page, but ORIGIN is https://sign.example.com. If people open the portal at that address (a proxy's name, a mistyped setting), set ORIGIN to it.",
-				"[origin] a form was refused: the browser sent it from a page at an address that is not written as one, as this portal's own page, but ORIGIN is https://sign.example.com. If people open the portal at that address (a proxy's name, a mistyped setting), set ORIGIN to it."
+				"[origin] a form was refused: the browser said it was sent from this portal's own page at http://localhost:3000, but ORIGIN is https://sign.example.com. If this portal is served at http://localhost:3000 (a proxy's name, a mistyped setting), set ORIGIN to it; if not, someone else's program sent it, and nothing needs mending.",
+				"[origin] a form was refused: the browser said it was sent from this portal's own page at http://[number].example, but ORIGIN is https://sign.example.com. If this portal is served at http://[number].example (a proxy's name, a mistyped setting), set ORIGIN to it; if not, someone else's program sent it, and nothing needs mending."
 			]);
+			// One not written as an origin is neither named nor shown back.
+			expect(
+				foreignFormMessage(
+					...post({ ...form, origin: 'http://x/<b>', 'sec-fetch-site': 'same-origin' })
+				)
+			).toBe(
+				'This form was sent from a page on another website, so it was refused and nothing was done.'
+			);
 		} finally {
 			warn.mockRestore();
 		}

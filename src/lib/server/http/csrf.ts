@@ -47,33 +47,38 @@ export function foreignFormMessage(request: Request, url: URL): string {
 	return FOREIGN_FORM;
 }
 
-/** The origin a browser says a form came from, when it vouches that is the page's own, and it is not ORIGIN. */
+/** An origin as browsers write it: a scheme, a host (a name or an address) and a port. */
+const ORIGIN_SHAPE = /^https?:\/\/(?:[a-z0-9.-]{1,253}|\[[0-9a-f:.]{2,45}\])(?::\d{1,5})?$/i;
+
+/**
+ * The origin a browser says a form came from, when it vouches that is the page's own and it is
+ * not ORIGIN; only one written as browsers write them (a client could send anything), and less
+ * what looks like an SSN, since it is shown and logged.
+ */
 function otherOwnOrigin(request: Request, url: URL): string | null {
 	const from = request.headers.get('origin');
 	const site = request.headers.get('sec-fetch-site');
-	return site === 'same-origin' && from && from !== 'null' && from !== url.origin ? from : null;
+	if (site !== 'same-origin' || !from || from === url.origin || !ORIGIN_SHAPE.test(from)) {
+		return null;
+	}
+	return maskedSsn(from, '[number]');
 }
 
 const told = new Set<string>();
 
 /**
- * For the operator, once per address (and for at most ten): forms refused because the portal is
+ * For the operator, once per address and for ten at most: forms refused because the portal is
  * opened at another address than its ORIGIN. The people it happens to see the address to use; the
- * operator, who can mend the setting, saw nothing in the log. Only an origin as browsers write
- * it is named (a client could send anything in the header).
+ * operator, who can mend the setting, saw nothing in the log. The headers are the client's word,
+ * which any program can give: the line says so, lest ORIGIN (the address in every link emailed
+ * to a merchant) be set to one a stranger chose.
  */
 export function logOtherOwnOrigin(request: Request, url: URL): void {
 	const from = otherOwnOrigin(request, url);
 	if (!from || told.has(from) || told.size >= 10) return;
 	told.add(from);
-	const named =
-		/^https?:\/\/[a-z0-9.-]{1,253}(?::\d{1,5})?$|^https?:\/\/\[[0-9a-f:.]{2,45}\](?::\d{1,5})?$/i.test(
-			from
-		)
-			? `a page at ${maskedSsn(from, '[number]')}`
-			: 'a page at an address that is not written as one';
 	console.warn(
-		`[origin] a form was refused: the browser sent it from ${named}, as this portal's own page, but ORIGIN is ${url.origin}. If people open the portal at that address (a proxy's name, a mistyped setting), set ORIGIN to it.`
+		`[origin] a form was refused: the browser said it was sent from this portal's own page at ${from}, but ORIGIN is ${url.origin}. If this portal is served at ${from} (a proxy's name, a mistyped setting), set ORIGIN to it; if not, someone else's program sent it, and nothing needs mending.`
 	);
 }
 
