@@ -391,9 +391,23 @@ test('the agreement goes out once in the page the server draws, and shows howeve
 	expect(drawn.split(sentence).length - 1).toBe(1);
 	expect(drawn).toContain("app.decode('DrawnSection'");
 
-	// Drawn, then taken over by the page's script: the text stays, table and all, and the page works.
+	// Drawn, then taken over by the page's script: the nodes the server drew stay (a hydration that
+	// failed would draw the page again), table and all, and the page works.
+	await page.addInitScript(() => {
+		const w = window as unknown as { redrawn: number };
+		w.redrawn = 0;
+		new MutationObserver((changes) => {
+			for (const c of changes) {
+				if ((c.target as Element).closest?.('.terms-body')) w.redrawn += c.removedNodes.length;
+				for (const n of c.removedNodes) {
+					if (n instanceof Element && n.querySelector('.terms-body')) w.redrawn++;
+				}
+			}
+		}).observe(document, { childList: true, subtree: true });
+	});
 	await page.reload();
 	await ready(page);
+	expect(await page.evaluate(() => (window as unknown as { redrawn: number }).redrawn)).toBe(0);
 	const section = page.locator('section', {
 		has: page.getByRole('heading', { level: 2, name: 'Terms and Conditions' })
 	});
@@ -409,6 +423,36 @@ test('the agreement goes out once in the page the server draws, and shows howeve
 	await page.reload();
 	await ready(page);
 	await expect(page.getByText(sentence)).toBeVisible();
+});
+
+test('with script, a consent to an agreement changed while it was read shows the new one, and the next goes on', async ({
+	page,
+	request
+}) => {
+	const app = await newApplication(request, 'Agreement changed');
+	const { path } = await createLink(request, app.id);
+	await openLinkAndStart(page, path);
+	await ready(page);
+	const changed = 'The office changed this part while it was being read.';
+	await setSection(request, 'TermsAndConditions', { html: `<p>${changed}</p>` });
+	// Another tab of the same session shows the new version, which the session records as shown.
+	const other = await page.context().newPage();
+	await other.goto('/sign/terms');
+	await expect(other.getByText(changed)).toBeVisible();
+	await other.close();
+
+	await expect(page.getByText(changed)).toHaveCount(0);
+	await page.getByLabel(TEXT.consent).check();
+	await page.getByRole('button', { name: 'Continue' }).click();
+	await expect(
+		page.getByText(/The agreement was updated while you were reading/).first()
+	).toBeVisible();
+	// The new text on the page, and the box to tick again for it.
+	await expect(page.getByText(changed)).toBeVisible();
+	await expect(page.getByLabel(TEXT.consent)).not.toBeChecked();
+	await page.getByLabel(TEXT.consent).check();
+	await page.getByRole('button', { name: 'Continue' }).click();
+	await expect(page).toHaveURL(/\/sign\/identity$/);
 });
 
 test('on a phone, a business name of one long unbroken word wraps inside every page', async ({

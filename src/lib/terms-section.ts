@@ -19,9 +19,15 @@ export class DrawnSection {
 
 /**
  * The HTML the server drew for a section (TermsSections.svelte: the body follows the heading
- * `h-<key>`), less the two empty comments Svelte marks an `{@html}` with.
+ * `h-<key>`), less the two empty comments Svelte marks an `{@html}` with. Should the page have
+ * been changed under it before the scripts came (an extension rewriting it), words that say to
+ * reload: Svelte would draw the page again from the data, and an empty string would leave the
+ * section blank with nothing said.
  */
 export function drawnHtml(key: string): string {
 	const body = document.getElementById(`h-${key}`)?.nextElementSibling;
-	return (body?.innerHTML ?? '').replace(/^<!--[^]*?-->/, '').replace(/<!---->$/, '');
+	const html = (body?.innerHTML ?? '').replace(/^<!--[^]*?-->/, '').replace(/<!---->$/, '');
+	return html.trim()
+		? html
+		: '<p>This part of the agreement could not be shown: reload the page to read it.</p>';
 }
