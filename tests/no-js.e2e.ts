@@ -76,6 +76,8 @@ async function acceptWithoutScript(
 			t.replace(/^Question \d+ of \d+:\s*/, '')
 		);
 		expect(prompts[0]).not.toMatch(/^Question/);
+		// The position and the prompt are two words apart in the text, whatever reads it.
+		expect(await page.locator('legend').first().textContent()).toMatch(/^Question 1 of 5: \S/);
 		await expect(left).toHaveText(prompts.slice(1));
 		await expect(page.getByRole('group', { name: `Question 2 of 5: ${prompts[1]}` })).toBeVisible();
 		await left.nth(1).click();

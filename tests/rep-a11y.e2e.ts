@@ -120,6 +120,12 @@ test('every rep page has no serious accessibility problem, on a tablet and a pho
 	await expect(page.getByRole('button', { name: 'Copy to clipboard' })).toBeVisible();
 	// No notice of its own: the new link's field, labelled with until when it works, is read out.
 	await expect(page.getByLabel(/^The new link \(works until/)).toBeFocused();
+	// Shown from its start (the address), not scrolled to the token's end.
+	expect(
+		await page
+			.getByLabel(/^The new link/)
+			.evaluate((el: HTMLInputElement) => [el.selectionStart, el.scrollLeft])
+	).toEqual([0, 0]);
 	await look(page, 'rep-10-app-copied', problems);
 
 	await page.goto(appPath(declined.id));

@@ -515,6 +515,8 @@ test('the search box keeps what the rep types through the page’s refresh; Show
 	await expect(rep.getByRole('alert')).toContainText('looked like a Social Security Number');
 	await expect(search).toHaveValue('');
 	await expect(search).toHaveAttribute('aria-invalid', 'true');
+	// Sent with Show or not, the rep is taken back to the field to search again.
+	await expect(search).toBeFocused();
 	await expect(search).toHaveAccessibleDescription(/looked like a Social Security Number/);
 	// A search sent from the field with Enter leaves the rep in the field.
 	await search.fill('Two Riv');
