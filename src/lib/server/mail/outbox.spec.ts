@@ -10,7 +10,7 @@ import { startTestApp } from '$lib/server/testing/app';
 import { deliverMail, deliverMailDue } from './deliver';
 import { mailEnabled } from './mode';
 import { notifyRep } from './notes';
-import { listMailbox, mailRetrying, mailStatusFor, mailTrouble } from './status';
+import { listMailbox, mailStatusFor, mailTrouble } from './status';
 import { startSmtpServer, type SmtpTestServer } from './test-smtp';
 
 const meta = { ip: '203.0.113.9', userAgent: 'vitest' };
@@ -139,7 +139,7 @@ describe('the mail outbox over a real SMTP server', () => {
 		await smtp.stop();
 		const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
 		try {
-			expect(await mailRetrying(ctx.db)).toBe(0);
+			expect((await mailTrouble(ctx.db)).retrying).toBe(0);
 			expect(await deliverMail(ctx, m.id)).toBe('retry');
 			// Said at the first failure, not two hours later at the last.
 			expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
@@ -152,7 +152,7 @@ describe('the mail outbox over a real SMTP server', () => {
 		} finally {
 			warn.mockRestore();
 		}
-		expect(await mailRetrying(ctx.db)).toBe(1);
+		expect((await mailTrouble(ctx.db)).retrying).toBe(1);
 		expect(await row(m.id)).toMatchObject({
 			status: 'pending',
 			lastError: 'the mail server could not be reached'
@@ -160,7 +160,7 @@ describe('the mail outbox over a real SMTP server', () => {
 		expect((await row(m.id)).lastCode).toMatch(/^ECONNECTION|^ESOCKET/);
 		await smtp.start();
 		expect((await deliverMailDue(ctx, new Date(Date.now() + 2 * MINUTE))).sent).toBe(1);
-		expect(await mailRetrying(ctx.db)).toBe(0);
+		expect((await mailTrouble(ctx.db)).retrying).toBe(0);
 		expect(smtp.captured.map((c) => c.envelopeTo[0])).toEqual(['dana@blueheron.example']);
 	});
 

@@ -64,9 +64,6 @@ export async function mailTrouble(
 	return { retrying: row?.retrying ?? 0, failed: row?.failed ?? 0 };
 }
 
-/** How many messages wait to be tried again after a failed attempt (see mailTrouble). */
-export const mailRetrying = async (db: Tx) => (await mailTrouble(db)).retrying;
-
 /** The application's mail, newest first, for the console: what went out, what is stuck, and why. */
 export async function mailStatusFor(
 	db: Tx,
