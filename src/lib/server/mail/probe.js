@@ -26,8 +26,25 @@ export async function probeMailServer(url, timeoutMs = 5000) {
 	// percent-encoded: what is read as the host, port or path is then a piece of it.
 	const cut = unencodedUserinfo(url) === 'cut';
 	const shown = where && !cut ? `${where.protocol}//${where.host}` : 'SMTP_URL';
+	// Whether the server took the login, or offered none (verify then goes on without it, as
+	// sending does). nodemailer says so only in its log, read here for that one event; the
+	// entry's message, which names the user, is never kept.
+	let loggedIn = false;
+	const quiet = () => {};
+	const logger = {
+		trace: quiet,
+		debug: quiet,
+		/** @param {{ action?: unknown }} [entry] */
+		info: (entry) => {
+			if (entry?.action === 'authenticated') loggedIn = true;
+		},
+		warn: quiet,
+		error: quiet,
+		fatal: quiet
+	};
 	const transport = nodemailer.createTransport({
 		url,
+		logger,
 		connectionTimeout: timeoutMs,
 		greetingTimeout: timeoutMs,
 		// A second after the greeting's: both run from the connection, and at a server that never
@@ -36,7 +53,10 @@ export async function probeMailServer(url, timeoutMs = 5000) {
 	});
 	try {
 		await transport.verify();
-		return `${shown}  (answers${where?.username ? ', login accepted' : ''})`;
+		if (!where?.username) return `${shown}  (answers)`;
+		return loggedIn
+			? `${shown}  (answers, login accepted)`
+			: `${shown}  (answers, but offers no login: mail goes without SMTP_URL's user and password)`;
 	} catch (err) {
 		if (cut) {
 			return `${shown}  (NOT READ AS MEANT: its password seems to hold a / ? or # that must be percent-encoded: / as %2F, ? as %3F, # as %23)`;

@@ -21,6 +21,22 @@ describe('the start-up summary’s word on SMTP_URL', () => {
 		);
 	});
 
+	it('says the login was accepted only where the server took it, and when it offers none', async () => {
+		const taking = await startSmtpServer(undefined, undefined, { login: 'accept' });
+		const offering = await startSmtpServer(undefined, undefined, { login: 'none' });
+		try {
+			expect(await probeMailServer(`smtp://mailer:s3cret@127.0.0.1:${taking.port}`)).toBe(
+				`smtp://127.0.0.1:${taking.port}  (answers, login accepted)`
+			);
+			expect(await probeMailServer(`smtp://mailer:s3cret@127.0.0.1:${offering.port}`)).toBe(
+				`smtp://127.0.0.1:${offering.port}  (answers, but offers no login: mail goes without SMTP_URL's user and password)`
+			);
+		} finally {
+			await taking.close();
+			await offering.close();
+		}
+	});
+
 	it('names nothing of a URL whose password a / ? or # cut short, and says to encode it', async () => {
 		for (const url of [
 			`smtp://user:12/pw@127.0.0.1:${smtp.port}`,

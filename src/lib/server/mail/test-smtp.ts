@@ -58,14 +58,35 @@ export interface SmtpTestTls {
  * every message it accepts, parsed by `mailparser`, and can be told to refuse, or be stopped and
  * started again on the same port (the portal's SMTP_URL stays the same). Plain SMTP unless `tls`.
  */
-export async function startSmtpServer(port?: number, tls?: SmtpTestTls) {
+export async function startSmtpServer(
+	port?: number,
+	tls?: SmtpTestTls,
+	{ login = 'refuse' }: { login?: 'refuse' | 'accept' | 'none' } = {}
+) {
 	const captured: CapturedMail[] = [];
 	let behaviour: SmtpBehaviour = 'accept';
 	const rejected = { count: 0 };
 	const make = () => {
 		const server = new SMTPServer({
 			authOptional: true,
-			disabledCommands: tls && !tls.secure ? [] : ['STARTTLS'],
+			disabledCommands: [
+				...(tls && !tls.secure ? [] : ['STARTTLS']),
+				...(login === 'none' ? ['AUTH'] : [])
+			],
+			// smtp-server refuses every login unless told otherwise; over plain SMTP it offers one
+			// only when allowed to.
+			...(login === 'accept'
+				? {
+						allowInsecureAuth: true,
+						onAuth(
+							_auth: unknown,
+							_session: unknown,
+							callback: (e: null, r: { user: string }) => void
+						) {
+							callback(null, { user: 'mailer' });
+						}
+					}
+				: {}),
 			...(tls ? { key: tls.key, cert: tls.cert, secure: tls.secure } : {}),
 			logger: false,
 			onRcptTo(address, _session, callback) {
