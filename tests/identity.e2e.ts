@@ -393,6 +393,10 @@ test('when the time runs out, the page ends the try by itself', async ({ page, r
 	await expect(page.locator('fieldset')).toHaveCount(0, { timeout: 15_000 });
 	await expect(page.getByText(/time ran out/i)).toBeInViewport();
 	await expect(page.getByText(/You have 1 of 2\s+tries left/)).toBeVisible();
+	// Focus with it: the answer that had it has left the page, and a reader reads the notice.
+	await expect(page.getByRole('alert').filter({ hasText: /time ran out/i })).toBeFocused();
+	await page.keyboard.press('Tab');
+	await expect(page.getByRole('button', { name: 'Start the questions' })).toBeFocused();
 });
 
 test('a link made through the operator API ends the questions open on the one it replaces, as a try spent', async ({
