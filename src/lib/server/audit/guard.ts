@@ -8,6 +8,16 @@
 const NINE_DIGITS = /(?<![\p{L}\p{N}])\d{9}(?![\p{L}\p{N}])/u;
 const SSN_FORMAT = /(?<!\d)\d{3}-\d{2}-\d{4}(?!\d)/;
 
+/**
+ * Each stretch of `text` the trail refuses (for text shown back after a refusal, which must hold
+ * none of it: `withoutSsn`).
+ */
+export function* trailRefused(text: string): Generator<{ index: number; length: number }> {
+	for (const m of text.matchAll(new RegExp(`${NINE_DIGITS.source}|${SSN_FORMAT.source}`, 'gu'))) {
+		yield { index: m.index, length: m[0].length };
+	}
+}
+
 /** What the trail refuses to record; forms refuse it first (`noSsn`), so it never ends a request. */
 export function trailRefuses(text: string): boolean {
 	return NINE_DIGITS.test(text) || SSN_FORMAT.test(text);

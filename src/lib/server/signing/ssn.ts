@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { trailRefuses } from '$lib/server/audit/guard';
+import { trailRefused, trailRefuses } from '$lib/server/audit/guard';
 
 /**
  * The Social Security Administration never issues: area 000, 666 or 900–999; group 00; serial
@@ -81,9 +81,12 @@ export function addressLooksLikeSsn(address: string): boolean {
 export function withoutSsn(text: string): string {
 	const pieces = aroundSsn(text);
 	if (!pieces) return text;
-	return pieces.reduce((kept, next) =>
+	const kept = pieces.reduce((kept, next) =>
 		/[^\S\n]$/.test(kept) ? kept + next.replace(/^[^\S\n]+/, '') : kept + next
 	);
+	// The pieces joined can read as a number neither held (a fullwidth digit on each side of the
+	// cut): cut again, until nothing is left that would be refused. Each pass removes digits.
+	return refused(kept) ? withoutSsn(kept) : kept;
 }
 
 /**
@@ -92,24 +95,38 @@ export function withoutSsn(text: string): string {
  * guard refuses to record (`audit/guard.ts`: it reads digits more narrowly, but not always
  * within these rules, e.g. after a fullwidth digit), which would end the request in an error page.
  */
-export const noSsn = (message: string) =>
-	v.check((s: string) => !looksLikeSsn(s) && !trailRefuses(s), message);
+export const noSsn = (message: string) => v.check((s: string) => !refused(s), message);
+
+/** Whether `noSsn` refuses the text. */
+const refused = (text: string) => looksLikeSsn(text) || trailRefuses(text);
 
 /**
- * The text (read as `plain` gives it) cut where it looks like an SSN: the pieces around each
- * number, or null when nothing does.
+ * The text cut where it looks like an SSN (read as `plain` gives it), and where the trail's guard
+ * reads one in it as typed (`noSsn` refuses both, so neither may come back, and the two differ:
+ * the guard takes a fullwidth digit before 123-45-6789 for no digit): the pieces around each
+ * number, as `plain` reads them, or null when nothing does.
  */
 function aroundSsn(text: string): string[] | null {
-	const read = plain(text);
-	const pieces: string[] = [];
+	const pieces = [''];
 	let from = 0;
-	for (const m of ssnShaped(read)) {
-		pieces.push(read.slice(from, m.index));
-		from = m.index + m[0].length;
+	const segments: string[] = [];
+	for (const m of trailRefused(text)) {
+		segments.push(text.slice(from, m.index));
+		from = m.index + m.length;
 	}
-	if (!pieces.length) return null;
-	pieces.push(read.slice(from));
-	return pieces;
+	segments.push(text.slice(from));
+	segments.forEach((segment, i) => {
+		if (i > 0) pieces.push('');
+		const read = plain(segment);
+		let at = 0;
+		for (const m of ssnShaped(read)) {
+			pieces[pieces.length - 1] += read.slice(at, m.index);
+			pieces.push('');
+			at = m.index + m[0].length;
+		}
+		pieces[pieces.length - 1] += read.slice(at);
+	});
+	return pieces.length > 1 ? pieces : null;
 }
 
 /**
@@ -117,7 +134,9 @@ function aroundSsn(text: string): string[] | null {
  * (a name typed with a ligature or a fullwidth letter keeps it).
  */
 export function maskedSsn(text: string, mask: string): string {
-	return aroundSsn(text)?.join(mask) ?? text;
+	const masked = aroundSsn(text)?.join(mask);
+	if (masked === undefined) return text;
+	return refused(masked) && masked !== text ? maskedSsn(masked, mask) : masked;
 }
 
 /** Typed text as it may be shown back after a refusal: as typed, less what looks like an SSN. */
