@@ -83,6 +83,25 @@ describe('why PostgreSQL could not be opened', () => {
 		);
 	});
 
+	it('names a socket’s directory as pg reads it from ?host=, where URL would refuse it', async () => {
+		expect(failed('28000', 'postgres://portal@/portal_prod?host=/var/run/postgresql')).toBe(
+			'the PostgreSQL server at the socket in /var/run/postgresql does not let portal connect from here (pg_hba.conf), or the user does not exist (28000).'
+		);
+		// What pg throws for a directory without PostgreSQL's socket in it.
+		const url = 'postgres://portal:pw@/portal?host=/nonexistent-socket-dir';
+		const client = new pg.Client({ connectionString: url });
+		const err = await client.connect().then(
+			() => null,
+			(e: unknown) => e
+		);
+		expect(databaseProblem(err, url)).toBe(
+			'nothing answers at the socket in /nonexistent-socket-dir (port 5432): is PostgreSQL running on this machine, and is that its socket directory (unix_socket_directories)? (ENOENT).'
+		);
+		expect(failed('ECONNREFUSED', 'postgres://portal@[::1]:6543/portal')).toMatch(
+			/^nothing answers at \[::1\]:6543:/
+		);
+	});
+
 	it('reads a user with a lone %, as pg does, rather than failing on it', () => {
 		expect(failed('28P01', 'postgres://ops%zz:pw@db.internal/portal')).toMatch(
 			/refused the password of ops%zz:/

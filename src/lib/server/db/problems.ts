@@ -1,4 +1,5 @@
 import { causes } from '$lib/server/log/causes';
+import { parse as parsePg } from 'pg-connection-string';
 import { unencodedUserinfo } from '$lib/server/config/userinfo.js';
 
 /**
@@ -13,22 +14,28 @@ export function databaseProblem(err: unknown, url: string | undefined): string |
 	if (!code) return null;
 	const unencoded = unencodedUserinfo(url);
 	const hint = unencoded ? ` ${PERCENT_ENCODE}` : '';
-	let where: URL;
+	// Read as pg reads it (a socket's directory in ?host=, which URL refuses, and a lone %).
+	let where: ReturnType<typeof parsePg>;
 	try {
-		where = new URL(url);
+		where = parsePg(url);
 	} catch {
 		if (code !== 'ERR_INVALID_URL') return null;
 		const why = unencoded === 'cut' ? `its password ${CUT_SHORT}` : 'check its host and port';
 		return `DATABASE_URL cannot be read as a URL: ${why} (${code}).${hint}`;
 	}
-	const hostPort = `${where.hostname || 'localhost'}:${where.port || 5432}`;
+	const host = where.host || 'localhost';
+	const hostPort = host.startsWith('/')
+		? `the socket in ${host}`
+		: `${host.includes(':') ? `[${host}]` : host}:${where.port || 5432}`;
 	const server = `the PostgreSQL server at ${hostPort}`;
-	const user = decoded(where.username) || 'the default user';
-	const database = decoded(where.pathname.slice(1)) || 'the default database';
+	const user = where.user || 'the default user';
+	const database = where.database || 'the default database';
 	const words: Record<string, string> = {
 		ECONNREFUSED: `nothing answers at ${hostPort}: is PostgreSQL running there, and are DATABASE_URL's host and port right?`,
-		ENOTFOUND: `the host ${where.hostname} in DATABASE_URL is not known to this machine's DNS`,
-		EAI_AGAIN: `the host ${where.hostname} in DATABASE_URL could not be looked up just now`,
+		// A socket's directory with no socket for the port in it.
+		ENOENT: `nothing answers at ${hostPort} (port ${where.port || 5432}): is PostgreSQL running on this machine, and is that its socket directory (unix_socket_directories)?`,
+		ENOTFOUND: `the host ${host} in DATABASE_URL is not known to this machine's DNS`,
+		EAI_AGAIN: `the host ${host} in DATABASE_URL could not be looked up just now`,
 		ETIMEDOUT: `${server} did not answer in time: a firewall, or the wrong host?`,
 		EHOSTUNREACH: `${server} cannot be reached from this machine`,
 		'28P01': `${server} refused the password of ${user}: check DATABASE_URL's password`,
@@ -60,15 +67,6 @@ export function databaseProblem(err: unknown, url: string | undefined): string |
 const PERCENT_ENCODE =
 	'A password with @ # / ? : or % in it must be percent-encoded in DATABASE_URL, e.g. @ as %40 and # as %23.';
 const CUT_SHORT = "seems to hold a / ? or #, which ends a URL's host part early";
-
-/** A part of the URL as text; as it stands where a lone % cannot be decoded, as pg reads it. */
-function decoded(part: string): string {
-	try {
-		return decodeURIComponent(part);
-	} catch {
-		return part;
-	}
-}
 
 /** How long the pool waits for a connection (db/index.ts), as the words above say it. */
 export const CONNECT_TIMEOUT_SECONDS = 10;
