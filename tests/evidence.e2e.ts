@@ -225,6 +225,17 @@ test('/verify’s reference takes no SSN, and never takes a reference for one', 
 	await expect(page.getByRole('alert')).toContainText('looked like a Social Security Number');
 	expect(asked.some((u) => u.endsWith('/verify?/lookup'))).toBe(true);
 	expect(asked.filter((u) => /8806/.test(u))).toEqual([]);
+	// Nor one a superscript digit stands beside, nor nine digits a cut to what the page shows
+	// would leave of a longer number.
+	await page.goto(`/verify?reference=${encodeURIComponent('¹372518806')}`);
+	await expect(page).toHaveURL(/\/verify\?refused=ssn$/);
+	const long = `${'a'.repeat(90)} 3725188061`;
+	const refused = await page.goto(`/verify?reference=${encodeURIComponent(long)}`);
+	expect(refused?.status()).toBe(400);
+	expect(await page.content()).not.toMatch(/372518806/);
+	await expect(field).toHaveValue(`${'a'.repeat(90)} `);
+	await page.goto(`/verify/${'a'.repeat(54)}-3725188061`);
+	await expect(page).toHaveURL(/\/verify\?refused=ssn$/);
 	// A reference whose hex runs nine digits in a row is a reference, not an SSN.
 	const nines = '00000000-0000-4000-8000-123456789abc';
 	await page.goto(`/verify?reference=${nines}`);

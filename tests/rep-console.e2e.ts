@@ -559,6 +559,23 @@ test('search and filter by state work without JavaScript', async ({ browser, req
 	await expect(page.getByRole('alert')).toContainText('looked like a Social Security Number');
 	await expect(page.getByLabel('Search business or owner')).toHaveValue('');
 	expect(await page.content()).not.toMatch(/8806/);
+	// Nor one beside a superscript digit; and a search refused as too long is shown back cut, less
+	// the nine digits the cut leaves of a longer number.
+	await page.getByLabel('Search business or owner').fill('¹372518806');
+	await page.getByRole('button', { name: 'Show' }).click();
+	await expect(page).toHaveURL(/\/rep\?refused=ssn$/);
+	expect(asked.filter((u) => /8806/.test(u))).toEqual([]);
+	// (The box takes 100 characters: the longer search is posted as a client other than the box.)
+	const tooLong = await page.request.post('/rep?/search', {
+		form: { q: `${'a'.repeat(90)} 3725188061`, state: '' },
+		headers: { origin: new URL(page.url()).origin, accept: 'text/html' },
+		maxRedirects: 0
+	});
+	expect(tooLong.status()).toBe(400);
+	const shown = await tooLong.text();
+	expect(shown).toContain('The search is too long (at most 100 characters).');
+	expect(shown).toContain(`value="${'a'.repeat(90)} "`);
+	expect(shown).not.toMatch(/372518806/);
 
 	await page.getByLabel('Search business or owner').fill('Nojs');
 	await page.getByLabel('State').selectOption('link_sent');

@@ -1,6 +1,7 @@
 import { redirect } from '@sveltejs/kit';
 import { uploadForm, verifyUpload } from '$lib/server/evidence/upload';
 import { answerPageWith } from '$lib/server/http/status';
+import { shownBack } from '$lib/server/signing/ssn';
 import { referenceLookup, SSN_REFUSED } from './lookup';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -15,7 +16,9 @@ export const load: PageServerLoad = ({ url, request }) => {
 	const lookup = referenceLookup(asked);
 	if ('to' in lookup) redirect(303, lookup.to);
 	answerPageWith(request, 400);
-	return { upload: uploadForm(), lookup: { typed: asked.slice(0, 100), error: lookup.refused } };
+	// Cut to what the box shows, less what looks like an SSN once cut (as the action does).
+	const typed = shownBack(asked.slice(0, 100));
+	return { upload: uploadForm(), lookup: { typed, error: lookup.refused } };
 };
 
 export const actions: Actions = {

@@ -164,6 +164,14 @@ describe('what looks like an SSN in free text', () => {
 		);
 	});
 
+	it('reads a run of spaces between the groups as one separator', () => {
+		expect(looksLikeSsn('523 -  41  - 7990')).toBe(true);
+		expect(looksLikeSsn('523\u00a0\u00a0\u00a0-\u00a0\u00a041 7990')).toBe(true);
+		// Bounded: a long run of spaces after three digits does not make the match backtrack for
+		// long (unbounded, this one would outlast the test's timeout).
+		expect(looksLikeSsn(`523${' '.repeat(50_000)}x`.repeat(4))).toBe(false);
+	});
+
 	it('shows back the rest of the text, without the number', () => {
 		expect(withoutSsn('Not now (587/31/4926), call 217-555-0143')).toBe(
 			'Not now (), call 217-555-0143'
@@ -222,6 +230,11 @@ describe('what looks like an SSN in free text', () => {
 		expect(withoutSsn('call ٣123-45-6789 please')).toBe('call ٣ please');
 		expect(withoutSsn('ref １123-45-6789')).toBe('ref 1');
 		expect(maskedSsn('call ٣123-45-6789', '[number]')).toBe('call ٣[number]');
+		// A superscript digit, which NFKC makes part of a ten-digit number, stands apart as typed.
+		expect(v.safeParse(check, 'Marcus ¹523417890').success).toBe(false);
+		expect(v.safeParse(check, '523417762² thanks').success).toBe(false);
+		expect(maskedSsn('Mozilla ¹523-41-7707', '[number]')).toBe('Mozilla 1[number]');
+		expect(withoutSsn('my number is ¹523417762')).toBe('my number is 1');
 	});
 
 	it('shows typed text back as typed, or without what looks like an SSN', () => {

@@ -30,11 +30,13 @@ export function ssnDigits(input: string): string {
 // (3-3-4, +1 and 3-3-4) or an account number of ten digits or more is left alone. Not other
 // groupings: an EIN is written 12-3456789, a date and time 2024-01-15 9:30, an Android build in a
 // User-Agent 240205.004, and a UUID has runs of digits a dash apart.
+// A run of spaces counts as one separator, as typed (up to six: bounded, so that a long run
+// cannot make the match backtrack for long).
 const SEP = '[\\s\\-\\u2010-\\u2015\\u2212]';
+const GAP = '(?:\\s{1,6}|[^\\p{L}\\p{Nd}\\s]){0,3}';
 const SSN_SHAPED = new RegExp(
 	[
-		/(?<!\p{Nd})\p{Nd}{3}[^\p{L}\p{Nd}]{0,3}\p{Nd}{2}[^\p{L}\p{Nd}]{0,3}\p{Nd}{4}(?!\p{Nd})/u
-			.source,
+		`(?<!\\p{Nd})\\p{Nd}{3}${GAP}\\p{Nd}{2}${GAP}\\p{Nd}{4}(?!\\p{Nd})`,
 		`(?<threes>(?<!\\d${SEP}{0,3})\\d{3}${SEP}{1,3}\\d{3}${SEP}{1,3}\\d{3}(?!${SEP}{0,3}\\d))`
 	].join('|'),
 	'gu'
@@ -53,9 +55,13 @@ const FORMAT_CHARACTERS = /\p{Cf}/gu;
 /** The text as the SSN rules read it: NFKC, without invisible format characters. */
 export const plain = (text: string) => text.normalize('NFKC').replace(FORMAT_CHARACTERS, '');
 
-/** Whether free text holds something that looks like an SSN, however it is written. */
+/**
+ * Whether free text holds something that looks like an SSN, however it is written: read as
+ * `plain` gives it, and as typed, where a superscript or circled digit (which NFKC makes one of
+ * the number's, ¹523417890 a longer number) stands apart from the nine digits beside it.
+ */
 export function looksLikeSsn(text: string): boolean {
-	return !ssnShaped(plain(text)).next().done;
+	return !ssnShaped(plain(text)).next().done || !ssnShaped(text).next().done;
 }
 
 /**
@@ -101,16 +107,25 @@ export const noSsn = (message: string) => v.check((s: string) => !refused(s), me
 const refused = (text: string) => looksLikeSsn(text) || trailRefuses(text);
 
 /**
- * The text cut where it looks like an SSN (read as `plain` gives it), and where the trail's guard
- * reads one in it as typed (`noSsn` refuses both, so neither may come back, and the two differ:
- * the guard takes a fullwidth digit before 123-45-6789 for no digit): the pieces around each
- * number, as `plain` reads them, or null when nothing does.
+ * The text cut where it looks like an SSN, read as `plain` gives it and as typed (looksLikeSsn),
+ * and where the trail's guard reads one (`noSsn` refuses all three, so none may come back, and
+ * they differ: the guard takes a fullwidth digit before 123-45-6789 for no digit): the pieces
+ * around each number, as `plain` reads them, or null when nothing does.
  */
 function aroundSsn(text: string): string[] | null {
 	const pieces = [''];
 	let from = 0;
 	const segments: string[] = [];
-	for (const m of trailRefused(text)) {
+	const asTyped = [
+		...trailRefused(text),
+		...[...ssnShaped(text)].map((m) => ({ index: m.index, length: m[0].length }))
+	].sort((a, b) => a.index - b.index);
+	for (const m of asTyped) {
+		// The two readings can find overlapping stretches: one cut for both.
+		if (m.index < from) {
+			from = Math.max(from, m.index + m.length);
+			continue;
+		}
 		segments.push(text.slice(from, m.index));
 		from = m.index + m.length;
 	}
