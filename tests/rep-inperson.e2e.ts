@@ -287,6 +287,15 @@ test('identity confirmed in person: a link made afterwards (the operator API) te
 	await expect(merchant.getByRole('button', { name: 'Start' })).toHaveCount(0);
 	await merchant.close();
 	await tablet.context().close();
+	// The console offers no new link, emailed or to copy, that could only be refused: it says why.
+	const desk = await repPage(browser, REPS.sam);
+	await desk.goto(appPath(app.id));
+	await expect(desk.locator('#no-link')).toContainText(
+		'Identity was already confirmed in person: no new link can carry it over, so finish the signing in person. A link, emailed or to copy, would stop the merchant at the identity questions.'
+	);
+	await expect(desk.getByRole('button', { name: SEND_LINK })).toHaveCount(0);
+	await expect(desk.getByRole('button', { name: 'Make a link to copy' })).toHaveCount(0);
+	await desk.context().close();
 });
 
 test('"Return to rep" mid-way keeps the merchant’s progress for a later hand-over', async ({

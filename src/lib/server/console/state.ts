@@ -179,8 +179,17 @@ export interface ConsoleState {
 	otherSigner?: OtherSigner | null;
 	/** The link a merchant could use now (neither revoked nor used), expired or not. */
 	link: CurrentLink | null;
-	/** The identity check passed, and on which link (so a new one to that address carries it). */
-	identityPassed: { at: Date; linkId: string | null; email: string | null } | null;
+	/**
+	 * The identity check passed, and on which link (so a new one to that address carries it);
+	 * `carriesTo`, the address of the latest pass made on an emailed link, if any: a new link to it
+	 * carries a pass over, whichever pass was last (none can when it is null).
+	 */
+	identityPassed: {
+		at: Date;
+		linkId: string | null;
+		email: string | null;
+		carriesTo: string | null;
+	} | null;
 	/**
 	 * The known dead end: identity passed on a link the current one cannot carry it from, so the
 	 * merchant is sent to the rep; `refusedAt` once a merchant was actually turned away.
@@ -317,11 +326,18 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 
 	const passes = f.sessions.filter((s) => s.identityPassedAt);
 	const lastPass = latest(passes, (s) => s.identityPassedAt);
+	const emailOf = (s: { linkId: string | null }) =>
+		s.linkId ? (linkById.get(s.linkId)?.email ?? null) : null;
+	const lastEmailed = latest(
+		passes.filter((s) => emailOf(s)),
+		(s) => s.identityPassedAt
+	);
 	const identityPassed = lastPass
 		? {
 				at: lastPass.identityPassedAt!,
 				linkId: lastPass.linkId,
-				email: lastPass.linkId ? (linkById.get(lastPass.linkId)?.email ?? null) : null
+				email: emailOf(lastPass),
+				carriesTo: lastEmailed ? emailOf(lastEmailed) : null
 			}
 		: null;
 

@@ -71,7 +71,7 @@ function strandedPass(
  * can finish on that one (a new link would end it).
  */
 function passHint(
-	pass: { linkId: string | null; email: string | null },
+	pass: { linkId: string | null; email: string | null; carriesTo: string | null },
 	link: { id: string; expired: boolean } | null,
 	/** The merchant's session on the link is open: it goes on past the link's expiry. */
 	live: boolean
@@ -84,8 +84,11 @@ function passHint(
 			? `Identity was already confirmed on the link that is out, sent to ${pass.email}: ${finish}. A new link carries that over only if it goes to that address.`
 			: `Identity was already confirmed on the link that is out: ${finish}. No new link can carry that over.`;
 	}
-	return pass.email
-		? `Identity was already confirmed ${passedWhere(pass)}: only a link to that address carries it over.`
+	if (pass.email) {
+		return `Identity was already confirmed ${passedWhere(pass)}: only a link to that address carries it over.`;
+	}
+	return pass.carriesTo
+		? `Identity was already confirmed ${passedWhere(pass)}, and before that on a link sent to ${pass.carriesTo}: only a link to that address carries it over.`
 		: `Identity was already confirmed ${passedWhere(pass)}: no new link can carry it over, so finish the signing in person.`;
 }
 
@@ -229,7 +232,7 @@ export const load: PageServerLoad = async (event) => {
 				}
 			: null,
 		// A link to the address identity passed on carries the pass over: offer that one first.
-		sendTo: state.identityPassed?.email ?? application.Ownr1_Email ?? '',
+		sendTo: state.identityPassed?.carriesTo ?? application.Ownr1_Email ?? '',
 		// The photo ID noted at the paused session's hand-overs: offered again for the next one.
 		idNoted: resumes ? idNoted(events) : null,
 		// Only that address: said beside the field, before the rep sends a link that can't.
@@ -237,8 +240,9 @@ export const load: PageServerLoad = async (event) => {
 			state.identityPassed && !state.decided
 				? passHint(state.identityPassed, state.link, linkInUse !== null)
 				: null,
-		// The address a new link must go to for the pass to carry over, if any.
-		passEmail: (!state.decided && state.identityPassed?.email) || null,
+		// The address a new link must go to for a pass to carry over, if any: none, and the console
+		// offers no link at all (one could only be refused).
+		passEmail: (!state.decided && state.identityPassed?.carriesTo) || null,
 		done,
 		undone,
 		// A link just made to copy, on the one view the action's redirect leads to.
