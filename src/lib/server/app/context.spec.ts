@@ -16,6 +16,9 @@ import { ConfigError, parseConfig } from '$lib/server/config/config';
 import { encryptionKeyOf, startApp } from './context';
 import { secureDataDir } from './datadir';
 
+/** A test that starts the embedded database (several times, some): seconds each, more on a busy machine. */
+const STARTS = { timeout: 60_000 };
+
 let dir: string | undefined;
 afterEach(() => {
 	if (dir) rmSync(dir, { recursive: true, force: true });
@@ -43,91 +46,106 @@ function loose(root: string): { wrong: string[]; files: number } {
 }
 
 describe('the data folder', () => {
-	it('is private: folders 0700 and files 0600, under any umask and after an older install', async () => {
-		const before = process.umask(0);
-		try {
-			const dataDir = join(scratch(), 'data');
-			// What an earlier version left behind: an open folder and a readable file.
-			mkdirSync(dataDir, { mode: 0o755 });
-			chmodSync(dataDir, 0o755);
-			writeFileSync(join(dataDir, 'left-over'), 'x');
-			chmodSync(join(dataDir, 'left-over'), 0o666);
-			const ctx = await startApp({ DATA_DIR: dataDir, ONBOARDING_BASE_URL: 'http://127.0.0.1:9' });
+	it(
+		'is private: folders 0700 and files 0600, under any umask and after an older install',
+		STARTS,
+		async () => {
+			const before = process.umask(0);
 			try {
-				// The database keeps writing files (WAL segments, relations) long after start.
-				await ctx.db.execute(sql`create table filler (t text)`);
-				await ctx.db.execute(
-					sql`insert into filler select repeat('x', 500) from generate_series(1, 5000)`
-				);
-				await ctx.db.execute(sql`checkpoint`);
+				const dataDir = join(scratch(), 'data');
+				// What an earlier version left behind: an open folder and a readable file.
+				mkdirSync(dataDir, { mode: 0o755 });
+				chmodSync(dataDir, 0o755);
+				writeFileSync(join(dataDir, 'left-over'), 'x');
+				chmodSync(join(dataDir, 'left-over'), 0o666);
+				const ctx = await startApp({
+					DATA_DIR: dataDir,
+					ONBOARDING_BASE_URL: 'http://127.0.0.1:9'
+				});
+				try {
+					// The database keeps writing files (WAL segments, relations) long after start.
+					await ctx.db.execute(sql`create table filler (t text)`);
+					await ctx.db.execute(
+						sql`insert into filler select repeat('x', 500) from generate_series(1, 5000)`
+					);
+					await ctx.db.execute(sql`checkpoint`);
+				} finally {
+					await ctx.database.close();
+				}
+				const { wrong, files } = loose(dataDir);
+				expect(files).toBeGreaterThan(50);
+				expect(wrong).toEqual([]);
 			} finally {
-				await ctx.database.close();
+				process.umask(before);
 			}
-			const { wrong, files } = loose(dataDir);
-			expect(files).toBeGreaterThan(50);
-			expect(wrong).toEqual([]);
-		} finally {
-			process.umask(before);
 		}
-	});
+	);
 });
 
 describe('a data folder restored without its encryption key', () => {
-	it('is refused, and a start without PORTAL_ENCRYPTION_KEY_FILE is told it may be what is missing', async () => {
-		const root = scratch();
-		const dataDir = join(root, 'data');
-		const env = { DATA_DIR: dataDir, ONBOARDING_BASE_URL: 'http://127.0.0.1:9' };
-		// startApp keeps the context it made: each start here is of a module of its own.
-		const start = async (more: Record<string, string> = {}) => {
-			vi.resetModules();
-			const { startApp: fresh } = await import('./context');
-			return fresh({ ...env, ...more });
-		};
-		const refusal = (more?: Record<string, string>) =>
-			start(more).then(
-				() => [],
-				(err: unknown) => (err as ConfigError).problems
-			);
-		await (await start()).database.close();
-		const key = join(dataDir, 'encryption.key');
-		rmSync(key);
-		expect(await refusal()).toEqual([
-			`the encryption key in the data folder (${key}): missing, while the database holds data encrypted under a key. Put back the key file it was written with: a new key cannot read that data (the one this start made has been removed). If you moved it out of the data folder (as the Security notes advise), set PORTAL_ENCRYPTION_KEY_FILE to where it is now.`
-		]);
-		expect(existsSync(key)).toBe(false);
-		// With the setting given, it is the file the setting names that is missing.
-		const elsewhere = join(root, 'portal.key');
-		const [named] = await refusal({ PORTAL_ENCRYPTION_KEY_FILE: elsewhere });
-		expect(named).toMatch(/^PORTAL_ENCRYPTION_KEY_FILE \(.*\): missing, .*has been removed\)\.$/);
-		expect(existsSync(elsewhere)).toBe(false);
-	});
+	it(
+		'is refused, and a start without PORTAL_ENCRYPTION_KEY_FILE is told it may be what is missing',
+		STARTS,
+		async () => {
+			const root = scratch();
+			const dataDir = join(root, 'data');
+			const env = { DATA_DIR: dataDir, ONBOARDING_BASE_URL: 'http://127.0.0.1:9' };
+			// startApp keeps the context it made: each start here is of a module of its own.
+			const start = async (more: Record<string, string> = {}) => {
+				vi.resetModules();
+				const { startApp: fresh } = await import('./context');
+				return fresh({ ...env, ...more });
+			};
+			const refusal = (more?: Record<string, string>) =>
+				start(more).then(
+					() => [],
+					(err: unknown) => (err as ConfigError).problems
+				);
+			await (await start()).database.close();
+			const key = join(dataDir, 'encryption.key');
+			rmSync(key);
+			expect(await refusal()).toEqual([
+				`the encryption key in the data folder (${key}): missing, while the database holds data encrypted under a key. Put back the key file it was written with: a new key cannot read that data (the one this start made has been removed). If you moved it out of the data folder (as the Security notes advise), set PORTAL_ENCRYPTION_KEY_FILE to where it is now.`
+			]);
+			expect(existsSync(key)).toBe(false);
+			// With the setting given, it is the file the setting names that is missing.
+			const elsewhere = join(root, 'portal.key');
+			const [named] = await refusal({ PORTAL_ENCRYPTION_KEY_FILE: elsewhere });
+			expect(named).toMatch(/^PORTAL_ENCRYPTION_KEY_FILE \(.*\): missing, .*has been removed\)\.$/);
+			expect(existsSync(elsewhere)).toBe(false);
+		}
+	);
 });
 
 describe('the seal’s bundle', () => {
-	it('is said at start to be readable by others when its file is, as the key file is', async () => {
-		const root = scratch();
-		const bundle = join(root, 'seal.p12');
-		// Opened on first use, after start: this start only finds it and reads its mode.
-		writeFileSync(bundle, 'a bundle');
-		chmodSync(bundle, 0o644);
-		const warned = vi.spyOn(console, 'warn').mockImplementation(() => {});
-		try {
-			vi.resetModules();
-			const { startApp: fresh } = await import('./context');
-			const ctx = await fresh({
-				DATA_DIR: join(root, 'data'),
-				ONBOARDING_BASE_URL: 'http://127.0.0.1:9',
-				SEAL_P12_FILE: bundle,
-				SEAL_P12_PASSPHRASE: 'not read here'
-			});
-			await ctx.database.close();
-			expect(warned.mock.calls.map((a) => a.join(' '))).toEqual([
-				`[start] SEAL_P12_FILE (${bundle}): other users of this machine may read it (mode 0644). Let only the portal's user read it: chmod 600 ${bundle} (a mounted secret: mode 0400)`
-			]);
-		} finally {
-			warned.mockRestore();
+	it(
+		'is said at start to be readable by others when its file is, as the key file is',
+		STARTS,
+		async () => {
+			const root = scratch();
+			const bundle = join(root, 'seal.p12');
+			// Opened on first use, after start: this start only finds it and reads its mode.
+			writeFileSync(bundle, 'a bundle');
+			chmodSync(bundle, 0o644);
+			const warned = vi.spyOn(console, 'warn').mockImplementation(() => {});
+			try {
+				vi.resetModules();
+				const { startApp: fresh } = await import('./context');
+				const ctx = await fresh({
+					DATA_DIR: join(root, 'data'),
+					ONBOARDING_BASE_URL: 'http://127.0.0.1:9',
+					SEAL_P12_FILE: bundle,
+					SEAL_P12_PASSPHRASE: 'not read here'
+				});
+				await ctx.database.close();
+				expect(warned.mock.calls.map((a) => a.join(' '))).toEqual([
+					`[start] SEAL_P12_FILE (${bundle}): other users of this machine may read it (mode 0644). Let only the portal's user read it: chmod 600 ${bundle} (a mounted secret: mode 0400)`
+				]);
+			} finally {
+				warned.mockRestore();
+			}
 		}
-	});
+	);
 });
 
 describe('a data folder that cannot be one', () => {
