@@ -9,5 +9,12 @@ import * as v from 'valibot';
  */
 export const plainEmail = (message: string) => v.check(isPlainAscii, message);
 
+/**
+ * The part before the @ at most 64 characters (RFC 5321): mail servers refuse a longer one, so an
+ * address valibot's `email` takes could never be written to.
+ */
+export const shortLocalPart = (message: string) =>
+	v.check((s: string) => s.lastIndexOf('@') <= 64, message);
+
 /** Printable ASCII only: what every email the portal keeps is written in. */
 export const isPlainAscii = (s: string) => /^[\x20-\x7e]*$/.test(s);

@@ -384,6 +384,13 @@ describe('problem responses', () => {
 		const page = await typed.text();
 		expect(page).not.toContain('Open the page again');
 		expect(page).not.toContain('4926');
+		// Nor a link to another site, from a path that starts as one.
+		for (const path of ['//evil.example/phish', '/\\evil.example/phish']) {
+			const offsite = problemResponse(...request(path, { accept: 'text/html' }), problem);
+			expect(await offsite.text()).toContain(
+				'<a href="/evil.example/phish">Open the page again</a>'
+			);
+		}
 	});
 
 	it('names the signer’s rep as the step’s own page does, escaped, each way to reach them a link', async () => {

@@ -98,8 +98,10 @@ export function refusalPage(p: RefusalPage): Response {
 	const reasons = (p.reasons ?? [])
 		.map(([label, reason]) => `<li>${label ? `${escape(label)}: ` : ''}${escape(reason)}</li>`)
 		.join('');
+	// One slash to start: a path that begins `//host` (or `/\host`, which browsers read alike) is
+	// another site's address to a link.
 	const again = p.again
-		? `<p><a href="${escape(p.again)}">Open the page again</a> (empty, as it first was).</p>`
+		? `<p><a href="${escape(p.again.replace(/^[/\\]+/, '/'))}">Open the page again</a> (empty, as it first was).</p>`
 		: '';
 	const html = `<!doctype html>
 <html lang="en">

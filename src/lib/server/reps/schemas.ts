@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { plainEmail } from '$lib/email';
+import { plainEmail, shortLocalPart } from '$lib/email';
 import { noSymbol, withoutInvisible } from '$lib/server/printable';
 import { noSsn } from '$lib/server/signing/ssn';
 
@@ -29,6 +29,9 @@ export const EmailSchema = v.pipe(
 	v.maxLength(254, 'is too long (at most 254 characters)'),
 	plainEmail('must be written with the letters a–z, digits and ASCII punctuation only'),
 	v.email('must be an email address such as sam@example.com'),
+	shortLocalPart(
+		'is too long before the @ (at most 64 characters there): mail cannot be sent to it'
+	),
 	noSsn(NO_SSN)
 );
 

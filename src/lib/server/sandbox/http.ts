@@ -36,7 +36,21 @@ export type JsonBody = { ok: true; value: unknown } | { ok: false; response: Res
  * service binds the body to), as model binding would.
  */
 export async function readJson(request: Request, key: string): Promise<JsonBody> {
-	const text = await request.text();
+	let text: string;
+	try {
+		text = await request.text();
+	} catch (err) {
+		// Over BODY_SIZE_LIMIT kit stops reading with a 413 of its own; a client that goes away
+		// mid-body leaves none to read. Neither is the service's fault (a 500).
+		const status = (err as { status?: unknown })?.status === 413 ? 413 : 400;
+		return {
+			ok: false,
+			response: message(
+				status,
+				status === 413 ? 'The request body is too large.' : 'The request body could not be read.'
+			)
+		};
+	}
 	if (text.trim() === '') {
 		return { ok: false, response: invalid({ [key]: [`A request body is required.`] }) };
 	}

@@ -41,6 +41,27 @@ describe('routing', () => {
 		expect((await h.call('GET', '/sandbox/_sandbox/nothing')).status).toBe(404);
 	});
 
+	it('answers a body it cannot read in words of its own, never a 500', async () => {
+		// How kit's request ends a body over BODY_SIZE_LIMIT, and one whose client went away.
+		const body = (err: Error) =>
+			new Request(`${ORIGIN}${API}/application`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: new ReadableStream({ pull: (c) => c.error(err) }),
+				duplex: 'half'
+			} as RequestInit);
+		const large = await h.sandbox.handle(
+			body(Object.assign(new Error('Content-length of 2000000 exceeds limit'), { status: 413 }))
+		);
+		expect(large.status).toBe(413);
+		expect(await large.json()).toEqual({ Message: 'The request body is too large.' });
+		const cut = await h.sandbox.handle(
+			body(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }))
+		);
+		expect(cut.status).toBe(400);
+		expect(await cut.json()).toEqual({ Message: 'The request body could not be read.' });
+	});
+
 	it('matches segments case-insensitively, as ASP.NET routing does', async () => {
 		expect((await h.call('GET', '/sandbox/API/Office/1207/PaymentMethod')).status).toBe(200);
 	});

@@ -59,6 +59,9 @@ describe('SSN rules', () => {
 		expect(ssnDigits('123-45 6789')).toBe('123456789');
 		expect(ssnDigits('123.45.6789')).toBe('123456789');
 		expect(ssnDigits('123–45—6789')).toBe('123456789');
+		// Pasted with invisible characters: nine digits are seen, and read.
+		expect(ssnDigits('123\u200b45\u200b6789')).toBe('123456789');
+		expect(ssnDigits('\ufeff123-45-6789\u2060')).toBe('123456789');
 		// Typed full-width: the same number.
 		expect(ssnDigits('１２３－４５－６７８９')).toBe('123456789');
 		expect(isPossibleSsn(ssnDigits('１２３ ４５ ６７８９'))).toBe(true);

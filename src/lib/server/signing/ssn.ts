@@ -16,11 +16,12 @@ export function isPossibleSsn(digits: string): boolean {
 }
 
 /**
- * Separators people type (spaces, dashes of any length, dots) are not part of the number; digits
- * and dashes typed full-width (a phone's Japanese or Chinese keyboard) are the ASCII ones (NFKC).
+ * Separators people type (spaces, dashes of any length, dots) are not part of the number, nor are
+ * invisible format characters a paste can bring (a zero-width space); digits and dashes typed
+ * full-width (a phone's Japanese or Chinese keyboard) are the ASCII ones (NFKC).
  */
 export function ssnDigits(input: string): string {
-	return input.normalize('NFKC').replace(/[\s.\-\u2010-\u2015\u2212]/g, '');
+	return input.normalize('NFKC').replace(/[\s.\-\u2010-\u2015\u2212\p{Cf}]/gu, '');
 }
 
 // Digits in any script (fullwidth, Arabic-Indic…), 3-2-4 with up to three characters of anything

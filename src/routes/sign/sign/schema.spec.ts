@@ -59,6 +59,17 @@ describe('sign form', () => {
 				'Write your email address with the letters a–z, digits and . _ - + @ only: an address with other letters can’t be used here.',
 			notificationEmail: 'An email address for notices is too long.'
 		});
+		const long = v.safeParse(SignerSchema, {
+			firstName: 'Oleg',
+			lastName: 'Ivanov',
+			email: `${'a'.repeat(65)}@x.io`,
+			notificationEmail: 'oleg@x.io',
+			ssn: '123-45-6789'
+		});
+		expect(fieldErrors(long.success ? [] : long.issues)).toEqual({
+			email:
+				'Your email address is too long before the @ (at most 64 characters there): mail can’t be sent to it.'
+		});
 	});
 
 	it('takes names in any letters, with accents, apostrophes and hyphens, but no emoji, symbols or markup', () => {

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { plainEmail } from '$lib/email';
+import { plainEmail, shortLocalPart } from '$lib/email';
 import { capital } from '$lib/text';
 import { reasonsByField } from '$lib/server/http/inputs';
 import { nameCharacters, withoutInvisible } from '$lib/server/printable';
@@ -43,6 +43,9 @@ const email = (what: string) => {
 			`Write ${what} with the letters a–z, digits and . _ - + @ only: an address with other letters can’t be used here.`
 		),
 		v.email(`Enter ${what} in the form name@example.com.`),
+		shortLocalPart(
+			`${What} is too long before the @ (at most 64 characters there): mail can’t be sent to it.`
+		),
 		noSsn(`${What} looks like it holds a Social Security Number: please use another address.`)
 	);
 };

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { plainEmail } from '$lib/email';
+import { plainEmail, shortLocalPart } from '$lib/email';
 import { noSymbol, withoutInvisible } from '$lib/server/printable';
 import { noSsn } from '$lib/server/signing/ssn';
 
@@ -35,6 +35,9 @@ export const SendLinkSchema = v.object({
 			'Write the address with the letters a–z, digits and . _ - + @ only: an address with other letters can’t be used here.'
 		),
 		v.email('Enter an email address such as dana@example.com.'),
+		shortLocalPart(
+			'That address is too long before the @ (at most 64 characters there): mail can’t be sent to it.'
+		),
 		noSsn(
 			'That address looks like it holds a Social Security Number, which the portal can’t keep on record: use another address.'
 		)

@@ -15,4 +15,11 @@ describe('the operator API’s email', () => {
 		expect(emailReasons('jö@b.example')[0]).toMatch(/^must be written in ASCII/);
 		expect(emailReasons('  a@b.example  ')).toEqual([]);
 	});
+
+	it('refuses a part before the @ longer than mail servers take (64 characters)', () => {
+		expect(emailReasons(`${'a'.repeat(64)}@b.example`)).toEqual([]);
+		expect(emailReasons(`${'a'.repeat(65)}@b.example`)).toEqual([
+			'is too long before the @ (at most 64 characters there): mail cannot be sent to it'
+		]);
+	});
 });

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { plainEmail } from '$lib/email';
+import { plainEmail, shortLocalPart } from '$lib/email';
 import { isoInstant } from '$lib/server/http/instant';
 import { noSsn } from '$lib/server/signing/ssn';
 
@@ -28,6 +28,9 @@ export const BodySchema = v.object(
 					'must be written in ASCII: an address with other letters (an internationalised address) cannot be used'
 				),
 				v.email('must be an email address'),
+				shortLocalPart(
+					'is too long before the @ (at most 64 characters there): mail cannot be sent to it'
+				),
 				// The address goes on the record, where nothing may look like an SSN.
 				noSsn('must not hold anything that looks like a Social Security Number')
 			)
