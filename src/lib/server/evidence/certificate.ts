@@ -23,14 +23,18 @@ export const TRAIL_FILE = 'audit-trail.jsonl';
 /** The key step for a link that expired while its session went on (facts.ts linkExpiredMidway). */
 export const LINK_EXPIRED_STEP = 'Link expired; session went on';
 
+/** The key step for each later hand-over of an in-person session (facts.ts handedOverAgain). */
+export const HANDED_AGAIN_STEP = 'Handed to the signer again, photo ID checked';
+
 /**
  * The key steps as printed: in time order, a pass from an earlier session named so, and a link's
- * expiry the session outlived among them. The facts keep them in the order the certificate hash
- * was first computed over (facts.ts `contentHash`), so printing them sorted, or with the expiry
- * (not in the hash), changes no record's hash.
+ * expiry the session outlived and the device's later hand-overs among them. The facts keep them in
+ * the order the certificate hash was first computed over (facts.ts `contentHash`), so printing
+ * them sorted, or with the expiry and hand-overs (not in the hash), changes no record's hash.
  */
 export function shownSteps(
-	f: Pick<EvidenceFacts, 'steps' | 'identity' | 'linkExpiredMidway'>
+	f: Pick<EvidenceFacts, 'steps' | 'identity' | 'linkExpiredMidway'> &
+		Partial<Pick<EvidenceFacts, 'handedOverAgain'>>
 ): KeyStep[] {
 	return [
 		...f.steps.map((st) =>
@@ -38,7 +42,8 @@ export function shownSteps(
 				? { ...st, label: `${IDENTITY_STEP} (earlier session)` }
 				: st
 		),
-		...(f.linkExpiredMidway ? [{ label: LINK_EXPIRED_STEP, at: f.linkExpiredMidway }] : [])
+		...(f.linkExpiredMidway ? [{ label: LINK_EXPIRED_STEP, at: f.linkExpiredMidway }] : []),
+		...(f.handedOverAgain ?? []).map((at) => ({ label: HANDED_AGAIN_STEP, at }))
 	].sort((a, b) => a.at.getTime() - b.at.getTime());
 }
 

@@ -515,8 +515,12 @@ describe('certificate of completion and signed copy', () => {
 			await certificatePdf(t.ctx, { officeId: 1207, applicationId, audience: 'merchant' })
 		);
 		const p1 = pages(file, 'raw')[0]!.replace(/\s+/g, ' ');
-		expect(p1).toContain('Photo ID Checked by the rep: Passport ending 9Z81');
+		expect(p1).toContain(
+			'Photo ID Checked by the rep: Passport ending 9Z81, at the last hand-over'
+		);
 		expect(p1).not.toContain('K7Q2');
+		// The key steps say when that was, beside the first hand-over's start.
+		expect(p1).toMatch(/In-person signing started .*Handed to the signer again, photo ID checked /);
 	});
 
 	it('adds the whole trail as an appendix to the rep’s copy', async () => {

@@ -133,8 +133,9 @@ export interface EvidenceFacts {
 	/**
 	 * What follows is printed but not in the content hash (documents made before it was printed
 	 * still verify): the service's version of its acceptance language as shown, the reason a
-	 * decline gave (typed for the rep), how many other signing sessions the application had, and
-	 * when the session's link expired if it did while the session went on (see below).
+	 * decline gave (typed for the rep), how many other signing sessions the application had, when
+	 * the session's link expired if it did while the session went on, and the hand-overs after the
+	 * first (see below).
 	 */
 	serviceVersion: string | null;
 	declineReason: string | null;
@@ -145,6 +146,12 @@ export interface EvidenceFacts {
 	 * reader who sees the link's expiry in the trail is told so.
 	 */
 	linkExpiredMidway: Date | null;
+	/**
+	 * When the rep handed the device to the signer again in this session (after Return to rep or
+	 * the idle lock), before the decision: each a check of the photo ID, the last of which the
+	 * certificate prints (`channel`).
+	 */
+	handedOverAgain: Date[];
 }
 
 export class EvidenceNotFoundError extends Error {
@@ -380,7 +387,8 @@ export async function gatherFacts(ctx: AppContext, req: FactsRequest): Promise<E
 		serviceVersion: str(terms?.data.serviceVersion),
 		declineReason: decision.isAccepted ? null : str(decision.declineReason),
 		otherSessions,
-		linkExpiredMidway
+		linkExpiredMidway,
+		handedOverAgain: ownBefore('session.handed_over').map((e) => e.at)
 	};
 	return { ...facts, contentHash: contentHash(facts) };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from '$lib/server/audit/audit';
-import { LINK_EXPIRED_STEP, shownSteps } from './certificate';
+import { HANDED_AGAIN_STEP, LINK_EXPIRED_STEP, shownSteps } from './certificate';
 import { contentHash, IDENTITY_STEP } from './facts';
 import type { EvidenceFacts } from './facts';
 import { describeDevice, eventSentence, officeTime, photoIdText, utcTime } from './words';
@@ -30,6 +30,15 @@ describe('evidence words', () => {
 		// Not "Photo ID: Checked by the rep: Photo ID".
 		expect(checked(null, null)).toBe('Checked by the rep');
 		expect(photoIdText({ channel: { kind: 'link' } } as unknown as EvidenceFacts)).toBeNull();
+		// Handed over again: checked again, and this is the last check.
+		const again = photoIdText({
+			channel: {
+				kind: 'in_person',
+				inPerson: { photoIdChecked: true, idType: 'Passport', idLast4: '9Z81' }
+			},
+			handedOverAgain: [new Date()]
+		} as unknown as EvidenceFacts);
+		expect(again).toBe('Checked by the rep: Passport ending 9Z81, at the last hand-over');
 	});
 
 	it('tells a link replaced by a newer one from one the rep revoked', () => {
@@ -128,6 +137,18 @@ describe('evidence words', () => {
 			'Link opened, session started',
 			'Consent to electronic records',
 			LINK_EXPIRED_STEP,
+			'Declined'
+		]);
+		// Each later hand-over of the device, at its time.
+		expect(
+			shownSteps({ steps, identity: own, linkExpiredMidway, handedOverAgain: [at(11)] }).map(
+				(s) => s.label
+			)
+		).toEqual([
+			IDENTITY_STEP,
+			'Link opened, session started',
+			'Consent to electronic records',
+			HANDED_AGAIN_STEP,
 			'Declined'
 		]);
 		// The hash is over the facts' own order: printing sorted leaves it alone.

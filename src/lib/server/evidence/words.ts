@@ -162,7 +162,10 @@ export function photoIdText(f: EvidenceFacts): string | null {
 	if (!p.photoIdChecked) return 'Not attested by the rep';
 	// The rep's notes, as far as they wrote them: the ID's type, its last characters, or neither.
 	const kind = p.idType ?? (p.idLast4 ? 'ID' : null);
-	return kind
+	const checked = kind
 		? `Checked by the rep: ${kind}${p.idLast4 ? ` ending ${p.idLast4}` : ''}`
 		: 'Checked by the rep';
+	// Handed over more than once, it was checked each time: this is the last (the key steps say
+	// when), under which the signer went on.
+	return f.handedOverAgain?.length ? `${checked}, at the last hand-over` : checked;
 }
