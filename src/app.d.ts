@@ -16,8 +16,8 @@ declare global {
 			/** The rep a refusal points to, when the page knows the application. */
 			rep?: RepContact | null;
 			/**
-			 * A link used up by a decision: the done page may still show this device's copies, for
-			 * this many minutes after the merchant left it.
+			 * A link used up by a decision made in this browser: the done page still shows it, with
+			 * the copies, for this many minutes after the merchant left it.
 			 */
 			doneWithin?: number;
 			/** An expired link whose session in this browser is still open: the step to go on at. */

@@ -394,15 +394,19 @@ test.describe('link states', () => {
 		await page.getByRole('link', { name: 'Your copies are on the confirmation page' }).click();
 		await expect(page).toHaveURL(/\/sign\/done$/);
 		await expect(page.getByRole('link', { name: /certificate of completion/ })).toBeVisible();
-		// Another device: the link's page offers the same way, which says there is nothing here,
-		// not to open the link again (whose page sent them there).
+		// Another device holds no session: its link page offers no way to a confirmation page that
+		// would only say there is nothing there.
 		const other = await page.context().browser()!.newContext();
 		try {
 			const elsewhere = await other.newPage();
 			await elsewhere.goto(link);
-			await elsewhere
-				.getByRole('link', { name: 'Your copies are on the confirmation page' })
-				.click();
+			await expect(elsewhere.getByText(MESSAGES.used)).toBeVisible();
+			await expect(
+				elsewhere.getByRole('link', { name: 'Your copies are on the confirmation page' })
+			).toHaveCount(0);
+			// Asked for all the same (a bookmark), the confirmation page says there is nothing here,
+			// not to open the link again (whose page sent them there).
+			await elsewhere.goto('/sign/done');
 			await expect(
 				elsewhere.getByText(
 					/^This device has no signing open, so there are no copies to show here\./

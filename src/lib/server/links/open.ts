@@ -196,8 +196,22 @@ async function admitLink(
 			state === 'revoked' ? revoked!.how : state === 'used' ? await howUsed(ctx.db, link!) : state;
 		const [status, message] = MESSAGES[why];
 		const rep = await linkRep(ctx, link, revoked);
-		// Signed a moment ago and the tab closed: the way back to the copies on this device.
-		const done = why === 'decided' ? { doneWithin: ctx.config.SESSION_IDLE_MINUTES } : {};
+		// Decided a moment ago in this browser, and the tab closed: the way back to the confirmation
+		// and copies, which only this browser's session opens (another device would be told there is
+		// nothing there).
+		const own =
+			why === 'decided' && link
+				? await sessionOnLink(
+						ctx.db,
+						event.cookies.get(SESSION_COOKIE),
+						link.id,
+						ctx.config.SESSION_IDLE_MINUTES
+					)
+				: undefined;
+		const done =
+			own && (own.decisionId || own.declineId)
+				? { doneWithin: ctx.config.SESSION_IDLE_MINUTES }
+				: {};
 		// Expired while a session on it is still open (a session outlives its link's expiry: the
 		// merchant started in time): the way on, not "ask for a new link", which would end it.
 		if (why === 'expired' && link) {
