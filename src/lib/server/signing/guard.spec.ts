@@ -24,4 +24,13 @@ describe('why a signing page can’t be used', () => {
 		expect(tablet).toContain('Hand the tablet back to your sales representative');
 		expect(tablet).not.toContain('email');
 	});
+
+	it('sends the merchant back to the link as they got it: from their email, or passed on another way', () => {
+		const emailed = endedMessage(ended({ emailed: true }), 'sign');
+		expect(emailed).toContain('Open the link from your email again to go on');
+		// A link made to copy, or the demo's: no email holds it.
+		const copied = endedMessage(ended({ emailed: false }), 'sign');
+		expect(copied).toContain('Open your signing link again to go on');
+		expect(copied).not.toContain('email');
+	});
 });

@@ -65,7 +65,7 @@ export function endedMessage(ended: EndedSession | undefined, step?: Step): stri
 			return 'Your sales representative withdrew the link this session was opened with, so it has ended. Ask them for a new link if you still want to sign.';
 		case 'idle': {
 			const minutes = app().config.SESSION_IDLE_MINUTES;
-			return `Your signing session ended after ${plural(minutes, 'minute')} without activity, to keep your information safe. Open the link from your email again to go on.${keptNote(ended)}`;
+			return `Your signing session ended after ${plural(minutes, 'minute')} without activity, to keep your information safe. ${openAgain(ended)} to go on.${keptNote(ended)}`;
 		}
 		case 'replaced':
 			// Sent by a page that still held the cookie from before identity passed: the reply that
@@ -73,9 +73,9 @@ export function endedMessage(ended: EndedSession | undefined, step?: Step): stri
 			// "Submit answers" went before the first came back (another tab has the new cookie too).
 			return ended.channel === 'in_person'
 				? 'Your answers were accepted, but the reply to them didn’t reach this page (the connection dropped, or the button was pressed twice), and for your safety signing goes on only where that reply went. Hand the tablet back to your sales representative to open it again; you won’t be asked the questions again.'
-				: 'Your answers were accepted, but the reply to them didn’t reach this page (the connection dropped, or the button was pressed twice), and for your safety signing goes on only where that reply went. Open the link from your email again to go on; you won’t be asked the questions again.';
+				: `Your answers were accepted, but the reply to them didn’t reach this page (the connection dropped, or the button was pressed twice), and for your safety signing goes on only where that reply went. ${openAgain(ended)} to go on; you won’t be asked the questions again.`;
 		case 'expired':
-			return `A signing session lasts at most ${plural(MAX_SESSION_MS / 3_600_000, 'hour')}, and this one has ended. Open the link from your email again to go on.${keptNote(ended)}`;
+			return `A signing session lasts at most ${plural(MAX_SESSION_MS / 3_600_000, 'hour')}, and this one has ended. ${openAgain(ended)} to go on.${keptNote(ended)}`;
 		default:
 			// The done page on a device that has no session (the link's page offers it after a
 			// decision): not "open the link again", whose page sent them here.
@@ -93,6 +93,10 @@ export function endedMessage(ended: EndedSession | undefined, step?: Step): stri
  */
 const closedAfter = (ended: EndedSession | undefined) =>
 	ended && ended.end !== 'replaced' ? ended.finished : undefined;
+
+/** Back to the link as the merchant got it: from their email, or as the rep passed it on. */
+const openAgain = (ended: EndedSession) =>
+	ended.emailed === false ? 'Open your signing link again' : 'Open the link from your email again';
 
 const keptNote = (ended: EndedSession) =>
 	ended.kept

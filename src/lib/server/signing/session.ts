@@ -140,6 +140,12 @@ export interface EndedSession {
 	kept?: boolean;
 	/** Ended after it was finished: a decision (either way) or a decline before identity. */
 	finished?: 'decided' | 'declined';
+	/**
+	 * Its link was made to be emailed: the way back is "the link from your email" (else the link
+	 * as the merchant got it: copied into a message, the demo's). Read for the ends whose words
+	 * send the merchant back to the link.
+	 */
+	emailed?: boolean;
 }
 
 /**
@@ -189,6 +195,13 @@ async function endedOf(db: Db, s: SigningSession, end: SessionEnd): Promise<Ende
 	const { officeId, applicationId, repNo, linkId, channel } = s;
 	const revoked = end === 'link_revoked' && linkId ? await howRevoked(db, linkId) : undefined;
 	const finished = s.decisionId ? 'decided' : s.declineId ? 'declined' : undefined;
+	const backToLink = linkId && !finished && ['idle', 'expired', 'replaced'].includes(end);
+	const [link] = backToLink
+		? await db
+				.select({ email: signingLinks.email })
+				.from(signingLinks)
+				.where(eq(signingLinks.id, linkId))
+		: [];
 	return {
 		end,
 		sessionId: s.id,
@@ -198,7 +211,8 @@ async function endedOf(db: Db, s: SigningSession, end: SessionEnd): Promise<Ende
 		linkId,
 		channel,
 		revoked,
-		...(finished ? { finished } : {})
+		...(finished ? { finished } : {}),
+		...(link ? { emailed: link.email !== null } : {})
 	};
 }
 
