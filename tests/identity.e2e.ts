@@ -60,7 +60,13 @@ test('wrong answers once, then right answers with a fresh set (50001)', async ({
 	expect(await ruleAnswers(page, demoDoc(DEMO.ordinary))).toEqual(
 		await controlAnswers(request, DEMO.ordinary)
 	);
+	// A bureau slow to answer: the button says the answers are being checked meanwhile.
+	await page.route('**/sign/identity?/answer', async (route) => {
+		await new Promise((r) => setTimeout(r, 1_500));
+		await route.continue();
+	});
 	await answerQuestions(page, DEMO.ordinary, 'right');
+	await expect(page.getByRole('button', { name: 'Checking your answers…' })).toBeDisabled();
 	await expect(page).toHaveURL(/\/sign\/sign$/);
 	await expect(
 		page.getByRole('heading', { level: 1, name: 'Sign your application' })
