@@ -15,7 +15,7 @@ import { withoutControlCharacters } from '$lib/server/http/inputs';
 import { requireRep } from '$lib/server/reps/guard';
 import { databaseUnavailable } from '$lib/server/db/problems';
 import { officeUnknown } from '$lib/server/onboarding/errors';
-import { looksLikeSsn, shownBack } from '$lib/server/signing/ssn';
+import { looksLikeSsn, shownBackCut } from '$lib/server/signing/ssn';
 import { consoleHref } from './href';
 import { ConsoleQuerySchema } from './schema';
 import type { Actions, PageServerLoad } from './$types';
@@ -23,7 +23,7 @@ import type { Actions, PageServerLoad } from './$types';
 // The refusal page offers the search again, as typed less what was refused in it, and less what
 // looks like an SSN once cut (the cut can leave nine digits of a longer number alone).
 function refuseSearch(typed: string, message: string): never {
-	error(400, { message, search: shownBack(withoutControlCharacters(typed).slice(0, 100)) });
+	error(400, { message, search: shownBackCut(withoutControlCharacters(typed), 100) });
 }
 
 // A search that looks like an SSN is sent to the list without it; one of the office's own

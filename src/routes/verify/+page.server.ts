@@ -1,7 +1,7 @@
 import { redirect } from '@sveltejs/kit';
 import { uploadForm, verifyUpload } from '$lib/server/evidence/upload';
 import { answerPageWith } from '$lib/server/http/status';
-import { shownBack } from '$lib/server/signing/ssn';
+import { shownBackCut } from '$lib/server/signing/ssn';
 import { referenceLookup, SSN_REFUSED } from './lookup';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -17,7 +17,7 @@ export const load: PageServerLoad = ({ url, request }) => {
 	if ('to' in lookup) redirect(303, lookup.to);
 	answerPageWith(request, 400);
 	// Cut to what the box shows, less what looks like an SSN once cut (as the action does).
-	const typed = shownBack(asked.slice(0, 100));
+	const typed = shownBackCut(asked, 100);
 	return { upload: uploadForm(), lookup: { typed, error: lookup.refused } };
 };
 

@@ -221,11 +221,15 @@ export function attention(s: ConsoleState, zone: string): string | null {
 	const passedOn = s.identityPassed.email;
 	// Confirmed in person (no link), on a copied link (no address), or on a link to an address.
 	const inPerson = s.identityPassed.linkId === null;
+	// Confirmed before on an emailed link: a new link to that address carries that pass over.
+	const earlier = s.identityPassed.carriesTo;
 	const forward = passedOn
 		? `Send a new link to ${passedOn}: a link to that address carries the confirmed identity over.`
 		: inPerson
-			? 'Hand the tablet over again: the merchant goes on from signing.'
-			: 'No new link can carry it over: finish this application with the merchant in person.';
+			? `Hand the tablet over again: the merchant goes on from signing.${earlier ? ` Or send a new link to ${earlier}, where identity was confirmed before: a link to that address carries it over.` : ''}`
+			: earlier
+				? `Send a new link to ${earlier}, where identity was confirmed before: a link to that address carries it over.`
+				: 'No new link can carry it over: finish this application with the merchant in person.';
 	// Said alone (no dead end to explain first), it names where identity was confirmed.
 	const alone = passedOn
 		? forward

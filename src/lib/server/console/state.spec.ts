@@ -767,6 +767,29 @@ describe('the console state of an application', () => {
 			);
 		});
 
+		it('after a pass on an emailed link, then one in person: a link to that address still carries', () => {
+			const inPerson = session('t', {
+				linkId: null,
+				channel: 'in_person',
+				consentAt: ago(30),
+				identityPassedAt: ago(20),
+				lastSeenAt: ago(10)
+			});
+			const s = derive(facts({ links: [revokedA], sessions: [passedOnA, inPerson] }));
+			// The last pass is the one in person; the address is the emailed one's.
+			expect(s.identityPassed).toMatchObject({
+				linkId: null,
+				email: null,
+				carriesTo: 'dana@example.com'
+			});
+			expect(attention(s, ZONE)).toBe(
+				'Identity was confirmed in person, with you. Hand the tablet over again: the merchant goes on from signing. Or send a new link to dana@example.com, where identity was confirmed before: a link to that address carries it over.'
+			);
+			// Only in person: no address carries it.
+			const alone = derive(facts({ sessions: [inPerson] }));
+			expect(alone.identityPassed).toMatchObject({ carriesTo: null });
+		});
+
 		it('is over once a decision is recorded', () => {
 			const s = derive(
 				facts({

@@ -97,6 +97,13 @@ describe('why PostgreSQL could not be opened', () => {
 		expect(databaseProblem(err, url)).toBe(
 			'nothing answers at the socket in /nonexistent-socket-dir (port 5432): is PostgreSQL running on this machine, and is that its socket directory (unix_socket_directories)? (ENOENT).'
 		);
+		// A TLS file named in the URL is not read to say where the server is.
+		expect(
+			failed(
+				'28P01',
+				'postgres://portal@db.internal/portal?sslmode=verify-full&sslrootcert=/no/ca.pem'
+			)
+		).toMatch(/^the PostgreSQL server at db\.internal:5432 refused the password of portal/);
 		expect(failed('ECONNREFUSED', 'postgres://portal@[::1]:6543/portal')).toMatch(
 			/^nothing answers at \[::1\]:6543:/
 		);

@@ -14,10 +14,12 @@ export function databaseProblem(err: unknown, url: string | undefined): string |
 	if (!code) return null;
 	const unencoded = unencodedUserinfo(url);
 	const hint = unencoded ? ` ${PERCENT_ENCODE}` : '';
-	// Read as pg reads it (a socket's directory in ?host=, which URL refuses, and a lone %).
+	// Read as pg reads it (a socket's directory in ?host=, which URL refuses, and a lone %), but
+	// without the files its TLS settings name: parsing reads them, and one missing would leave
+	// nothing to say here (pg says so itself when it connects).
 	let where: ReturnType<typeof parsePg>;
 	try {
-		where = parsePg(url);
+		where = parsePg(url.replace(/([?&])(sslcert|sslkey|sslrootcert)=[^&#]*/g, '$1'));
 	} catch {
 		if (code !== 'ERR_INVALID_URL') return null;
 		const why = unencoded === 'cut' ? `its password ${CUT_SHORT}` : 'check its host and port';
@@ -33,7 +35,7 @@ export function databaseProblem(err: unknown, url: string | undefined): string |
 	const words: Record<string, string> = {
 		ECONNREFUSED: `nothing answers at ${hostPort}: is PostgreSQL running there, and are DATABASE_URL's host and port right?`,
 		// A socket's directory with no socket for the port in it.
-		ENOENT: `nothing answers at ${hostPort} (port ${where.port || 5432}): is PostgreSQL running on this machine, and is that its socket directory (unix_socket_directories)?`,
+		ENOENT: `nothing answers at ${hostPort}${host.startsWith('/') ? ` (port ${where.port || 5432})` : ''}: is PostgreSQL running on this machine, and is that its socket directory (unix_socket_directories)?`,
 		ENOTFOUND: `the host ${host} in DATABASE_URL is not known to this machine's DNS`,
 		EAI_AGAIN: `the host ${host} in DATABASE_URL could not be looked up just now`,
 		ETIMEDOUT: `${server} did not answer in time: a firewall, or the wrong host?`,

@@ -12,7 +12,7 @@
  * - no text holds bytes that were not UTF-8 (see UNREADABLE).
  */
 
-import { maskedSsn } from '$lib/server/signing/ssn';
+import { maskedCut, maskedSsn } from '$lib/server/signing/ssn';
 
 export interface InputProblem {
 	status: 400 | 404 | 413 | 415;
@@ -55,8 +55,7 @@ export const withoutControlCharacters = (s: string) =>
  */
 export function clientText(text: string, max: number): string {
 	const plain = text.replace(/[\p{Cc}\p{Cf}]/gu, '');
-	// Masked before it is cut, so that no SSN across the cut keeps eight of its digits.
-	return maskedSsn(plain, '[number]').slice(0, max);
+	return maskedCut(plain, '[number]', max);
 }
 
 /**

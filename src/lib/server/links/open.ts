@@ -208,10 +208,8 @@ async function admitLink(
 						ctx.config.SESSION_IDLE_MINUTES
 					)
 				: undefined;
-		const done =
-			own && (own.decisionId || own.declineId)
-				? { doneWithin: ctx.config.SESSION_IDLE_MINUTES }
-				: {};
+		// The decision's own session (a decline before identity, in this browser, made none).
+		const done = own?.decisionId ? { doneWithin: ctx.config.SESSION_IDLE_MINUTES } : {};
 		// Expired while a session on it is still open (a session outlives its link's expiry: the
 		// merchant started in time): the way on, not "ask for a new link", which would end it.
 		if (why === 'expired' && link) {

@@ -1,7 +1,7 @@
 import { fail, redirect, type RequestEvent } from '@sveltejs/kit';
 import * as v from 'valibot';
 import { DECLINE_ON_SIGN_STEP } from './decline';
-import { noSsn, withoutSsn } from './ssn';
+import { noSsn, shownBackCut } from './ssn';
 
 /**
  * A browser sends a textarea's line breaks as two characters, and its maxlength counts one:
@@ -27,7 +27,7 @@ export const DeclineReasonSchema = v.optional(
  * holds, its line breaks counted once as the box and the schema count them.
  */
 export function keptReason(input: string): string {
-	return withoutSsn(oneCharacterBreaks(input)).slice(0, 1000);
+	return shownBackCut(oneCharacterBreaks(input), 1000);
 }
 
 /**

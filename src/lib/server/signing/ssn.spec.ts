@@ -5,9 +5,11 @@ import { assertNoSsn } from '$lib/server/audit/guard';
 import {
 	isPossibleSsn,
 	looksLikeSsn,
+	maskedCut,
 	maskedSsn,
 	noSsn,
 	shownBack,
+	shownBackCut,
 	ssnDigits,
 	withoutSsn
 } from './ssn';
@@ -167,12 +169,32 @@ describe('what looks like an SSN in free text', () => {
 		);
 	});
 
-	it('reads a run of spaces between the groups as one separator', () => {
+	it('reads a run of spaces between the groups as one separator, taken whole', () => {
 		expect(looksLikeSsn('523 -  41  - 7990')).toBe(true);
 		expect(looksLikeSsn('523\u00a0\u00a0\u00a0-\u00a0\u00a041 7990')).toBe(true);
-		// Bounded: a long run of spaces after three digits does not make the match backtrack for
-		// long (unbounded, this one would outlast the test's timeout).
-		expect(looksLikeSsn(`523${' '.repeat(50_000)}x`.repeat(4))).toBe(false);
+		expect(looksLikeSsn('523      41-7990')).toBe(true);
+		// Seven spaces part two numbers: never read as two separators (a run split across the
+		// places between the groups would be, and every split tried on a long post).
+		expect(looksLikeSsn('523       41-7990')).toBe(false);
+		expect(looksLikeSsn(`123${' '.repeat(10)}12${' '.repeat(18)}x`.repeat(2_000))).toBe(false);
+	});
+
+	it('shows back, and masks, text built to nest numbers in numbers, without a pass for each', () => {
+		let nested = '523417890';
+		for (let i = 0; i < 5_000; i++) nested = `123-45-(${nested})-6789`;
+		const check = v.pipe(v.string(), noSsn('no SSN'));
+		for (const out of [withoutSsn(nested), maskedSsn(nested, '[number]')]) {
+			expect(v.safeParse(check, out).success).toBe(true);
+		}
+	});
+
+	it('cuts to length before it looks, and looks again after: no nine digits of a longer number are left', () => {
+		const typed = `${'a'.repeat(290)} 5234177620`;
+		expect(shownBackCut(typed, 300)).toBe(`${'a'.repeat(290)} `);
+		expect(shownBackCut('Dana 587-31-4926 Reyes', 100)).toBe('Dana Reyes');
+		// Ten digits are no SSN; cut to nine, they would be one: masked.
+		expect(maskedCut('file 5234177620.pdf', '[number]', 14)).toBe('file [number]');
+		expect(maskedCut('Dana 587-31-4926.pdf', '[number]', 100)).toBe('Dana [number].pdf');
 	});
 
 	it('shows back the rest of the text, without the number', () => {

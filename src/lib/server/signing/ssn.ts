@@ -24,17 +24,18 @@ export function ssnDigits(input: string): string {
 	return input.normalize('NFKC').replace(/[\s.\-\u2010-\u2015\u2212\p{Cf}]/gu, '');
 }
 
-// Digits in any script (fullwidth, Arabic-Indic…), 3-2-4 with up to three characters of anything
-// but letters and digits between the groups, or nine in a row; or 3-3-3 by spaces or dashes (as
+// Digits in any script (fullwidth, Arabic-Indic…), 3-2-4 with up to three separators between the
+// groups (a character that is neither a letter nor a digit, or a run of up to six spaces, taken
+// whole: a longer run parts two numbers), or nine in a row; or 3-3-3 by spaces or dashes (as
 // the SSN field takes them, ssnDigits) when the nine could be an SSN, so that "125 000 000" is a
 // sum. Never part of a longer number, even one the same separators continue, so a phone number
 // (3-3-4, +1 and 3-3-4) or an account number of ten digits or more is left alone. Not other
 // groupings: an EIN is written 12-3456789, a date and time 2024-01-15 9:30, an Android build in a
 // User-Agent 240205.004, and a UUID has runs of digits a dash apart.
-// A run of spaces counts as one separator, as typed (up to six: bounded, so that a long run
-// cannot make the match backtrack for long).
+// A run is taken whole ((?!\s) after it), so there is one way to read it: a run split across the
+// three places would make the match try every split (seconds on a long post).
 const SEP = '[\\s\\-\\u2010-\\u2015\\u2212]';
-const GAP = '(?:\\s{1,6}|[^\\p{L}\\p{Nd}\\s]){0,3}';
+const GAP = '(?:\\s{1,6}(?!\\s)|[^\\p{L}\\p{Nd}\\s]){0,3}';
 const SSN_SHAPED = new RegExp(
 	[
 		`(?<!\\p{Nd})\\p{Nd}{3}${GAP}\\p{Nd}{2}${GAP}\\p{Nd}{4}(?!\\p{Nd})`,
@@ -86,14 +87,42 @@ export function addressLooksLikeSsn(address: string): boolean {
  * number stood between two words, one space is left between them, not two.
  */
 export function withoutSsn(text: string): string {
-	const pieces = aroundSsn(text);
-	if (!pieces) return text;
-	const kept = pieces.reduce((kept, next) =>
-		/[^\S\n]$/.test(kept) ? kept + next.replace(/^[^\S\n]+/, '') : kept + next
+	return cutUntilAccepted(text, (pieces) =>
+		pieces.reduce((kept, next) =>
+			/[^\S\n]$/.test(kept) ? kept + next.replace(/^[^\S\n]+/, '') : kept + next
+		)
 	);
-	// The pieces joined can read as a number neither held (a fullwidth digit on each side of the
-	// cut): cut again, until nothing is left that would be refused. Each pass removes digits.
-	return refused(kept) ? withoutSsn(kept) : kept;
+}
+
+/**
+ * The text cut where it looks like an SSN, the pieces joined by `join`, again while what they make
+ * is still refused: pieces joined can read as a number none held (a fullwidth digit on each side
+ * of a cut). Three passes at most: text built to nest numbers in numbers would need a pass for
+ * every dozen characters; past them, no digit is kept.
+ */
+function cutUntilAccepted(text: string, join: (pieces: string[]) => string): string {
+	let kept = text;
+	for (let pass = 0; pass < 3; pass++) {
+		const pieces = aroundSsn(kept);
+		if (!pieces) return kept;
+		kept = join(pieces);
+		if (!refused(kept)) return kept;
+	}
+	return plain(kept).replace(/\p{N}/gu, '');
+}
+
+/**
+ * Typed text cut to `max` characters, as it may be shown back or kept: cut first (the check reads
+ * no more than is kept), then less what looks like an SSN, then looked at again, since a cut can
+ * leave nine digits of a longer number alone and NFKC can make the text longer.
+ */
+export function shownBackCut(text: string, max: number): string {
+	let kept = text.slice(0, max);
+	for (let pass = 0; pass < 3; pass++) {
+		kept = withoutSsn(kept).slice(0, max);
+		if (!refused(kept)) return kept;
+	}
+	return plain(kept).replace(/\p{N}/gu, '').slice(0, max);
 }
 
 /**
@@ -150,9 +179,18 @@ function aroundSsn(text: string): string[] | null {
  * (a name typed with a ligature or a fullwidth letter keeps it).
  */
 export function maskedSsn(text: string, mask: string): string {
-	const masked = aroundSsn(text)?.join(mask);
-	if (masked === undefined) return text;
-	return refused(masked) && masked !== text ? maskedSsn(masked, mask) : masked;
+	return cutUntilAccepted(text, (pieces) => pieces.join(mask));
+}
+
+/**
+ * Text masked where it looks like an SSN (see maskedSsn), then cut to `max` characters, then
+ * looked at again: masked first, no SSN across the cut keeps eight of its digits; looked at again,
+ * a cut through a longer number does not leave nine of its digits alone.
+ */
+export function maskedCut(text: string, mask: string, max: number): string {
+	let kept = maskedSsn(text, mask).slice(0, max);
+	for (let pass = 0; pass < 2 && refused(kept); pass++) kept = maskedSsn(kept, mask).slice(0, max);
+	return refused(kept) ? plain(kept).replace(/\p{N}/gu, '').slice(0, max) : kept;
 }
 
 /** Typed text as it may be shown back after a refusal: as typed, less what looks like an SSN. */
@@ -165,5 +203,5 @@ export function typedBack(
 	max: number
 ): string {
 	const value = form[key];
-	return typeof value === 'string' ? shownBack(value).slice(0, max) : '';
+	return typeof value === 'string' ? shownBackCut(value, max) : '';
 }
