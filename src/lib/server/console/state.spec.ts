@@ -679,6 +679,15 @@ describe('the console state of an application', () => {
 			lastSeenAt: ago(280)
 		});
 		const revokedA = link('A', { revokedAt: ago(60), email: 'dana@example.com' });
+		/** Identity passed in person, `minutes` ago, the tablet then taken back. */
+		const passedInPerson = (minutes: number) =>
+			session('t', {
+				linkId: null,
+				channel: 'in_person',
+				consentAt: ago(minutes + 10),
+				identityPassedAt: ago(minutes),
+				lastSeenAt: ago(minutes - 10)
+			});
 
 		it('is no dead end when link B goes to the same address, whatever its case', () => {
 			const s = derive(
@@ -736,13 +745,7 @@ describe('the console state of an application', () => {
 		});
 
 		it('after a pass in person, taken back at signing: hand the tablet over again, not a copied link', () => {
-			const inPerson = session('t', {
-				linkId: null,
-				channel: 'in_person',
-				consentAt: ago(30),
-				identityPassedAt: ago(20),
-				lastSeenAt: ago(10)
-			});
+			const inPerson = passedInPerson(20);
 			const s = derive(facts({ sessions: [inPerson] }));
 			const said = attention(s, ZONE) ?? '';
 			expect(said).toBe(
@@ -751,13 +754,7 @@ describe('the console state of an application', () => {
 		});
 
 		it('after a pass in person and a link no pass can ride on, says where identity passed once', () => {
-			const inPerson = session('t', {
-				linkId: null,
-				channel: 'in_person',
-				consentAt: ago(90),
-				identityPassedAt: ago(80),
-				lastSeenAt: ago(70)
-			});
+			const inPerson = passedInPerson(80);
 			const s = derive(
 				facts({ links: [link('B', { email: 'dana@example.com' })], sessions: [inPerson] })
 			);
@@ -768,13 +765,7 @@ describe('the console state of an application', () => {
 		});
 
 		it('after a pass on an emailed link, then one in person: a link to that address still carries', () => {
-			const inPerson = session('t', {
-				linkId: null,
-				channel: 'in_person',
-				consentAt: ago(30),
-				identityPassedAt: ago(20),
-				lastSeenAt: ago(10)
-			});
+			const inPerson = passedInPerson(20);
 			const s = derive(facts({ links: [revokedA], sessions: [passedOnA, inPerson] }));
 			// The last pass is the one in person; the address is the emailed one's.
 			expect(s.identityPassed).toMatchObject({
