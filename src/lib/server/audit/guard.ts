@@ -8,12 +8,15 @@
 const NINE_DIGITS = /(?<![\p{L}\p{N}])\d{9}(?![\p{L}\p{N}])/u;
 const SSN_FORMAT = /(?<!\d)\d{3}-\d{2}-\d{4}(?!\d)/;
 
+// Both, to find every stretch (matchAll reads a copy: the flag's lastIndex is never shared).
+const TRAIL_REFUSED = new RegExp(`${NINE_DIGITS.source}|${SSN_FORMAT.source}`, 'gu');
+
 /**
  * Each stretch of `text` the trail refuses (for text shown back after a refusal, which must hold
  * none of it: `withoutSsn`).
  */
 export function* trailRefused(text: string): Generator<{ index: number; length: number }> {
-	for (const m of text.matchAll(new RegExp(`${NINE_DIGITS.source}|${SSN_FORMAT.source}`, 'gu'))) {
+	for (const m of text.matchAll(TRAIL_REFUSED)) {
 		yield { index: m.index, length: m[0].length };
 	}
 }

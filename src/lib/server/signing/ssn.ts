@@ -63,7 +63,9 @@ export const plain = (text: string) => text.normalize('NFKC').replace(FORMAT_CHA
  * the number's, ¹523417890 a longer number) stands apart from the nine digits beside it.
  */
 export function looksLikeSsn(text: string): boolean {
-	return !ssnShaped(plain(text)).next().done || !ssnShaped(text).next().done;
+	const read = plain(text);
+	// As typed only where NFKC changed something: else it is the same reading twice.
+	return !ssnShaped(read).next().done || (read !== text && !ssnShaped(text).next().done);
 }
 
 /**
@@ -108,22 +110,38 @@ function cutUntilAccepted(text: string, join: (pieces: string[]) => string): str
 		kept = join(pieces);
 		if (!refused(kept)) return kept;
 	}
-	return plain(kept).replace(/\p{N}/gu, '');
+	return withoutDigits(kept);
+}
+
+/** The text with no digit at all: where cutting again would not end (see cutUntilAccepted). */
+const withoutDigits = (text: string) => plain(text).replace(/\p{N}/gu, '');
+
+/**
+ * `text` cut to `max` characters and cleaned by `clean` (withoutSsn or maskedSsn), cleaned first
+ * where `cleanFirst`, then cut and cleaned again while it is still refused: a cut can leave nine
+ * digits of a longer number alone, and NFKC can make the text longer. Three passes at most, as
+ * cutUntilAccepted; past them, no digit is kept.
+ */
+function cleanedCut(
+	text: string,
+	max: number,
+	clean: (text: string) => string,
+	{ cleanFirst }: { cleanFirst: boolean }
+): string {
+	let kept = (cleanFirst ? clean(text) : text).slice(0, max);
+	for (let pass = 0; refused(kept); pass++) {
+		if (pass === 3) return withoutDigits(kept).slice(0, max);
+		kept = clean(kept).slice(0, max);
+	}
+	return kept;
 }
 
 /**
  * Typed text cut to `max` characters, as it may be shown back or kept: cut first (the check reads
- * no more than is kept), then less what looks like an SSN, then looked at again, since a cut can
- * leave nine digits of a longer number alone and NFKC can make the text longer.
+ * no more than is kept), then less what looks like an SSN, looked at again after each cut.
  */
-export function shownBackCut(text: string, max: number): string {
-	let kept = text.slice(0, max);
-	for (let pass = 0; pass < 3; pass++) {
-		kept = withoutSsn(kept).slice(0, max);
-		if (!refused(kept)) return kept;
-	}
-	return plain(kept).replace(/\p{N}/gu, '').slice(0, max);
-}
+export const shownBackCut = (text: string, max: number) =>
+	cleanedCut(text, max, withoutSsn, { cleanFirst: false });
 
 /**
  * For typed text that goes on the record (names, addresses, the ID type, a reason): refused, in
@@ -183,15 +201,12 @@ export function maskedSsn(text: string, mask: string): string {
 }
 
 /**
- * Text masked where it looks like an SSN (see maskedSsn), then cut to `max` characters, then
- * looked at again: masked first, no SSN across the cut keeps eight of its digits; looked at again,
- * a cut through a longer number does not leave nine of its digits alone.
+ * Text masked where it looks like an SSN (see maskedSsn), then cut to `max` characters, looked at
+ * again after each cut: masked first, no SSN across the cut keeps eight of its digits; looked at
+ * again, a cut through a longer number does not leave nine of its digits alone.
  */
-export function maskedCut(text: string, mask: string, max: number): string {
-	let kept = maskedSsn(text, mask).slice(0, max);
-	for (let pass = 0; pass < 2 && refused(kept); pass++) kept = maskedSsn(kept, mask).slice(0, max);
-	return refused(kept) ? plain(kept).replace(/\p{N}/gu, '').slice(0, max) : kept;
-}
+export const maskedCut = (text: string, mask: string, max: number) =>
+	cleanedCut(text, max, (t) => maskedSsn(t, mask), { cleanFirst: true });
 
 /** Typed text as it may be shown back after a refusal: as typed, less what looks like an SSN. */
 export const shownBack = withoutSsn;
