@@ -26,9 +26,7 @@ export function databaseProblem(err: unknown, url: string | undefined): string |
 		return `DATABASE_URL cannot be read as a URL: ${why} (${code}).${hint}`;
 	}
 	const host = where.host || 'localhost';
-	const hostPort = host.startsWith('/')
-		? `the socket in ${host}`
-		: `${host.includes(':') ? `[${host}]` : host}:${where.port || 5432}`;
+	const hostPort = serverAddress(where);
 	const server = `the PostgreSQL server at ${hostPort}`;
 	const user = where.user || 'the default user';
 	const database = where.database || 'the default database';
@@ -64,6 +62,16 @@ export function databaseProblem(err: unknown, url: string | undefined): string |
 		return `DATABASE_URL's password ${CUT_SHORT}, so what was read as its host, port or database is a piece of the password (${code}).${hint}`;
 	}
 	return `${text} (${code}).${hint}`;
+}
+
+/**
+ * Where DATABASE_URL's server is, as an operator is told: the socket in a directory (pg's
+ * `?host=/dir`), or host:port, an IPv6 host in brackets; pg's defaults where the URL names none.
+ */
+export function serverAddress(where: { host?: string | null; port?: string | null }): string {
+	const host = where.host || 'localhost';
+	if (host.startsWith('/')) return `the socket in ${host}`;
+	return `${host.includes(':') ? `[${host}]` : host}:${where.port || 5432}`;
 }
 
 const PERCENT_ENCODE =

@@ -6,7 +6,7 @@ import { ConfigError, parseConfig } from '$lib/server/config/config';
 import { secureDataDir } from '$lib/server/app/datadir';
 import { openDatabase, type Database } from '$lib/server/db';
 import { DataDirBusyError } from '$lib/server/db/lock';
-import { databaseProblem } from '$lib/server/db/problems';
+import { databaseProblem, serverAddress } from '$lib/server/db/problems';
 import { unencodedUserinfo } from '$lib/server/config/userinfo.js';
 import { parse as parsePg } from 'pg-connection-string';
 import {
@@ -225,11 +225,7 @@ function whereOnServer(url: string): string {
 	}
 	try {
 		const where = parsePg(url);
-		const database = where.database || 'the default database';
-		const host = where.host || 'localhost';
-		return host.startsWith('/')
-			? `database ${database} at the socket in ${host} (DATABASE_URL)`
-			: `database ${database} at ${host}:${where.port || 5432} (DATABASE_URL)`;
+		return `database ${where.database || 'the default database'} at ${serverAddress(where)} (DATABASE_URL)`;
 	} catch {
 		return unreadable;
 	}
