@@ -19,6 +19,13 @@ import { secureDataDir } from './datadir';
 /** A test that starts the embedded database (several times, some): seconds each, more on a busy machine. */
 const STARTS = { timeout: 60_000 };
 
+/** startApp keeps the context it made: a start of a module of its own, as a new process's. */
+async function freshStart(env: Record<string, string>) {
+	vi.resetModules();
+	const { startApp: fresh } = await import('./context');
+	return fresh(env);
+}
+
 let dir: string | undefined;
 afterEach(() => {
 	if (dir) rmSync(dir, { recursive: true, force: true });
@@ -90,12 +97,7 @@ describe('a data folder restored without its encryption key', () => {
 			const root = scratch();
 			const dataDir = join(root, 'data');
 			const env = { DATA_DIR: dataDir, ONBOARDING_BASE_URL: 'http://127.0.0.1:9' };
-			// startApp keeps the context it made: each start here is of a module of its own.
-			const start = async (more: Record<string, string> = {}) => {
-				vi.resetModules();
-				const { startApp: fresh } = await import('./context');
-				return fresh({ ...env, ...more });
-			};
+			const start = (more: Record<string, string> = {}) => freshStart({ ...env, ...more });
 			const refusal = (more?: Record<string, string>) =>
 				start(more).then(
 					() => [],
@@ -129,9 +131,7 @@ describe('the seal’s bundle', () => {
 			chmodSync(bundle, 0o644);
 			const warned = vi.spyOn(console, 'warn').mockImplementation(() => {});
 			try {
-				vi.resetModules();
-				const { startApp: fresh } = await import('./context');
-				const ctx = await fresh({
+				const ctx = await freshStart({
 					DATA_DIR: join(root, 'data'),
 					ONBOARDING_BASE_URL: 'http://127.0.0.1:9',
 					SEAL_P12_FILE: bundle,
