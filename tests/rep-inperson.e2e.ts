@@ -269,7 +269,7 @@ test('identity confirmed in person: a link made afterwards (the operator API) te
 }) => {
 	const app = await newApplication(request, 'In person passed');
 	const tablet = await repPage(browser, REPS.sam);
-	await handOver(tablet, app.id);
+	await handOver(tablet, app.id, { type: 'State ID', last4: '4417' });
 	await agreeToTerms(tablet);
 	await passIdentity(tablet, app.id);
 	await tablet.getByRole('button', { name: 'Return to rep' }).click();
@@ -295,6 +295,17 @@ test('identity confirmed in person: a link made afterwards (the operator API) te
 	);
 	await expect(desk.getByRole('button', { name: SEND_LINK })).toHaveCount(0);
 	await expect(desk.getByRole('button', { name: 'Make a link to copy' })).toHaveCount(0);
+	// The tablet's session is still open: the next hand-over picks it up at signing, with the
+	// photo ID noted before.
+	await expect(desk.locator('#h-in-person + form')).toContainText(
+		'The merchant picks up where they left off: their identity is already confirmed, so they go on from signing.'
+	);
+	await expect(desk.getByLabel('ID type, such as driver’s license (optional)')).toHaveValue(
+		'State ID'
+	);
+	await expect(desk.getByLabel('Last four characters of the ID (optional)')).toHaveValue('4417');
+	await handOver(desk, app.id);
+	await expect(desk).toHaveURL(/\/sign\/sign$/);
 	await desk.context().close();
 });
 

@@ -751,6 +751,27 @@ describe('the console state of an application', () => {
 			expect(said).toBe(
 				'Identity was confirmed in person, with you. Hand the tablet over again: the merchant goes on from signing.'
 			);
+			// Its session still open, the next hand-over picks it up (the In person card says so).
+			expect(s).toMatchObject({ kind: 'identity_passed', inPerson: true });
+		});
+
+		it('after a pass in person, counts the session paused only while a hand-over would pick it up', () => {
+			// Idle past the limit (30 minutes, last seen 40 ago), closed, or on a link: a new session.
+			const idle = session('t', { ...passedInPerson(50), lastSeenAt: ago(40) });
+			const closed = { ...passedInPerson(20), closedAt: ago(5) };
+			for (const sessions of [[idle], [closed], [passedOnA]]) {
+				expect(derive(facts({ sessions }))).toMatchObject({
+					kind: 'identity_passed',
+					inPerson: false
+				});
+			}
+			// As handover.ts judges it: the newest in-person session not closed, open or not.
+			const older = session('o', { ...passedInPerson(20), createdAt: ago(60) });
+			const newer = session('n', { ...idle, createdAt: ago(50) });
+			expect(derive(facts({ sessions: [older, newer] }))).toMatchObject({ inPerson: false });
+			expect(derive(facts({ sessions: [older, { ...newer, closedAt: ago(45) }] }))).toMatchObject({
+				inPerson: true
+			});
 		});
 
 		it('after a pass in person and a link no pass can ride on, says where identity passed once', () => {

@@ -451,8 +451,24 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 			triesLeft
 		};
 	}
-	if (identityPassed)
-		return { ...base, kind: 'identity_passed', step: 'sign', at: identityPassed.at };
+	if (identityPassed) {
+		// Taken back (or left idle) after the pass, its in-person session still open: the next
+		// hand-over picks that session up (inperson/handover.ts, by the same rule), at signing.
+		const newest = latest(
+			f.sessions.filter(
+				(s) => s.channel === 'in_person' && !s.closedAt && !s.decisionId && !s.declineId
+			),
+			(s) => s.createdAt
+		);
+		const resumes = !!newest && sessionIsOpen(newest, null, rules.sessionIdleMinutes, now);
+		return {
+			...base,
+			kind: 'identity_passed',
+			step: 'sign',
+			at: identityPassed.at,
+			inPerson: resumes
+		};
+	}
 	if (lockedUntil)
 		return { ...base, kind: 'identity_locked', step: 'identity', until: lockedUntil };
 	// Taken back from the merchant (or idle), newer than any link: where they paused.

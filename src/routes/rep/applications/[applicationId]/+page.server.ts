@@ -134,7 +134,8 @@ export const load: PageServerLoad = async (event) => {
 		mailStatusFor(ctx.db, rep.officeId, applicationId, 20)
 	]);
 	const repNames = await trailRepNames(ctx.db, rep.officeId, events);
-	const resumes = state.kind === 'opened' && state.inPerson;
+	// Paused in person, before the pass or after it: the next hand-over picks that session up.
+	const resumes = (state.kind === 'opened' || state.kind === 'identity_passed') && state.inPerson;
 	// The merchant is signing on the link that is out (`now`), or was and may come back while the
 	// session stays open (`open`): a new link (or Revoke, or a hand-over) would end that. The link
 	// may have expired meanwhile: a session started in time goes on to its own limits.
@@ -235,6 +236,7 @@ export const load: PageServerLoad = async (event) => {
 		sendTo: state.identityPassed?.carriesTo ?? application.Ownr1_Email ?? '',
 		// The photo ID noted at the paused session's hand-overs: offered again for the next one.
 		idNoted: resumes ? idNoted(events) : null,
+		resumes,
 		// Only that address: said beside the field, before the rep sends a link that can't.
 		passHint:
 			state.identityPassed && !state.decided
