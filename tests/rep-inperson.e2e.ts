@@ -574,6 +574,10 @@ test('a decline on the tablet before identity: no link to end, no copies promise
 			'If you decline, the application stops here and your sales representative is told.'
 		)
 	).toBeVisible();
+	// The rep is at the counter: no call-back number asked for.
+	await expect(tablet.locator('#decline-reason-hint')).toHaveText(
+		'Your sales representative will read it.'
+	);
 	await tablet.getByLabel('Reason (optional)').fill('We will think about it');
 	await tablet.getByRole('button', { name: 'Decline the application' }).click();
 	await expect(tablet).toHaveURL(/\/sign\/done$/);
