@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIResponse, type Page } from '@playwright/test';
 import { E2E } from './support/env';
 import {
 	DEMO,
@@ -530,6 +530,36 @@ test('on the sandbox, “Start a demo signing” on the start page opens a new a
 	await expect(rep.getByText(/^A link is out \(a demo link, not emailed\)/)).toBeVisible();
 	await expect(rep.locator('.timeline')).toContainText('Start page (demo)');
 	await expect(rep.locator('.timeline')).not.toContainText('Operator API');
+});
+
+test('“Start a demo signing” makes at most 30 demos an hour from one address, then says so in words', async ({
+	request
+}) => {
+	// Every demo is a new application kept in the sandbox's tables: pressed in a loop, the button
+	// stops making them. (The test above made two from this address.)
+	const press = () =>
+		request.post('/?/demo', {
+			form: {},
+			headers: { origin: E2E.origin, accept: 'text/html' },
+			maxRedirects: 0
+		});
+	let made = 0;
+	let refused: APIResponse | undefined;
+	for (let i = 0; i < 40 && !refused; i++) {
+		const res = await press();
+		if (res.status() === 303) made++;
+		else refused = res;
+	}
+	expect(made).toBeGreaterThan(0);
+	expect(made).toBeLessThanOrEqual(30);
+	expect(refused?.status()).toBe(429);
+	const body = await refused!.text();
+	expect(body).toMatch(
+		/Too many demos started from your address\. Try again in \d+ minutes?, or go on with one already started\./
+	);
+	expect(body).not.toContain('Something went wrong');
+	// Still refused at once: nothing more was made.
+	expect((await press()).status()).toBe(429);
 });
 
 test('the demo link `npm start` prints is named a demo link in the console, not the operator API’s', async ({

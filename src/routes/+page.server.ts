@@ -1,10 +1,12 @@
 import { error, redirect } from '@sveltejs/kit';
 import { app } from '$lib/server/app';
 import { hasTrail } from '$lib/server/audit/audit';
-import { requestMeta } from '$lib/server/http/meta';
+import { limitAddress } from '$lib/server/http/address';
+import { clientIp, requestMeta } from '$lib/server/http/meta';
 import { issueLink } from '$lib/server/links/ending';
 import { BY_SANDBOX_DEMO } from '$lib/server/links/links';
 import { mailMode } from '$lib/server/mail/mode';
+import { hit, waitWords } from '$lib/server/ratelimit/ratelimit';
 import { DEMO_OFFICE } from '$lib/server/sandbox/seed-data';
 import { findApplication } from '$lib/server/signing/application';
 import type { Actions, PageServerLoad } from './$types';
@@ -13,6 +15,9 @@ export const load: PageServerLoad = () => {
 	const { config } = app();
 	return { sandbox: config.sandbox, mailbox: mailMode(config) === 'mailbox' };
 };
+
+/** New demo applications one address may start in an hour. */
+const DEMOS_PER_HOUR = 30;
 
 export const actions: Actions = {
 	/**
@@ -23,6 +28,19 @@ export const actions: Actions = {
 	demo: async (event) => {
 		const ctx = app();
 		if (!ctx.sandbox) error(404, 'Not found');
+		// Each demo is a new application in the sandbox's tables, kept: a sandbox open to the web
+		// must not be filled by one address pressing the button in a loop.
+		const limit = await hit(ctx.db, {
+			key: `demo:${limitAddress(clientIp(event))}`,
+			max: DEMOS_PER_HOUR,
+			windowSeconds: 3600
+		});
+		if (!limit.ok) {
+			error(
+				429,
+				`Too many demos started from your address. Try again in ${waitWords(limit.retryAfterSeconds)}, or go on with one already started.`
+			);
+		}
 		// New to the portal too: the sandbox's reset (its control API) starts its ids again, and an
 		// id the portal has records of (a pass, a decision) would not be a fresh demo.
 		let id = (await ctx.sandbox.addDemo()).id;
