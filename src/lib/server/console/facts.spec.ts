@@ -320,6 +320,46 @@ function checks(open: () => Promise<{ db: Database['db']; close: () => Promise<v
 		expect(demo.filter(Boolean)).toHaveLength(DEMO_MAKERS.length);
 	});
 
+	it('marks a session whose pass was carried over, not one whose questions were answered in it', async () => {
+		const session = async (tokenHash: string, channel: 'link' | 'in_person') => {
+			const [row] = await db
+				.insert(signingSessions)
+				.values({
+					tokenHash,
+					channel,
+					officeId: 4500,
+					applicationId: 70001,
+					businessName: 'Test',
+					createdAt: first,
+					lastSeenAt: later,
+					identityPassedAt: channel === 'link' ? first : second
+				})
+				.returning();
+			return row!;
+		};
+		const own = await session('own-pass', 'link');
+		const carried = await session('carried-pass', 'in_person');
+		await db.transaction(async (tx) => {
+			const passed = (s: typeof own, at: Date, data: Record<string, unknown>) =>
+				appendAudit(tx, {
+					officeId: 4500,
+					applicationId: 70001,
+					sessionId: s.id,
+					type: 'identity.passed',
+					at,
+					data
+				});
+			await passed(own, first, { questionSetId: 'q1' });
+			await passed(carried, second, { by: 'earlier pass, photo ID checked in person' });
+		});
+		const facts = (await loadFacts(db, 4500, [70001])).get(70001)!;
+		const byId = new Map(facts.sessions.map((s) => [s.id, s]));
+		expect(byId.get(carried.id)).toMatchObject({ carried: true, identityPassedAt: second });
+		expect(byId.get(own.id)).not.toHaveProperty('carried');
+		// Read for that only: not among the events the state judges.
+		expect(facts.events).toEqual([]);
+	});
+
 	it('reads one application alone, bound to its office', async () => {
 		const mine = (await loadFacts(db, OFFICE, [50001])).get(50001)!;
 		expect(mine.links).toHaveLength(2);

@@ -170,8 +170,9 @@ function factsQuery(db: Tx, scope: Scope) {
 			events: sql<
 				(Wire<Omit<EventFact, 'byService' | 'type'>> & {
 					applicationId: number;
-					type: EventFact['type'] | 'decision.accepted' | 'decision.declined';
+					type: EventFact['type'] | 'decision.accepted' | 'decision.declined' | 'identity.passed';
 					by: string | null;
+					sessionId: string | null;
 					signer: string | null;
 					owner: string | null;
 				})[]
@@ -182,6 +183,7 @@ function factsQuery(db: Tx, scope: Scope) {
 					type: auditEvents.type,
 					at: ms(auditEvents.at),
 					by: sql`${auditEvents.data}->>'by'`,
+					sessionId: auditEvents.sessionId,
 					signer: sql`${auditEvents.data}->>'signerName'`,
 					owner: sql`${auditEvents.data}->>'ownerName'`
 				},
@@ -189,6 +191,11 @@ function factsQuery(db: Tx, scope: Scope) {
 					of(auditEvents),
 					or(
 						inArray(auditEvents.type, ['identity.refused', 'identity.locked']),
+						// A pass carried over from an earlier one (its `by` says whence): not a pass of its own.
+						and(
+							eq(auditEvents.type, 'identity.passed'),
+							isNotNull(sql`${auditEvents.data}->>'by'`)
+						),
 						and(
 							inArray(auditEvents.type, ['decision.accepted', 'decision.declined']),
 							isNotNull(sql`${auditEvents.data}->>'ownerName'`)
@@ -279,6 +286,9 @@ export async function loadFacts(
 			}
 		});
 	}
+	const carried = new Set(
+		events.filter((e) => e.type === 'identity.passed').map((e) => e.sessionId)
+	);
 	for (const s of sessions) {
 		out.get(s.applicationId)?.sessions.push({
 			id: s.id,
@@ -289,6 +299,7 @@ export async function loadFacts(
 			closedAt: dateOrNull(s.closedAt),
 			consentAt: dateOrNull(s.consentAt),
 			identityPassedAt: dateOrNull(s.identityPassedAt),
+			...(carried.has(s.id) ? { carried: true } : {}),
 			decisionId: s.decisionId,
 			declineId: s.declineId,
 			tablet: tabletOf.get(s.id) ?? null
@@ -322,6 +333,7 @@ export async function loadFacts(
 		out.get(d.applicationId)?.declines.push({ at: date(d.at), reason: d.reason });
 	}
 	for (const e of events) {
+		if (e.type === 'identity.passed') continue;
 		if (e.type === 'decision.accepted' || e.type === 'decision.declined') {
 			const decision = out.get(e.applicationId)?.decision;
 			if (decision && e.signer && e.owner)

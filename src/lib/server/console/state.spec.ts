@@ -781,7 +781,7 @@ describe('the console state of an application', () => {
 			);
 			expect(s.deadEnd).not.toBeNull();
 			expect(attention(s, ZONE)).toBe(
-				'Identity was confirmed in person. The current link (to dana@example.com) can’t carry it over, so the merchant will be sent to you. Hand the tablet over again: the merchant goes on from signing.'
+				'Identity was confirmed in person. The current link (to dana@example.com) can’t carry it over, so the merchant will be sent to you. Hand the tablet over again: after agreeing to the terms again, the merchant skips the questions and goes on to signing.'
 			);
 		});
 
@@ -800,6 +800,20 @@ describe('the console state of an application', () => {
 			// Only in person: no address carries it.
 			const alone = derive(facts({ sessions: [inPerson] }));
 			expect(alone.identityPassed).toMatchObject({ carriesTo: null });
+		});
+
+		it('after a pass on a link carried into a hand-over, says where the questions were answered', () => {
+			// Passed on link A; a hand-over later carried that pass into its session.
+			const carried = { ...passedInPerson(20), carried: true };
+			const s = derive(facts({ links: [revokedA], sessions: [passedOnA, carried] }));
+			expect(s.identityPassed).toMatchObject({
+				linkId: 'A',
+				email: 'dana@example.com',
+				at: ago(290)
+			});
+			expect(attention(s, ZONE)).toBe(
+				'Send a new link to dana@example.com: a link to that address carries the confirmed identity over.'
+			);
 		});
 
 		it('is over once a decision is recorded', () => {

@@ -49,6 +49,8 @@ export interface SessionFact {
 	closedAt: Date | null;
 	consentAt: Date | null;
 	identityPassedAt: Date | null;
+	/** Its pass was carried over from an earlier one (identity/attempts.ts), not answered in it. */
+	carried?: boolean;
 	decisionId: string | null;
 	declineId: string | null;
 	/** In person: the session's newest hand-over of a tablet to the merchant, if any. */
@@ -324,7 +326,9 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 			}
 		: null;
 
-	const passes = f.sessions.filter((s) => s.identityPassedAt);
+	// Where the questions were answered: a pass carried into a later session (a hand-over after
+	// a pass on a link) is not one, and would say "in person" of a pass made on the link.
+	const passes = f.sessions.filter((s) => s.identityPassedAt && !s.carried);
 	const lastPass = latest(passes, (s) => s.identityPassedAt);
 	const emailOf = (s: { linkId: string | null }) =>
 		s.linkId ? (linkById.get(s.linkId)?.email ?? null) : null;
