@@ -193,7 +193,7 @@ test('while the merchant works: each step, then a lock', async ({ browser, reque
 				rep,
 				locked,
 				'In progress: identity step',
-				'ended without a pass: 1 of its 2 tries is left. One more that ends without a pass locks the questions.'
+				'ended without a pass: 1 of 2 tries is left. One more that ends without a pass locks the questions.'
 			);
 		}
 	}

@@ -239,6 +239,12 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 	const unlockedEntry = trail.locator('li').filter({ hasText: 'Rep’s device unlocked by the rep' });
 	await expect(unlockedEntry).toHaveCount(1);
 	await expect(unlockedEntry).toContainText('Sam Ortiz (rep 31)');
+	// The tablet's done page offered no download: the merchant was sent to the rep for copies.
+	await expect(
+		tablet.getByText(
+			'The merchant decided on a rep’s tablet, which offers no download: they were told to ask you for their copies, which are the signed copy and the signer’s copy of the certificate.'
+		)
+	).toBeVisible();
 	await tablet.goto('/rep');
 	await expect(tablet).toHaveURL(/\/rep$/);
 
@@ -306,6 +312,14 @@ test('identity confirmed in person: a link made afterwards (the operator API) te
 	await expect(desk.getByLabel('Last four characters of the ID (optional)')).toHaveValue('4417');
 	await handOver(desk, app.id);
 	await expect(desk).toHaveURL(/\/sign\/sign$/);
+	// Asked to decline, the merchant at the counter is not told to close the page.
+	await desk.goto('/sign/sign?decline');
+	await expect(
+		desk.getByText(
+			'Hand the tablet back to your sales representative and tell them that you don’t want to go ahead.'
+		)
+	).toBeVisible();
+	await expect(desk.getByText('You can close this page')).toHaveCount(0);
 	await desk.context().close();
 });
 
@@ -551,7 +565,7 @@ test('questions whose time runs out while the tablet is back with the rep: the l
 	);
 	await unlock(tablet, REPS.sam.password());
 	await expect(tablet.getByText(/Taken back from the merchant at the identity step/)).toContainText(
-		'A try at the identity questions ended without a pass: 1 of its 2 tries is left. One more that ends without a pass locks the questions.'
+		'A try at the identity questions ended without a pass: 1 of 2 tries is left. One more that ends without a pass locks the questions.'
 	);
 	await tablet.context().close();
 });

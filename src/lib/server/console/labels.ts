@@ -97,7 +97,7 @@ function triesLeft(s: ConsoleState): string {
 	if (!s.triesLeft) return '';
 	const { left, max } = s.triesLeft;
 	const more = left === 1 ? ' One more that ends without a pass locks the questions.' : '';
-	return ` A try at the identity questions ended without a pass: ${left} of its ${max} tries ${left === 1 ? 'is' : 'are'} left.${more}`;
+	return ` A try at the identity questions ended without a pass: ${left} of ${max} tries ${left === 1 ? 'is' : 'are'} left.${more}`;
 }
 
 export function stateDetail(

@@ -535,7 +535,7 @@ describe('the console state of an application', () => {
 				attempts
 			});
 		const LEFT =
-			/A try at the identity questions ended without a pass: 1 of its 2 tries is left\. One more that ends without a pass locks the questions\.$/;
+			/A try at the identity questions ended without a pass: 1 of 2 tries is left\. One more that ends without a pass locks the questions\.$/;
 		// On the merchant's own device, now, a while ago, or left: back at the step, one try used.
 		for (const over of [{ lastSeenAt: ago(1) }, { lastSeenAt: ago(10) }, { closedAt: ago(1) }]) {
 			for (const lost of [attempt(3, 'failed'), attempt(5, 'late'), attempt(5, 'pending')]) {
@@ -571,7 +571,7 @@ describe('the console state of an application', () => {
 			{ ...rules, identityMaxAttempts: 3 },
 			NOW
 		);
-		expect(stateDetail(three, ZONE)).toMatch(/ended without a pass: 2 of its 3 tries are left\.$/);
+		expect(stateDetail(three, ZONE)).toMatch(/ended without a pass: 2 of 3 tries are left\.$/);
 	});
 
 	it('counts a tablet in the merchant’s hands only until it is taken back or left idle', () => {
@@ -627,7 +627,7 @@ describe('the console state of an application', () => {
 			const after = derive(asked(returned, [lost]));
 			expect(after.triesLeft).toEqual({ left: 1, max: 2 });
 			expect(stateDetail(after, ZONE)).toMatch(
-				/Hand the tablet over again to go on\. A try at the identity questions ended without a pass: 1 of its 2 tries is left\. One more that ends without a pass locks the questions\.$/
+				/Hand the tablet over again to go on\. A try at the identity questions ended without a pass: 1 of 2 tries is left\. One more that ends without a pass locks the questions\.$/
 			);
 		}
 		// Not when they are answered, their time is up, or they are another session's.

@@ -210,6 +210,16 @@ export const load: PageServerLoad = async (event) => {
 		documents: {
 			certificate: !!decision,
 			signedCopy: decision?.isAccepted === true,
+			// Decided on a rep's tablet, whose done page offers no download: the merchant was told to
+			// ask the rep for the copies.
+			inPerson:
+				!!decision &&
+				events.some(
+					(e) =>
+						e.sessionId === decision.sessionId &&
+						e.type === 'session.started' &&
+						inPersonOf(e.data) !== null
+				),
 			// Why there is no certificate: a decline before the identity check (no decision is
 			// made, see signing/decline.ts), a decision the service holds from elsewhere, or none yet.
 			absent: decision
