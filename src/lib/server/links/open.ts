@@ -71,7 +71,7 @@ const MESSAGES = {
 	// Revoked when the rep handed a tablet over to sign this application in person.
 	in_person: [
 		410,
-		'This link closed when your sales representative began signing this application with you in person. If that signing wasn’t finished, ask them for a new link.'
+		'This link closed when your sales representative began signing this application with you in person. If that signing wasn’t finished, ask them how to go on.'
 	],
 	// Any session's decision (or decline) uses up every link of the application, opened or not.
 	decided: [

@@ -60,7 +60,7 @@ export function endedMessage(ended: EndedSession | undefined, step?: Step): stri
 				return 'Your sales representative made a newer signing link, which ended this session. It wasn’t emailed: they pass it on another way, so ask them for it if you don’t have it.';
 			}
 			if (ended.revoked?.how === 'in_person') {
-				return 'This session ended when your sales representative began signing this application with you in person. If that signing wasn’t finished, ask them for a new link.';
+				return 'This session ended when your sales representative began signing this application with you in person. If that signing wasn’t finished, ask them how to go on.';
 			}
 			return 'Your sales representative withdrew the link this session was opened with, so it has ended. Ask them for a new link if you still want to sign.';
 		case 'idle': {
