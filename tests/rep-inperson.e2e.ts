@@ -791,6 +791,11 @@ test('unlocking paused by wrong passwords says what the rep can do meanwhile: th
 		'Meanwhile you can sign in to your console on another device: the application is there'
 	);
 	await expectLocked(tablet);
+	// Shown again (a reload, the tablet picked up later): the pause is said before any try.
+	await tablet.reload();
+	await expect(tablet.getByRole('alert')).toContainText(
+		/unlocking this tablet is paused: try again in \d+ minutes?\./
+	);
 	// As it says: the rep's phone opens the console, with the application paused in person.
 	const phone = await repPage(browser, REPS.sam);
 	await phone.goto(appPath(app.id));

@@ -4,7 +4,12 @@ import type { Db } from '$lib/server/db';
 import { reps } from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
 import { createRepSession } from '$lib/server/reps/session';
-import { checkRepPassword, signInRules, type WrongPassword } from '$lib/server/reps/signin';
+import {
+	checkRepPassword,
+	passwordPaused,
+	signInRules,
+	type WrongPassword
+} from '$lib/server/reps/signin';
 import { endHandover, recordUnlockRefused, type Handover } from './handover';
 
 export type UnlockResult =
@@ -20,6 +25,29 @@ export async function handoverRep(db: Db, h: Handover) {
 		.from(reps)
 		.where(eq(reps.id, h.repId));
 	return rep;
+}
+
+/** The count of wrong passwords at this hand-over's lock screen: its own, not the account's. */
+const unlockKey = (h: Handover) => `unlock:handover:${h.id}`;
+
+/**
+ * Whether this tablet's unlock is paused after wrong passwords now, for how many seconds more
+ * (null if not): the lock screen says so when it is shown, not only at the next try.
+ */
+export async function unlockPaused(
+	ctx: AppContext,
+	h: Handover,
+	repEmail: string,
+	meta: RequestMeta,
+	now = new Date()
+): Promise<number | null> {
+	return passwordPaused(
+		ctx.db,
+		signInRules(ctx.config),
+		{ email: repEmail, limitKey: unlockKey(h) },
+		meta,
+		now
+	);
 }
 
 /**
@@ -41,7 +69,7 @@ export async function unlockHandover(
 	const checked = await checkRepPassword(
 		ctx.db,
 		signInRules(ctx.config),
-		{ email: rep.email, password: input.password, limitKey: `unlock:handover:${h.id}` },
+		{ email: rep.email, password: input.password, limitKey: unlockKey(h) },
 		meta,
 		now
 	);

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMemoryDatabase, type Database } from '$lib/server/db';
-import { clearLimit, hit, pruneRateLimits, undoHit, waitWords } from './ratelimit';
+import {
+	clearLimit,
+	hit,
+	hitLockout,
+	lockoutNow,
+	pruneRateLimits,
+	undoHit,
+	waitWords
+} from './ratelimit';
 
 describe('how long a refusal says to wait', () => {
 	it('gives whole minutes, rounded up, and never less than one', () => {
@@ -56,6 +64,29 @@ describe('rate limits in the database', () => {
 		expect((await hit(database.db, { ...limit, key: 'test:never' }, at)).count).toBe(1);
 		await clearLimit(database.db, limit.key);
 		expect((await hit(database.db, limit, at)).count).toBe(1);
+	});
+
+	it('says before a try what hitLockout would answer it, counting nothing', async () => {
+		const limit = { key: 'test:lockout', max: 3, windowSeconds: 60 };
+		// Failures across a window's edge, tries while paused, and after the pause.
+		const seconds = [10, 50, 58, 61, 65, 100, 119, 125, 181, 200, 241, 250];
+		let refused = 0;
+		for (const s of seconds) {
+			const at = new Date(Date.parse('2026-11-23T10:00:00Z') + s * 1000);
+			const said = await lockoutNow(database.db, limit, at);
+			// Asked twice, the same: the look counts nothing.
+			expect(await lockoutNow(database.db, limit, at)).toBe(said);
+			const tried = await hitLockout(database.db, limit, at);
+			expect(said === null, `at ${s} s`).toBe(tried.ok);
+			if (!tried.ok) {
+				refused++;
+				expect(said, `at ${s} s`).toBe(tried.retryAfterSeconds);
+			}
+			// The last try let through starts the pause the next look reports.
+			if (tried.pausedSeconds !== undefined)
+				expect(await lockoutNow(database.db, limit, at)).toBe(tried.pausedSeconds);
+		}
+		expect(refused).toBeGreaterThanOrEqual(4);
 	});
 
 	it('prunes old windows', async () => {

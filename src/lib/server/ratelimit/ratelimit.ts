@@ -108,6 +108,18 @@ export async function hitLockout(db: Db, limit: Limit, now = new Date()): Promis
 	return { ok: false, count, retryAfterSeconds: lasts(current.count - 1) };
 }
 
+/**
+ * hitLockout's judgement without a hit: whether the next try would be refused now, and for how
+ * long (seconds), or null while one would be let through. For a page that says so before anyone
+ * tries (a reload of the lock screen).
+ */
+export async function lockoutNow(db: Db, limit: Limit, now = new Date()): Promise<number | null> {
+	const current = await peek(db, limit, now);
+	const before = await peek(db, limit, new Date(now.getTime() - limit.windowSeconds * 1000));
+	if (current.count + before.count < limit.max) return null;
+	return current.retryAfterSeconds + (current.count < limit.max ? 0 : limit.windowSeconds);
+}
+
 /** Where a limit stands once its window holds `count` hits, this one included. */
 export function judge(limit: Limit, count: number, now = new Date()): LimitResult {
 	return {

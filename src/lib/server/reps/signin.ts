@@ -7,6 +7,7 @@ import type { RequestMeta } from '$lib/server/http/meta';
 import {
 	clearLimit,
 	hitLockout,
+	lockoutNow,
 	undoHit,
 	waitWords,
 	type Limit
@@ -88,6 +89,46 @@ export type PasswordCheck =
  * fell in and the next one (hitLockout: a run across a window's edge locks too). Sign-in and the
  * tablet's unlock share the counts: one password, one budget of guesses.
  */
+/** The two counts of wrong passwords a try is judged by: its account's (or key's), its address's. */
+function passwordLimits(
+	rules: SignInRules,
+	input: { email: string; limitKey?: string },
+	meta: RequestMeta
+): { account: Limit; address: Limit } {
+	const windowSeconds = rules.lockoutMinutes * 60;
+	return {
+		account: {
+			// By a hash: what was typed as the email (anything, known or not) is not kept as typed.
+			key: input.limitKey ?? `rep-signin:email:${hashToken(input.email.trim().toLowerCase())}`,
+			max: rules.maxFailures,
+			windowSeconds
+		},
+		address: {
+			key: `rep-signin:ip:${limitAddress(meta.ip)}`,
+			max: rules.maxFailuresPerAddress,
+			windowSeconds
+		}
+	};
+}
+
+/**
+ * Whether checkRepPassword would refuse the next try unlooked-at (a pause after wrong passwords),
+ * and for how many seconds more; null when it would look. Counts nothing.
+ */
+export async function passwordPaused(
+	db: Db,
+	rules: SignInRules,
+	input: { email: string; limitKey?: string },
+	meta: RequestMeta,
+	now = new Date()
+): Promise<number | null> {
+	const { account, address } = passwordLimits(rules, input, meta);
+	const paused = (
+		await Promise.all([lockoutNow(db, account, now), lockoutNow(db, address, now)])
+	).filter((s) => s !== null);
+	return paused.length > 0 ? Math.max(...paused) : null;
+}
+
 export async function checkRepPassword(
 	db: Db,
 	rules: SignInRules,
@@ -100,18 +141,7 @@ export async function checkRepPassword(
 	meta: RequestMeta,
 	now = new Date()
 ): Promise<PasswordCheck> {
-	const windowSeconds = rules.lockoutMinutes * 60;
-	const account: Limit = {
-		// By a hash: what was typed as the email (anything, known or not) is not kept as typed.
-		key: input.limitKey ?? `rep-signin:email:${hashToken(input.email.trim().toLowerCase())}`,
-		max: rules.maxFailures,
-		windowSeconds
-	};
-	const address: Limit = {
-		key: `rep-signin:ip:${limitAddress(meta.ip)}`,
-		max: rules.maxFailuresPerAddress,
-		windowSeconds
-	};
+	const { account, address } = passwordLimits(rules, input, meta);
 	const [a, b] = await Promise.all([hitLockout(db, account, now), hitLockout(db, address, now)]);
 	if (!a.ok || !b.ok) {
 		// Refused without looking at the password, so not a guess: the limit that let it through

@@ -5,8 +5,8 @@ import { formatTime } from '$lib/time';
 import { app } from '$lib/server/app';
 import { openQuestionsUntil } from '$lib/server/identity/attempts';
 import { requestMeta } from '$lib/server/http/meta';
-import { TABLET_COOKIE, lockHandover } from '$lib/server/inperson/handover';
-import { handoverRep, unlockHandover } from '$lib/server/inperson/unlock';
+import { TABLET_COOKIE, lockHandover, type Handover } from '$lib/server/inperson/handover';
+import { handoverRep, unlockHandover, unlockPaused } from '$lib/server/inperson/unlock';
 import { setRepCookie } from '$lib/server/reps/session';
 import { signInRules, withPauseWarning } from '$lib/server/reps/signin';
 import { forgetSessionCookie } from '$lib/server/signing/session';
@@ -15,7 +15,16 @@ import type { Actions, PageServerLoad } from './$types';
 
 // The hook (hooks.server.ts) sends a locked tablet here and a tablet in the merchant's hands to
 // its signing step; without a hand-over there is nothing to lock or unlock.
-export const load: PageServerLoad = async ({ locals }) => {
+/** Why the Unlock is refused for a while, and what the rep can do meanwhile. */
+const pausedWords = (seconds: number, reason: Handover['lockReason']) =>
+	`Too many wrong passwords. For your security, unlocking this tablet is paused: try again in ${waitWords(seconds)}. Meanwhile you can sign in to your console on another device${
+		reason === 'finished'
+			? '.'
+			: ': the application is there, where you can hand over another device or send the merchant a link.'
+	}`;
+
+export const load: PageServerLoad = async (event) => {
+	const { locals } = event;
 	const h = locals.handover;
 	if (!h) redirect(303, '/rep');
 	if (!h.lockedAt) redirect(303, '/sign/terms');
@@ -32,9 +41,13 @@ export const load: PageServerLoad = async ({ locals }) => {
 			? null
 			: openQuestionsUntil(ctx.db, h.signingSessionId)
 	]);
+	// Paused by wrong passwords: said as the page is shown (a reload, the tablet picked up later),
+	// not only once the rep has typed the right one and been refused.
+	const paused = rep ? await unlockPaused(ctx, h, rep.email, requestMeta(event)) : null;
 	return {
 		reason: h.lockReason,
 		repEmail: rep?.email ?? null,
+		paused: paused === null ? null : pausedWords(paused, h.lockReason),
 		questionsUntil: questionsUntil
 			? {
 					iso: questionsUntil.toISOString(),
@@ -79,11 +92,7 @@ export const actions: Actions = {
 			event.setHeaders({ 'retry-after': String(result.retryAfterSeconds) });
 			return fail(429, {
 				unlock: true,
-				error: `Too many wrong passwords. For your security, unlocking this tablet is paused: try again in ${waitWords(result.retryAfterSeconds)}. Meanwhile you can sign in to your console on another device${
-					h.lockReason === 'finished'
-						? '.'
-						: ': the application is there, where you can hand over another device or send the merchant a link.'
-				}`
+				error: pausedWords(result.retryAfterSeconds, h.lockReason)
 			});
 		}
 		if (!result.ok && result.disabled) {
