@@ -553,6 +553,7 @@ test('“Start a demo signing” makes at most 30 demos an hour from one address
 	expect(made).toBeGreaterThan(0);
 	expect(made).toBeLessThanOrEqual(30);
 	expect(refused?.status()).toBe(429);
+	expect(Number(refused!.headers()['retry-after'])).toBeGreaterThan(0);
 	const body = await refused!.text();
 	expect(body).toMatch(
 		/Too many demos started from your address\. Try again in \d+ minutes?, or go on with one already started\./

@@ -304,7 +304,7 @@ test('identity confirmed in person: a link made afterwards (the operator API) te
 	// The tablet's session is still open: the next hand-over picks it up at signing, with the
 	// photo ID noted before.
 	await expect(desk.locator('#h-in-person + form')).toContainText(
-		'The merchant picks up where they left off: their identity is already confirmed, so they go on from signing.'
+		'The merchant picks up where they left off, without the identity questions: their identity is already confirmed.'
 	);
 	await expect(desk.getByLabel('ID type, such as driver’s license (optional)')).toHaveValue(
 		'State ID'

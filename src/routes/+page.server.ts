@@ -36,6 +36,7 @@ export const actions: Actions = {
 			windowSeconds: 3600
 		});
 		if (!limit.ok) {
+			event.setHeaders({ 'retry-after': String(limit.retryAfterSeconds) });
 			error(
 				429,
 				`Too many demos started from your address. Try again in ${waitWords(limit.retryAfterSeconds)}, or go on with one already started.`

@@ -226,7 +226,7 @@ export function attention(s: ConsoleState, zone: string): string | null {
 	const forward = passedOn
 		? `Send a new link to ${passedOn}: a link to that address carries the confirmed identity over.`
 		: inPerson
-			? `Hand the tablet over again: ${s.inPerson ? 'the merchant goes on from signing' : 'after agreeing to the terms again, the merchant skips the questions and goes on to signing'}.${earlier ? ` Or send a new link to ${earlier}, where identity was confirmed before: a link to that address carries it over.` : ''}`
+			? `Hand the tablet over again: ${s.inPerson ? 'the merchant picks up where they left off, without the questions' : 'after agreeing to the terms again, the merchant skips the questions and goes on to signing'}.${earlier ? ` Or send a new link to ${earlier}, where identity was confirmed before: a link to that address carries it over.` : ''}`
 			: earlier
 				? `Send a new link to ${earlier}, where identity was confirmed before: a link to that address carries it over.`
 				: 'No new link can carry it over: finish this application with the merchant in person.';

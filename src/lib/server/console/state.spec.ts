@@ -749,7 +749,7 @@ describe('the console state of an application', () => {
 			const s = derive(facts({ sessions: [inPerson] }));
 			const said = attention(s, ZONE) ?? '';
 			expect(said).toBe(
-				'Identity was confirmed in person, with you. Hand the tablet over again: the merchant goes on from signing.'
+				'Identity was confirmed in person, with you. Hand the tablet over again: the merchant picks up where they left off, without the questions.'
 			);
 			// Its session still open, the next hand-over picks it up (the In person card says so).
 			expect(s).toMatchObject({ kind: 'identity_passed', inPerson: true });
@@ -765,6 +765,13 @@ describe('the console state of an application', () => {
 					inPerson: false
 				});
 			}
+			// Passed on a link, then handed over and taken back at the agreement: that session is
+			// picked up where it stopped (the card says so, not "at signing").
+			const atTerms = session('t', { linkId: null, channel: 'in_person', lastSeenAt: ago(3) });
+			expect(derive(facts({ sessions: [passedOnA, atTerms] }))).toMatchObject({
+				kind: 'identity_passed',
+				inPerson: true
+			});
 			// As handover.ts judges it: the newest in-person session not closed, open or not.
 			const older = session('o', { ...passedInPerson(20), createdAt: ago(60) });
 			const newer = session('n', { ...idle, createdAt: ago(50) });
@@ -795,7 +802,7 @@ describe('the console state of an application', () => {
 				carriesTo: 'dana@example.com'
 			});
 			expect(attention(s, ZONE)).toBe(
-				'Identity was confirmed in person, with you. Hand the tablet over again: the merchant goes on from signing. Or send a new link to dana@example.com, where identity was confirmed before: a link to that address carries it over.'
+				'Identity was confirmed in person, with you. Hand the tablet over again: the merchant picks up where they left off, without the questions. Or send a new link to dana@example.com, where identity was confirmed before: a link to that address carries it over.'
 			);
 			// Only in person: no address carries it.
 			const alone = derive(facts({ sessions: [inPerson] }));

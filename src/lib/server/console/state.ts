@@ -7,7 +7,7 @@ import type {
 } from '$lib/server/db/schema';
 import { handoverIdle } from '$lib/server/inperson/handover';
 import { lostAt, lostTry, tryStanding } from '$lib/server/identity/tries';
-import { currentStep, sessionIsOpen } from '$lib/server/signing/session';
+import { currentStep, resumableOf, sessionIsOpen } from '$lib/server/signing/session';
 
 /**
  * Where an application stands, for the rep's console: derived here, in one place, from what the
@@ -456,15 +456,9 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 		};
 	}
 	if (identityPassed) {
-		// Taken back (or left idle) after the pass, its in-person session still open: the next
-		// hand-over picks that session up (inperson/handover.ts, by the same rule), at signing.
-		const newest = latest(
-			f.sessions.filter(
-				(s) => s.channel === 'in_person' && !s.closedAt && !s.decisionId && !s.declineId
-			),
-			(s) => s.createdAt
-		);
-		const resumes = !!newest && sessionIsOpen(newest, null, rules.sessionIdleMinutes, now);
+		// Taken back (or left idle) after the pass, an in-person session still open: the next
+		// hand-over picks it up where the merchant left off (inperson/handover.ts, by one rule).
+		const resumes = resumableOf(f.sessions, rules.sessionIdleMinutes, now) !== null;
 		return {
 			...base,
 			kind: 'identity_passed',

@@ -15,7 +15,7 @@ import { isDecided } from '$lib/server/onboarding';
 import type { SignedInRep } from '$lib/server/reps/session';
 import { findApplication } from '$lib/server/signing/application';
 import { sessionEvent } from '$lib/server/signing/event';
-import { newSessionSecret, sessionIsOpen, type SigningSession } from '$lib/server/signing/session';
+import { newSessionSecret, resumableOf, type SigningSession } from '$lib/server/signing/session';
 import {
 	openSession,
 	startChecks,
@@ -111,27 +111,21 @@ export async function openHandovers(
 }
 
 /**
- * The merchant's earlier in-person session of this application, if it can go on: a later
- * hand-over picks up where the rep took the tablet back. One that ended in a decision or in a
- * decline before identity is over: a merchant who changes their mind starts afresh.
+ * The merchant's earlier in-person session of this application, if it can go on (resumableOf):
+ * a later hand-over picks up where the rep took the tablet back.
  */
 async function resumable(ctx: AppContext, rep: SignedInRep, applicationId: number, now: Date) {
-	const [last] = await ctx.db
+	const sessions = await ctx.db
 		.select()
 		.from(signingSessions)
 		.where(
 			and(
 				eq(signingSessions.officeId, rep.officeId),
 				eq(signingSessions.applicationId, applicationId),
-				eq(signingSessions.channel, 'in_person'),
-				isNull(signingSessions.closedAt),
-				isNull(signingSessions.decisionId),
-				isNull(signingSessions.declineId)
+				eq(signingSessions.channel, 'in_person')
 			)
-		)
-		.orderBy(desc(signingSessions.createdAt))
-		.limit(1);
-	return last && sessionIsOpen(last, null, ctx.config.SESSION_IDLE_MINUTES, now) ? last : null;
+		);
+	return resumableOf(sessions, ctx.config.SESSION_IDLE_MINUTES, now);
 }
 
 /**

@@ -81,14 +81,6 @@ export type PasswordCheck =
 	| WrongPassword
 	| { ok: false; reason: 'locked'; retryAfterSeconds: number };
 
-/**
- * Checks a rep's email and password. Every attempt is counted up front, atomically, against the
- * email typed (known or not, so a lockout says nothing about which accounts exist) and the
- * client's address; a success takes its count back, so only failures lock. A locked email or
- * address is refused without looking at the password until its failures leave the window they
- * fell in and the next one (hitLockout: a run across a window's edge locks too). Sign-in and the
- * tablet's unlock share the counts: one password, one budget of guesses.
- */
 /** The two counts of wrong passwords a try is judged by: its account's (or key's), its address's. */
 function passwordLimits(
 	rules: SignInRules,
@@ -129,6 +121,14 @@ export async function passwordPaused(
 	return paused.length > 0 ? Math.max(...paused) : null;
 }
 
+/**
+ * Checks a rep's email and password. Every attempt is counted up front, atomically, against the
+ * email typed (known or not, so a lockout says nothing about which accounts exist) and the
+ * client's address; a success takes its count back, so only failures lock. A locked email or
+ * address is refused without looking at the password until its failures leave the window they
+ * fell in and the next one (hitLockout: a run across a window's edge locks too). Sign-in and the
+ * tablet's unlock share the counts: one password, one budget of guesses.
+ */
 export async function checkRepPassword(
 	db: Db,
 	rules: SignInRules,

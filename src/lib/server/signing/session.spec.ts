@@ -9,6 +9,7 @@ import {
 	currentStep,
 	findSession,
 	MAX_SESSION_MS,
+	resumableOf,
 	resumeSession,
 	touchInterval,
 	type SigningSession
@@ -32,6 +33,38 @@ const input = {
 	ip: null,
 	userAgent: null
 };
+
+describe('the in-person session a hand-over picks up', () => {
+	const now = new Date('2026-11-27T12:00:00Z');
+	const ago = (minutes: number) => new Date(now.getTime() - minutes * 60_000);
+	const session = (id: string, over: Partial<Parameters<typeof resumableOf>[0][number]> = {}) => ({
+		id,
+		channel: 'in_person' as 'in_person' | 'link',
+		closedAt: null as Date | null,
+		decisionId: null as string | null,
+		declineId: null as string | null,
+		createdAt: ago(20),
+		lastSeenAt: ago(5),
+		...over
+	});
+
+	it('is the newest not closed, decided or declined, and only while it is open', () => {
+		const older = session('older', { createdAt: ago(40) });
+		expect(resumableOf([older, session('newer')], 30, now)?.id).toBe('newer');
+		// Over (closed, decided, declined) or on a link: passed over for the one before.
+		for (const over of [
+			{ closedAt: ago(1) },
+			{ decisionId: 'd' },
+			{ declineId: 'x' },
+			{ channel: 'link' as const }
+		]) {
+			expect(resumableOf([older, session('newer', over)], 30, now)?.id).toBe('older');
+		}
+		// The newest left idle past the limit: none, not the one before it.
+		expect(resumableOf([older, session('idle', { lastSeenAt: ago(31) })], 30, now)).toBeNull();
+		expect(resumableOf([], 30, now)).toBeNull();
+	});
+});
 
 describe('step order', () => {
 	it('follows what is recorded, in order', () => {

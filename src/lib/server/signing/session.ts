@@ -255,6 +255,30 @@ export function sessionIsOpen(
 	return sessionEnd(s, linkRevokedAt, idleMinutes, now) === null;
 }
 
+type ResumeFacts = Pick<
+	SigningSession,
+	'channel' | 'closedAt' | 'decisionId' | 'declineId' | 'lastSeenAt' | 'createdAt'
+>;
+
+/**
+ * The in-person session a hand-over picks up (inperson/handover.ts), as the console says it will
+ * (console/state.ts): the application's newest one that neither closed nor ended in a decision or
+ * a decline, if it is still open. One that did is over: a merchant who changes their mind after a
+ * decline starts afresh.
+ */
+export function resumableOf<T extends ResumeFacts>(
+	sessions: T[],
+	idleMinutes: number,
+	now = new Date()
+): T | null {
+	let newest: T | null = null;
+	for (const s of sessions) {
+		if (s.channel !== 'in_person' || s.closedAt || s.decisionId || s.declineId) continue;
+		if (!newest || s.createdAt.getTime() > newest.createdAt.getTime()) newest = s;
+	}
+	return newest && sessionIsOpen(newest, null, idleMinutes, now) ? newest : null;
+}
+
 export async function closeSession(db: Tx, id: string, now = new Date()): Promise<void> {
 	await db.update(signingSessions).set({ closedAt: now }).where(eq(signingSessions.id, id));
 }

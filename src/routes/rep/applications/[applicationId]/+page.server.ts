@@ -247,6 +247,8 @@ export const load: PageServerLoad = async (event) => {
 		// The photo ID noted at the paused session's hand-overs: offered again for the next one.
 		idNoted: resumes ? idNoted(events) : null,
 		resumes,
+		// Identity confirmed, no decision yet: a hand-over goes on without the questions.
+		passed: !!state.identityPassed && !state.decided,
 		// Only that address: said beside the field, before the rep sends a link that can't.
 		passHint:
 			state.identityPassed && !state.decided
