@@ -92,13 +92,8 @@ export async function hit(db: Db, limit: Limit, now = new Date()): Promise<Limit
 export async function hitLockout(db: Db, limit: Limit, now = new Date()): Promise<LimitResult> {
 	const { retryAfterSeconds } = window(limit.windowSeconds, now);
 	const current = await hit(db, limit, now);
-	// The window before: peek's, one window's length earlier.
-	const before = await peek(db, limit, new Date(now.getTime() - limit.windowSeconds * 1000));
-	const count = current.count + before.count;
-	// This window's hits still count in the next one: once it starts, one more fits only if they
-	// are fewer than the limit; otherwise the lock lasts through it.
-	const lasts = (inWindow: number) =>
-		retryAfterSeconds + (inWindow < limit.max ? 0 : limit.windowSeconds);
+	const count = current.count + (await hitsBefore(db, limit, now));
+	const lasts = (inWindow: number) => pauseLasts(limit, inWindow, now);
 	if (count < limit.max) return { ok: true, count, retryAfterSeconds };
 	// The last one let through: the next is refused, for as long as it would be told then.
 	if (count === limit.max) {
@@ -114,11 +109,22 @@ export async function hitLockout(db: Db, limit: Limit, now = new Date()): Promis
  * tries (a reload of the lock screen).
  */
 export async function lockoutNow(db: Db, limit: Limit, now = new Date()): Promise<number | null> {
-	const current = await peek(db, limit, now);
-	const before = await peek(db, limit, new Date(now.getTime() - limit.windowSeconds * 1000));
-	if (current.count + before.count < limit.max) return null;
-	return current.retryAfterSeconds + (current.count < limit.max ? 0 : limit.windowSeconds);
+	const [current, before] = await Promise.all([peek(db, limit, now), hitsBefore(db, limit, now)]);
+	return current.count + before < limit.max ? null : pauseLasts(limit, current.count, now);
 }
+
+/** A lockout's hits in the window before the one `now` falls in: peek's, a window earlier. */
+const hitsBefore = async (db: Db, limit: Limit, now: Date) =>
+	(await peek(db, limit, new Date(now.getTime() - limit.windowSeconds * 1000))).count;
+
+/**
+ * How long a lockout's pause lasts from `now`, its window holding `inWindow` hits: to the window's
+ * end, or through the next when this one alone holds the limit (its hits still count there, and
+ * one more fits only while they are fewer).
+ */
+const pauseLasts = (limit: Limit, inWindow: number, now: Date) =>
+	window(limit.windowSeconds, now).retryAfterSeconds +
+	(inWindow < limit.max ? 0 : limit.windowSeconds);
 
 /** Where a limit stands once its window holds `count` hits, this one included. */
 export function judge(limit: Limit, count: number, now = new Date()): LimitResult {

@@ -13,8 +13,6 @@ import { forgetSessionCookie } from '$lib/server/signing/session';
 import { LockSchema, UnlockSchema } from './schema';
 import type { Actions, PageServerLoad } from './$types';
 
-// The hook (hooks.server.ts) sends a locked tablet here and a tablet in the merchant's hands to
-// its signing step; without a hand-over there is nothing to lock or unlock.
 /** Why the Unlock is refused for a while, and what the rep can do meanwhile. */
 const pausedWords = (seconds: number, reason: Handover['lockReason']) =>
 	`Too many wrong passwords. For your security, unlocking this tablet is paused: try again in ${waitWords(seconds)}. Meanwhile you can sign in to your console on another device${
@@ -23,6 +21,8 @@ const pausedWords = (seconds: number, reason: Handover['lockReason']) =>
 			: ': the application is there, where you can hand over another device or send the merchant a link.'
 	}`;
 
+// The hook (hooks.server.ts) sends a locked tablet here and a tablet in the merchant's hands to
+// its signing step; without a hand-over there is nothing to lock or unlock.
 export const load: PageServerLoad = async (event) => {
 	const { locals } = event;
 	const h = locals.handover;
