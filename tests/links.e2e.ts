@@ -532,7 +532,7 @@ test('on the sandbox, “Start a demo signing” on the start page opens a new a
 	await expect(rep.locator('.timeline')).not.toContainText('Operator API');
 });
 
-test('“Start a demo signing” makes at most 30 demos an hour from one address, then says so in words', async ({
+test('“Start a demo signing” makes at most 30 demos an hour from one address, then says so in words on the start page', async ({
 	request
 }) => {
 	// Every demo is a new application kept in the sandbox's tables: pressed in a loop, the button
@@ -559,6 +559,9 @@ test('“Start a demo signing” makes at most 30 demos an hour from one address
 		/Too many demos started from your address\. Try again in \d+ minutes?, or go on with one already started\./
 	);
 	expect(body).not.toContain('Something went wrong');
+	// Said on the start page itself, with its links still there.
+	expect(body).toContain('Start a demo signing');
+	expect(body).toContain('Check a certificate of completion or signed copy');
 	// Still refused at once: nothing more was made.
 	expect((await press()).status()).toBe(429);
 });

@@ -1,4 +1,4 @@
-import { error, redirect } from '@sveltejs/kit';
+import { error, fail, redirect } from '@sveltejs/kit';
 import { app } from '$lib/server/app';
 import { hasTrail } from '$lib/server/audit/audit';
 import { limitAddress } from '$lib/server/http/address';
@@ -37,10 +37,10 @@ export const actions: Actions = {
 		});
 		if (!limit.ok) {
 			event.setHeaders({ 'retry-after': String(limit.retryAfterSeconds) });
-			error(
-				429,
-				`Too many demos started from your address. Try again in ${waitWords(limit.retryAfterSeconds)}, or go on with one already started.`
-			);
+			// Said on the start page itself, beside the button, so its links stay at hand.
+			return fail(429, {
+				demoRefused: `Too many demos started from your address. Try again in ${waitWords(limit.retryAfterSeconds)}, or go on with one already started.`
+			});
 		}
 		// New to the portal too: the sandbox's reset (its control API) starts its ids again, and an
 		// id the portal has records of (a pass, a decision) would not be a fresh demo.
