@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
@@ -207,7 +208,9 @@ test.describe('operator API', () => {
 		}
 	});
 
-	test('415 for a body sent as anything but JSON, and the link stays', async ({ request }) => {
+	test('415 for a body sent as anything but JSON, or without a type, and the link stays', async ({
+		request
+	}) => {
 		const app = await newApplication(request, 'Api type');
 		const first = await createLink(request, app.id);
 		for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
@@ -220,6 +223,32 @@ test.describe('operator API', () => {
 			expect(json.message).toContain('application/json');
 			expect(Object.keys(json.errors)).toEqual(['content-type']);
 		}
+		// No content-type at all (as Python's requests sends `data=json.dumps(…)`): the server
+		// framework reads no body then, and `"replace": false` must not be lost on the way.
+		const untyped = await new Promise<{ status: number; body: string }>((done, fail) => {
+			const body = '{"email":"morgan@testshop.example","replace":false}';
+			const req = httpRequest(
+				new URL(linkPath(app.id), E2E.origin),
+				{
+					method: 'POST',
+					headers: {
+						authorization: `Bearer ${E2E.operatorKey}`,
+						'content-length': Buffer.byteLength(body)
+					}
+				},
+				(res) => {
+					let text = '';
+					res.on('data', (d: Buffer) => (text += d.toString()));
+					res.on('end', () => done({ status: res.statusCode ?? 0, body: text }));
+				}
+			);
+			req.on('error', fail);
+			req.end(body);
+		});
+		expect(untyped.status).toBe(415);
+		expect(JSON.parse(untyped.body)).toMatchObject({
+			errors: { 'content-type': ['a body without a type is not accepted here'] }
+		});
 		expect((await request.get(first.path)).status()).toBe(200);
 	});
 

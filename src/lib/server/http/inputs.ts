@@ -235,18 +235,27 @@ async function bodyText(request: Request): Promise<string | InputProblem> {
 	}
 }
 
+const NOT_JSON = (type: string): InputProblem => ({
+	status: 415,
+	message: 'Send the body as JSON, with the header content-type: application/json.',
+	errors: { 'content-type': `${type || 'a body without a type'} is not accepted here` }
+});
+
+/**
+ * Whether the request says a body comes with it. Without a content-type, adapter-node hands on
+ * no body at all (its get_raw_body): the body sent is read as empty, and must not pass for one.
+ */
+const saysBody = (request: Request) =>
+	Number(request.headers.get('content-length') ?? 0) > 0 ||
+	request.headers.has('transfer-encoding');
+
 async function checkApiBody(request: Request, type: string): Promise<InputProblem | null> {
+	if (!type && saysBody(request)) return NOT_JSON(type);
 	const packed = compressed(request, 'body');
 	if (packed) return packed;
 	const text = await bodyText(request);
 	if (typeof text !== 'string') return text;
-	if (text.trim() !== '' && !isJson(type)) {
-		return {
-			status: 415,
-			message: 'Send the body as JSON, with the header content-type: application/json.',
-			errors: { 'content-type': `${type || 'a body without a type'} is not accepted here` }
-		};
-	}
+	if (text.trim() !== '' && !isJson(type)) return NOT_JSON(type);
 	const body = parseJsonBody(text);
 	return body.ok ? null : body.problem;
 }
