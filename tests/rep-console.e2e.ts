@@ -565,10 +565,30 @@ test('search and filter by state work without JavaScript', async ({ browser, req
 	await page.getByRole('button', { name: 'Show' }).click();
 	await expect(page).toHaveURL(/\/rep\?refused=ssn$/);
 	expect(asked.filter((u) => /8806/.test(u))).toEqual([]);
+	// Nor one sent as the state (no page offers that: a client of its own), with the search or in
+	// the address: the state is kept only when it is one of the list's.
+	const origin = new URL(page.url()).origin;
+	const asState = await page.request.post('/rep?/search', {
+		form: { q: '372-51-8806', state: '372-51-8806' },
+		headers: { origin, accept: 'text/html' },
+		maxRedirects: 0
+	});
+	expect(asState.status()).toBe(303);
+	expect(asState.headers().location).toBe('/rep?refused=ssn');
+	const inAddress = await page.request.get('/rep?q=372-51-8806&state=372-51-8806', {
+		maxRedirects: 0
+	});
+	expect(inAddress.headers().location).toBe('/rep?refused=ssn');
+	const kept = await page.request.post('/rep?/search', {
+		form: { q: '372-51-8806', state: 'declined' },
+		headers: { origin, accept: 'text/html' },
+		maxRedirects: 0
+	});
+	expect(kept.headers().location).toBe('/rep?refused=ssn&state=declined');
 	// (The box takes 100 characters: the longer search is posted as a client other than the box.)
 	const tooLong = await page.request.post('/rep?/search', {
 		form: { q: `${'a'.repeat(90)} 3725188061`, state: '' },
-		headers: { origin: new URL(page.url()).origin, accept: 'text/html' },
+		headers: { origin, accept: 'text/html' },
 		maxRedirects: 0
 	});
 	expect(tooLong.status()).toBe(400);

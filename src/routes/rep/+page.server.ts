@@ -27,10 +27,12 @@ function refuseSearch(typed: string, message: string): never {
 }
 
 // A search that looks like an SSN is sent to the list without it; one of the office's own
-// nine-digit application numbers is searched for.
+// nine-digit application numbers is searched for. The state goes along only when it is one of the
+// list's: anything else sent there (an SSN, say) must not reach the address either.
 async function refuseSsnSearch(officeId: number, typed: string, state: string): Promise<void> {
 	if (looksLikeSsn(typed) && !(await isOfficeApplicationNumber(app(), officeId, typed))) {
-		redirect(303, consoleHref('/rep', { refused: 'ssn', state }));
+		const known = v.is(ConsoleQuerySchema.entries.state, state);
+		redirect(303, consoleHref('/rep', { refused: 'ssn', state: known ? state : '' }));
 	}
 }
 
