@@ -189,6 +189,23 @@ describe('the record holds no SSN typed into another field', () => {
 			email:
 				'Your email address looks like it holds a Social Security Number: please use another address.'
 		});
+		// An SSN alone in a name (it has no letter either) is told as an SSN.
+		const alone = v.safeParse(SignerSchema, {
+			firstName: '587-31-4926',
+			lastName: '５８７ ３１ ４９２６',
+			email: 'dana@example.com',
+			notificationEmail: 'notices@example.com',
+			ssn: '587-31-4926'
+		});
+		expect(fieldErrors(alone.success ? [] : alone.issues)).toEqual({
+			firstName:
+				'Please leave your Social Security Number out of your first name: it looks like one is there.',
+			lastName:
+				'Please leave your Social Security Number out of your last name: it looks like one is there.'
+		});
+		expect(v.safeParse(SignatureSchema, '587-31-4926').issues?.[0]?.message).toBe(
+			'Please leave your Social Security Number out of your signature: it looks like one is there.'
+		);
 		const signature = v.safeParse(SignatureSchema, 'Dana 123 45 6789 Whitfield');
 		expect(signature.issues?.[0]?.message).toBe(
 			'Please leave your Social Security Number out of your signature: it looks like one is there.'

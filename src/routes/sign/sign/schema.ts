@@ -28,8 +28,9 @@ const name = (what: string) =>
 		v.nonEmpty(`Enter your ${what}.`),
 		v.maxLength(100, `Your ${what} must be 100 characters or fewer.`),
 		nameCharactersIn(what),
-		someLetter(what),
-		noSsnIn(what)
+		// Before the letter: an SSN alone in the field is told as what it is.
+		noSsnIn(what),
+		someLetter(what)
 	);
 
 const email = (what: string) => {
@@ -75,8 +76,8 @@ export const SignatureSchema = v.pipe(
 	v.nonEmpty('Type your full name to sign.'),
 	v.maxLength(210, 'Your signature must be 210 characters or fewer.'),
 	nameCharactersIn('signature'),
-	someLetter('signature'),
-	noSsnIn('signature')
+	noSsnIn('signature'),
+	someLetter('signature')
 );
 
 export { DeclineReasonSchema } from '$lib/server/signing/decline-form';
