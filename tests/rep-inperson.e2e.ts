@@ -791,11 +791,14 @@ test('unlocking paused by wrong passwords says what the rep can do meanwhile: th
 		'Meanwhile you can sign in to your console on another device: the application is there'
 	);
 	await expectLocked(tablet);
+	// While it lasts, no password to type: a try would only be refused.
+	await expect(tablet.getByLabel('Password')).toHaveCount(0);
 	// Shown again (a reload, the tablet picked up later): the pause is said before any try.
-	await tablet.reload();
+	await tablet.getByRole('link', { name: 'Check again' }).click();
 	await expect(tablet.getByRole('alert')).toContainText(
 		/unlocking this tablet is paused: try again in \d+ minutes?\./
 	);
+	await expect(tablet.getByLabel('Password')).toHaveCount(0);
 	// As it says: the rep's phone opens the console, with the application paused in person.
 	const phone = await repPage(browser, REPS.sam);
 	await phone.goto(appPath(app.id));

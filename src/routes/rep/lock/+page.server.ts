@@ -13,6 +13,10 @@ import { forgetSessionCookie } from '$lib/server/signing/session';
 import { LockSchema, UnlockSchema } from './schema';
 import type { Actions, PageServerLoad } from './$types';
 
+/** An Unlock refused, and for how many seconds a try would be (null: none is paused). */
+const refuse = (status: number, error: string, pausedSeconds: number | null = null) =>
+	fail(status, { unlock: true, error, pausedSeconds });
+
 /** Why the Unlock is refused for a while, and what the rep can do meanwhile. */
 const pausedWords = (seconds: number, reason: Handover['lockReason']) =>
 	`Too many wrong passwords. For your security, unlocking this tablet is paused: try again in ${waitWords(seconds)}. Meanwhile you can sign in to your console on another device${
@@ -48,6 +52,7 @@ export const load: PageServerLoad = async (event) => {
 		reason: h.lockReason,
 		repEmail: rep?.email ?? null,
 		paused: paused === null ? null : pausedWords(paused, h.lockReason),
+		pausedSeconds: paused,
 		questionsUntil: questionsUntil
 			? {
 					iso: questionsUntil.toISOString(),
@@ -63,7 +68,8 @@ export const actions: Actions = {
 		const h = event.locals.handover;
 		if (!h) redirect(303, '/rep');
 		const parsed = v.safeParse(LockSchema, Object.fromEntries(await event.request.formData()));
-		if (!parsed.success) return fail(400, { unlock: false, error: parsed.issues[0].message });
+		if (!parsed.success)
+			return fail(400, { unlock: false, error: parsed.issues[0].message, pausedSeconds: null });
 		const { reason } = parsed.output;
 		const ctx = app();
 		await lockHandover(ctx.db, h, reason, {
@@ -77,7 +83,7 @@ export const actions: Actions = {
 		if (!h) redirect(303, '/rep');
 		if (!h.lockedAt) redirect(303, '/sign/terms');
 		const parsed = v.safeParse(UnlockSchema, Object.fromEntries(await event.request.formData()));
-		if (!parsed.success) return fail(400, { unlock: true, error: parsed.issues[0].message });
+		if (!parsed.success) return refuse(400, parsed.issues[0].message);
 		const { rep } = event.locals;
 		const result = await unlockHandover(
 			app(),
@@ -90,28 +96,28 @@ export const actions: Actions = {
 		);
 		if (!result.ok && result.reason === 'locked') {
 			event.setHeaders({ 'retry-after': String(result.retryAfterSeconds) });
-			return fail(429, {
-				unlock: true,
-				error: pausedWords(result.retryAfterSeconds, h.lockReason)
-			});
+			return refuse(
+				429,
+				pausedWords(result.retryAfterSeconds, h.lockReason),
+				result.retryAfterSeconds
+			);
 		}
 		if (!result.ok && result.disabled) {
-			return fail(403, {
-				unlock: true,
-				error:
-					'This rep account is disabled, so it can’t unlock the tablet. Ask whoever runs this portal to enable it again.'
-			});
+			return refuse(
+				403,
+				'This rep account is disabled, so it can’t unlock the tablet. Ask whoever runs this portal to enable it again.'
+			);
 		}
 		if (!result.ok) {
-			return fail(400, {
-				unlock: true,
-				error: withPauseWarning(
+			return refuse(
+				400,
+				withPauseWarning(
 					'That password is not right. Only the rep who handed over the tablet can unlock it.',
 					result,
 					signInRules(app().config),
 					'unlocking'
 				)
-			});
+			);
 		}
 		event.cookies.delete(TABLET_COOKIE, { path: '/' });
 		forgetSessionCookie(event.cookies);
