@@ -1018,6 +1018,23 @@ test('a hand-over ends the application’s emailed link: nobody goes on with it 
 			'A tablet handed to a merchant opens only the signing step.'
 		);
 		expect((await request.get('/sandbox/api/office/1207/application/')).status()).toBe(200);
+
+		// Signed at the counter: the phone and the link say it is on record, not "if that signing
+		// wasn't finished".
+		await answerQuestions(tablet, app.id, 'right');
+		await expect(tablet).toHaveURL(/\/sign\/sign$/);
+		await fillSignForm(tablet, { ssn: freshSsn() });
+		await tablet.getByRole('button', { name: 'Accept and sign' }).click();
+		await expect(tablet).toHaveURL(/\/sign\/done$/);
+		await p.goto('/sign/identity');
+		await expect(
+			p.getByText(
+				'This session has ended, and a decision on this application is already on record, made when you signed with your sales representative in person.'
+			)
+		).toBeVisible();
+		await expect(p.getByText(/signing wasn’t finished/)).toHaveCount(0);
+		expect((await p.goto(link.path))?.status()).toBe(410);
+		await expect(p.getByText(/A decision on this application is already on record/)).toBeVisible();
 	} finally {
 		await phone.close();
 	}

@@ -331,6 +331,10 @@ export type RevokedHow = 'replaced' | 'replaced_unsent' | 'withdrawn' | 'in_pers
 export interface Revoked {
 	how: RevokedHow;
 	by: string | null;
+	/** A hand-over revoked it, whether or not a newer link has come since. */
+	inPerson?: boolean;
+	/** The application has a decision on record since (made with another link, or in person). */
+	decided?: boolean;
 }
 
 /**
@@ -369,17 +373,33 @@ export async function howRevoked(db: Db, linkId: string): Promise<Revoked> {
 				)
 				.orderBy(desc(newer.createdAt))
 				.limit(1)})`,
-			revoke: sql<{ reason?: string; by?: string } | null>`(${revoke})`
+			revoke: sql<{ reason?: string; by?: string } | null>`(${revoke})`,
+			decided: sql<boolean>`exists (${db
+				.select({ id: decisions.id })
+				.from(decisions)
+				.where(
+					and(
+						eq(decisions.officeId, signingLinks.officeId),
+						eq(decisions.applicationId, signingLinks.applicationId)
+					)
+				)})`
 		})
 		.from(signingLinks)
 		.where(eq(signingLinks.id, linkId));
+	const inPerson = row?.revoke?.reason === 'in_person';
+	const decided = row?.decided === true;
 	// The newest link only: one emailed and then replaced by a copy is not in the merchant's mail
 	// to go on with (its email, if it had not gone out yet, was cancelled).
 	if (row?.newer) {
-		return { how: row.newer.emailed ? 'replaced' : 'replaced_unsent', by: row.newer.by };
+		const how = row.newer.emailed ? 'replaced' : 'replaced_unsent';
+		return { how, by: row.newer.by, inPerson, decided };
 	}
-	const how = row?.revoke?.reason === 'in_person' ? 'in_person' : 'withdrawn';
-	return { how, by: row?.revoke?.by ?? null };
+	return {
+		how: inPerson ? 'in_person' : 'withdrawn',
+		by: row?.revoke?.by ?? null,
+		inPerson,
+		decided
+	};
 }
 
 /**

@@ -192,8 +192,16 @@ async function admitLink(
 	const state = linkState(link);
 	if (state !== 'valid') {
 		const revoked = state === 'revoked' ? await howRevoked(ctx.db, link!.id) : null;
+		// A revoked link of an application decided since says so, as a used one does: nothing is
+		// left to sign, whatever ended it.
 		const why =
-			state === 'revoked' ? revoked!.how : state === 'used' ? await howUsed(ctx.db, link!) : state;
+			state === 'revoked'
+				? revoked!.decided
+					? 'decided'
+					: revoked!.how
+				: state === 'used'
+					? await howUsed(ctx.db, link!)
+					: state;
 		const [status, message] = MESSAGES[why];
 		const rep = await linkRep(ctx, link, revoked);
 		// Decided a moment ago in this browser, and the tab closed: the way back to the confirmation

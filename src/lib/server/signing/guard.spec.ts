@@ -33,4 +33,31 @@ describe('why a signing page can’t be used', () => {
 		expect(copied).toContain('Open your signing link again to go on');
 		expect(copied).not.toContain('email');
 	});
+
+	it('says a hand-over ended the session, and what came of it since: a newer link, or a decision', () => {
+		const revoked = (r: NonNullable<EndedSession['revoked']>) =>
+			endedMessage(ended({ end: 'link_revoked', revoked: r }), 'identity');
+		expect(revoked({ how: 'in_person', by: null, inPerson: true })).toContain(
+			'If that signing wasn’t finished, ask them how to go on.'
+		);
+		// A newer link since the hand-over: the hand-over ended this session, the link goes on.
+		const newer = revoked({ how: 'replaced', by: null, inPerson: true });
+		expect(newer).toContain('began signing this application with you in person');
+		expect(newer).toContain('open the link in the most recent email you received');
+		const unsent = revoked({ how: 'replaced_unsent', by: null, inPerson: true });
+		expect(unsent).toContain('began signing this application with you in person');
+		expect(unsent).toContain('wasn’t emailed: ask them for it');
+		// Without a hand-over, a newer link ended it.
+		expect(revoked({ how: 'replaced', by: null, inPerson: false })).toContain(
+			'sent you a newer signing link, which ended this session'
+		);
+		// Signed since: not "if that signing wasn't finished", nor a link to go on with.
+		const signed = revoked({ how: 'in_person', by: null, inPerson: true, decided: true });
+		expect(signed).toBe(
+			'This session has ended, and a decision on this application is already on record, made when you signed with your sales representative in person. Your sales representative can tell you where things stand, and send you copies of the documents.'
+		);
+		expect(revoked({ how: 'replaced', by: null, inPerson: false, decided: true })).toContain(
+			'a decision on this application is already on record. Your sales'
+		);
+	});
 });

@@ -53,6 +53,16 @@ export function endedMessage(ended: EndedSession | undefined, step?: Step): stri
 	}
 	switch (ended?.end) {
 		case 'link_revoked':
+			// Signed since, elsewhere: nothing is left to go on with, whatever ended this session.
+			if (ended.revoked?.decided) {
+				return `This session has ended, and a decision on this application is already on record${ended.revoked.inPerson ? ', made when you signed with your sales representative in person' : ''}. Your sales representative can tell you where things stand, and send you copies of the documents.`;
+			}
+			if (ended.revoked?.inPerson && ended.revoked.how === 'replaced') {
+				return 'This session ended when your sales representative began signing this application with you in person. They have since sent you a newer signing link: open the link in the most recent email you received to go on.';
+			}
+			if (ended.revoked?.inPerson && ended.revoked.how === 'replaced_unsent') {
+				return 'This session ended when your sales representative began signing this application with you in person. They have since made a newer signing link, which wasn’t emailed: ask them for it if you don’t have it.';
+			}
 			if (ended.revoked?.how === 'replaced') {
 				return 'Your sales representative sent you a newer signing link, which ended this session. Open the link in the most recent email you received to go on.';
 			}

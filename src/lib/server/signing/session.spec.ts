@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { openMemoryDatabase } from '$lib/server/db';
-import { signingSessions } from '$lib/server/db/schema';
+import { decisions, signingSessions } from '$lib/server/db/schema';
 import { createLink, revokeLinks } from '$lib/server/links/links';
 import {
 	createSession,
@@ -170,7 +170,7 @@ describe('an ended session', () => {
 				end: 'link_revoked',
 				// The session's own row, where a post from its sign step keeps what it held.
 				sessionId: onA.session.id,
-				revoked: { how: 'replaced_unsent', by: 'rep:x' },
+				revoked: { how: 'replaced_unsent', by: 'rep:x', inPerson: false, decided: false },
 				officeId: 1207,
 				applicationId: 1,
 				repNo: 3,
@@ -204,7 +204,25 @@ describe('an ended session', () => {
 			);
 			// The rep who took it in person, whom the merchant's page names.
 			expect(await ended(onC.secret, later(3000))).toMatchObject({
-				revoked: { how: 'in_person', by: 'rep:r2' }
+				revoked: { how: 'in_person', by: 'rep:r2', inPerson: true, decided: false }
+			});
+			// A link sent since: the merchant goes on with it, and the hand-over is still what ended
+			// this session.
+			await linkFor(db, 3, later(4000), 'merchant@example.com');
+			expect(await ended(onC.secret, later(5000))).toMatchObject({
+				revoked: { how: 'replaced', inPerson: true, decided: false }
+			});
+			// And once a decision is on record (here, made with the newer link), that is what it says.
+			await db.insert(decisions).values({
+				officeId: 1207,
+				applicationId: 3,
+				sessionId: randomUUID(),
+				isAccepted: true,
+				body: {},
+				ssnLast4: '0000'
+			});
+			expect(await ended(onC.secret, later(6000))).toMatchObject({
+				revoked: { how: 'replaced', inPerson: true, decided: true }
 			});
 
 			// Idle, and past a working day however active; a cookie that names nothing is nothing.
