@@ -143,5 +143,10 @@ describe('form posts from our own pages only', () => {
 				'This form was sent from a page on another website, so it was refused and nothing was done.'
 			);
 		}
+		// Neither header at all (a program, an add-on that strips them): not "another website".
+		expect(foreign(form)).toBe(true);
+		expect(foreignFormMessage(...post(form))).toBe(
+			'This form was sent without saying which page it came from, as browsers do, so it was refused and nothing was done. Send it from the portal’s own page, in a browser without add-ons that remove that.'
+		);
 	});
 });

@@ -44,8 +44,15 @@ export function foreignFormMessage(request: Request, url: URL): string {
 	if (from) {
 		return `This form was sent from a page at ${from}, but this portal's address is ${url.origin}, so it was refused. Open the portal at ${url.origin}; if that address is wrong, its operator sets ORIGIN to the one people use.`;
 	}
+	// Neither header: not "another website", which nothing said. Browsers send one or the other
+	// with every post; a program, or an add-on that strips them, does not.
+	if (!request.headers.has('origin') && !request.headers.has('sec-fetch-site')) return UNSAID_FORM;
 	return FOREIGN_FORM;
 }
+
+/** A post that says nothing of the page it came from. */
+const UNSAID_FORM =
+	'This form was sent without saying which page it came from, as browsers do, so it was refused and nothing was done. Send it from the portal’s own page, in a browser without add-ons that remove that.';
 
 /** An origin as browsers write it: a scheme, a host (a name or an address) and a port. */
 const ORIGIN_SHAPE = /^https?:\/\/(?:[a-z0-9.-]{1,253}|\[[0-9a-f:.]{2,45}\])(?::\d{1,5})?$/i;
