@@ -16,6 +16,13 @@ export function parseAnswers(form: FormData, set: IdentityQuestionSet): AnswerPa
 	const errors: Record<string, string> = {};
 	for (const q of set.Questions) {
 		const qid = String(q.QuestionID);
+		// One radio group sends one value: two different ones are no choice (a forged post), and
+		// must not be sent as either, to count as a try.
+		const values = new Set(form.getAll(`q-${qid}`));
+		if (values.size > 1) {
+			errors[qid] = 'Choose only one answer for this question.';
+			continue;
+		}
 		const value = form.get(`q-${qid}`);
 		const choice =
 			typeof value === 'string' ? q.Choices.find((c) => String(c.ChoiceID) === value) : undefined;
