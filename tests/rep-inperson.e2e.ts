@@ -768,6 +768,27 @@ test('a tablet left with the rep’s cookie alone goes on with the signing, not 
 	await expect(tablet).toHaveURL(new RegExp(`${appPath(app.id)}(\\?done=unlocked)?$`));
 });
 
+test('a lock posted with a reason the pages never send still locks the tablet, as Return to rep', async ({
+	browser,
+	request
+}) => {
+	const app = await newApplication(request, 'In person odd lock');
+	const tablet = await repPage(browser, REPS.sam);
+	await handOver(tablet, app.id);
+	const posted = await tablet.request.post('/rep/lock?/lock', {
+		form: { reason: 'second' },
+		headers: { origin: new URL(tablet.url()).origin, accept: 'text/html' },
+		maxRedirects: 0
+	});
+	expect(posted.status()).toBe(303);
+	expect(posted.headers().location).toBe('/rep/lock');
+	await tablet.goto('/sign/terms');
+	await expectLocked(tablet);
+	await expect(
+		tablet.getByText('The signing is paused; what was done so far is kept.')
+	).toBeVisible();
+});
+
 test('unlocking paused by wrong passwords says what the rep can do meanwhile: the console opens elsewhere', async ({
 	browser,
 	request
@@ -784,21 +805,28 @@ test('unlocking paused by wrong passwords says what the rep can do meanwhile: th
 		await Promise.all([answered(), unlock(tablet, `not the password ${i}`)]);
 	}
 	await expect(tablet.getByRole('alert')).toContainText('That was the last try');
-	await Promise.all([answered(), unlock(tablet, REPS.sam.password())]);
+	// Paused from that try on: no password to type, since a try would only be refused.
+	await expect(tablet.getByLabel('Password')).toHaveCount(0);
+	await expectLocked(tablet);
+	// A try all the same (a client of its own), with the right password: refused, in words.
+	const tried = await tablet.request.post('/rep/lock?/unlock', {
+		form: { password: REPS.sam.password() },
+		headers: { origin: new URL(tablet.url()).origin, accept: 'text/html' },
+		maxRedirects: 0
+	});
+	expect(tried.status()).toBe(429);
+	expect(await tried.text()).toContain('unlocking this tablet is paused: try again in');
+	// Shown again (a reload, the tablet picked up later): the pause is said before any try.
+	await tablet.getByRole('link', { name: 'Check again' }).click();
 	const paused = tablet.getByRole('alert');
-	await expect(paused).toContainText('unlocking this tablet is paused: try again in');
+	await expect(paused).toContainText(
+		/unlocking this tablet is paused: try again in \d+ minutes?\./
+	);
 	await expect(paused).toContainText(
 		'Meanwhile you can sign in to your console on another device: the application is there'
 	);
+	await expect(tablet.getByLabel('Password')).toHaveCount(0);
 	await expectLocked(tablet);
-	// While it lasts, no password to type: a try would only be refused.
-	await expect(tablet.getByLabel('Password')).toHaveCount(0);
-	// Shown again (a reload, the tablet picked up later): the pause is said before any try.
-	await tablet.getByRole('link', { name: 'Check again' }).click();
-	await expect(tablet.getByRole('alert')).toContainText(
-		/unlocking this tablet is paused: try again in \d+ minutes?\./
-	);
-	await expect(tablet.getByLabel('Password')).toHaveCount(0);
 	// As it says: the rep's phone opens the console, with the application paused in person.
 	const phone = await repPage(browser, REPS.sam);
 	await phone.goto(appPath(app.id));

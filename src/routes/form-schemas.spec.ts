@@ -9,12 +9,11 @@ import { PasswordChangeSchema } from './rep/password/schema';
 import { SignerSchema } from './sign/sign/schema';
 import { ConsentSchema } from './sign/terms/schema';
 
-/** Every form's schema, with the fields its page sends. */
+/** Every form's schema that can refuse, with the fields its page sends (LockSchema never does). */
 const FORMS = {
 	SignInSchema,
 	PasswordChangeSchema,
 	UnlockSchema,
-	LockSchema,
 	SendLinkSchema,
 	HandOverSchema,
 	SignerSchema,
@@ -60,6 +59,11 @@ describe('a form posted with fields missing (a stale page, a tool) is answered i
 			messages(PasswordChangeSchema, { current: 'x', password: spaces, again: spaces })
 		).toEqual(['Use more than spaces: fifteen of them alone are easy to guess.']);
 		expect(messages(SendLinkSchema, {})[0]).toBe('Enter the email address to send the link to.');
+		// A lock is never refused: a reason the pages never send locks as "Return to rep".
+		for (const reason of [undefined, 'second', 'x'.repeat(100_000), ['idle', 'x']]) {
+			expect(v.parse(LockSchema, { reason })).toEqual({ reason: 'returned' });
+		}
+		expect(v.parse(LockSchema, { reason: 'idle' })).toEqual({ reason: 'idle' });
 	});
 
 	it.each(Object.entries(FORMS))(

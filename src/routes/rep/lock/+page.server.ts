@@ -67,10 +67,8 @@ export const actions: Actions = {
 	lock: async (event) => {
 		const h = event.locals.handover;
 		if (!h) redirect(303, '/rep');
-		const parsed = v.safeParse(LockSchema, Object.fromEntries(await event.request.formData()));
-		if (!parsed.success)
-			return fail(400, { unlock: false, error: parsed.issues[0].message, pausedSeconds: null });
-		const { reason } = parsed.output;
+		// Never refused (see LockSchema): the tablet locks whatever the post says.
+		const { reason } = v.parse(LockSchema, Object.fromEntries(await event.request.formData()));
 		const ctx = app();
 		await lockHandover(ctx.db, h, reason, {
 			meta: requestMeta(event),
@@ -109,14 +107,17 @@ export const actions: Actions = {
 			);
 		}
 		if (!result.ok) {
+			const rules = signInRules(app().config);
 			return refuse(
 				400,
 				withPauseWarning(
 					'That password is not right. Only the rep who handed over the tablet can unlock it.',
 					result,
-					signInRules(app().config),
+					rules,
 					'unlocking'
-				)
+				),
+				// The last try: paused from now, for as long as it says (or at most two windows).
+				result.left <= 0 ? (result.pausedSeconds ?? 2 * rules.lockoutMinutes * 60) : null
 			);
 		}
 		event.cookies.delete(TABLET_COOKIE, { path: '/' });

@@ -8,10 +8,11 @@ export const UnlockSchema = v.object({
 	)
 });
 
-/** Why the tablet locks from a signing page: "Return to rep", or the page's idle timer. */
+/**
+ * Why the tablet locks from a signing page: "Return to rep", or the page's idle timer. A reason
+ * the pages never send (a forged post) still locks it, as "Return to rep": refusing would leave
+ * the tablet open in the merchant's hands, and its page (now the signing step's) saying nothing.
+ */
 export const LockSchema = v.object({
-	reason: v.optional(
-		v.picklist(['returned', 'idle'], 'The reason must be “returned” or “idle”.'),
-		'returned'
-	)
+	reason: v.fallback(v.optional(v.picklist(['returned', 'idle']), 'returned'), 'returned')
 });
