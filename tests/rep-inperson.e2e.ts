@@ -1057,7 +1057,7 @@ test('a hand-over ends the application’s emailed link: nobody goes on with it 
 		await p.goto('/sign/identity');
 		await expect(
 			p.getByText(
-				'This session has ended, and a decision on this application is already on record, made when you signed with your sales representative in person.'
+				'This session has ended, and a decision on this application is already on record.'
 			)
 		).toBeVisible();
 		await expect(p.getByText(/signing wasn’t finished/)).toHaveCount(0);

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, gte, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, isNull, max, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { appendAudit, holdApplication } from '$lib/server/audit/audit';
 import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
@@ -7,6 +7,7 @@ import { preparedPer } from '$lib/server/db/prepared';
 import {
 	auditEvents,
 	decisions,
+	declines,
 	handovers,
 	signingLinks,
 	signingSessions
@@ -335,6 +336,8 @@ export interface Revoked {
 	inPerson?: boolean;
 	/** The application has a decision on record since (made with another link, or in person). */
 	decided?: boolean;
+	/** Declined before identity since its newest link (see declinedSinceLastLink), undecided. */
+	declined?: boolean;
 }
 
 /**
@@ -342,7 +345,7 @@ export interface Revoked {
  * started): a newer link for the application replaced it; else the trail's revoke says whether a
  * rep withdrew it or took the signing in person.
  */
-export async function howRevoked(db: Db, linkId: string): Promise<Revoked> {
+export async function howRevoked(db: Db, linkId: string, now = new Date()): Promise<Revoked> {
 	const newer = alias(signingLinks, 'newer');
 	const revoke = db
 		.select({ data: auditEvents.data })
@@ -359,9 +362,13 @@ export async function howRevoked(db: Db, linkId: string): Promise<Revoked> {
 		.limit(1);
 	const [row] = await db
 		.select({
-			newer: sql<{ by: string; emailed: boolean } | null>`(${db
+			officeId: signingLinks.officeId,
+			applicationId: signingLinks.applicationId,
+			// The newest link since, and whether it still opens: one revoked, used or expired in its
+			// turn is no link to send the merchant to.
+			newer: sql<{ by: string; emailed: boolean; opens: boolean } | null>`(${db
 				.select({
-					newer: sql`json_build_object('by', ${newer.createdBy}, 'emailed', ${newer.email} is not null)`
+					newer: sql`json_build_object('by', ${newer.createdBy}, 'emailed', ${newer.email} is not null, 'opens', ${newer.usedAt} is null and ${newer.revokedAt} is null and ${newer.expiresAt} > ${now.toISOString()}::timestamptz)`
 				})
 				.from(newer)
 				.where(
@@ -388,18 +395,49 @@ export async function howRevoked(db: Db, linkId: string): Promise<Revoked> {
 		.where(eq(signingLinks.id, linkId));
 	const inPerson = row?.revoke?.reason === 'in_person';
 	const decided = row?.decided === true;
+	const declined =
+		!!row && !decided && (await declinedSinceLastLink(db, row.officeId, row.applicationId));
 	// The newest link only: one emailed and then replaced by a copy is not in the merchant's mail
 	// to go on with (its email, if it had not gone out yet, was cancelled).
-	if (row?.newer) {
+	if (row?.newer?.opens) {
 		const how = row.newer.emailed ? 'replaced' : 'replaced_unsent';
-		return { how, by: row.newer.by, inPerson, decided };
+		return { how, by: row.newer.by, inPerson, decided, declined };
 	}
 	return {
 		how: inPerson ? 'in_person' : 'withdrawn',
 		by: row?.revoke?.by ?? null,
 		inPerson,
-		decided
+		decided,
+		declined
 	};
+}
+
+/**
+ * Whether the merchant's last word on the application is a decline before identity: one made
+ * since its newest link was created (in person, or on that link), so no rep has sent a link since.
+ */
+export async function declinedSinceLastLink(
+	db: Tx | Db,
+	officeId: number,
+	applicationId: number
+): Promise<boolean> {
+	const ofApplication = <T extends typeof declines | typeof signingLinks>(t: T) =>
+		and(eq(t.officeId, officeId), eq(t.applicationId, applicationId));
+	const newestLink = db
+		.select({ at: max(signingLinks.createdAt) })
+		.from(signingLinks)
+		.where(ofApplication(signingLinks));
+	const [row] = await db
+		.select({ id: declines.id })
+		.from(declines)
+		.where(
+			and(
+				ofApplication(declines),
+				sql`${declines.createdAt} >= coalesce((${newestLink}), '-infinity'::timestamptz)`
+			)
+		)
+		.limit(1);
+	return row !== undefined;
 }
 
 /**

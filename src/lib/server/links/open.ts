@@ -192,13 +192,15 @@ async function admitLink(
 	const state = linkState(link);
 	if (state !== 'valid') {
 		const revoked = state === 'revoked' ? await howRevoked(ctx.db, link!.id) : null;
-		// A revoked link of an application decided since says so, as a used one does: nothing is
-		// left to sign, whatever ended it.
+		// A revoked link of an application decided or declined since says so, as a used one does:
+		// nothing is left to sign, whatever ended it.
 		const why =
 			state === 'revoked'
 				? revoked!.decided
 					? 'decided'
-					: revoked!.how
+					: revoked!.declined
+						? 'declined'
+						: revoked!.how
 				: state === 'used'
 					? await howUsed(ctx.db, link!)
 					: state;

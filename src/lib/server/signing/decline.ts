@@ -1,9 +1,9 @@
-import { and, eq, max, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '$lib/server/app';
 import { appendAudit } from '$lib/server/audit/audit';
 import type { Tx } from '$lib/server/db';
 import { queueEarlyDeclineReceipt } from '$lib/server/decisions/receipt';
-import { declines, signingLinks, type Channel, type DeclineStage } from '$lib/server/db/schema';
+import { declines, type Channel, type DeclineStage } from '$lib/server/db/schema';
 import type { RequestMeta } from '$lib/server/http/meta';
 import { notifyRep } from '$lib/server/mail/notes';
 import { earlierPass } from '$lib/server/identity/attempts';
@@ -94,32 +94,4 @@ export const DECLINE_ON_SIGN_STEP =
 export async function declineById(db: Tx, id: string): Promise<Decline | undefined> {
 	const [row] = await db.select().from(declines).where(eq(declines.id, id));
 	return row;
-}
-
-/**
- * Whether the merchant's last word on the application is a decline before identity: one made
- * since its newest link was created (in person, or on that link), so no rep has sent a link since.
- */
-export async function declinedSinceLastLink(
-	db: Tx,
-	officeId: number,
-	applicationId: number
-): Promise<boolean> {
-	const ofApplication = <T extends typeof declines | typeof signingLinks>(t: T) =>
-		and(eq(t.officeId, officeId), eq(t.applicationId, applicationId));
-	const newestLink = db
-		.select({ at: max(signingLinks.createdAt) })
-		.from(signingLinks)
-		.where(ofApplication(signingLinks));
-	const [row] = await db
-		.select({ id: declines.id })
-		.from(declines)
-		.where(
-			and(
-				ofApplication(declines),
-				sql`${declines.createdAt} >= coalesce((${newestLink}), '-infinity'::timestamptz)`
-			)
-		)
-		.limit(1);
-	return row !== undefined;
 }

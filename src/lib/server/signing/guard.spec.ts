@@ -51,13 +51,15 @@ describe('why a signing page can’t be used', () => {
 		expect(revoked({ how: 'replaced', by: null, inPerson: false })).toContain(
 			'sent you a newer signing link, which ended this session'
 		);
-		// Signed since: not "if that signing wasn't finished", nor a link to go on with.
-		const signed = revoked({ how: 'in_person', by: null, inPerson: true, decided: true });
-		expect(signed).toBe(
-			'This session has ended, and a decision on this application is already on record, made when you signed with your sales representative in person. Your sales representative can tell you where things stand, and send you copies of the documents.'
-		);
-		expect(revoked({ how: 'replaced', by: null, inPerson: false, decided: true })).toContain(
-			'a decision on this application is already on record. Your sales'
+		// Decided since (in person or on a newer link, accepted or declined): not "if that signing
+		// wasn't finished", nor a link to go on with, nor where it was made.
+		const decided =
+			'This session has ended, and a decision on this application is already on record. Your sales representative can tell you where things stand, and send you copies of the documents.';
+		expect(revoked({ how: 'in_person', by: null, inPerson: true, decided: true })).toBe(decided);
+		expect(revoked({ how: 'replaced', by: null, inPerson: true, decided: true })).toBe(decided);
+		// Declined before identity since (at the counter, or on the newer link).
+		expect(revoked({ how: 'in_person', by: null, inPerson: true, declined: true })).toBe(
+			'This session has ended, and the application has been declined since. If you have changed your mind, ask your sales representative for a new link.'
 		);
 	});
 });

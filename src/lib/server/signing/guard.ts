@@ -53,9 +53,13 @@ export function endedMessage(ended: EndedSession | undefined, step?: Step): stri
 	}
 	switch (ended?.end) {
 		case 'link_revoked':
-			// Signed since, elsewhere: nothing is left to go on with, whatever ended this session.
+			// Decided or declined since (on another link, or in person): nothing is left to go on
+			// with, whatever ended this session.
 			if (ended.revoked?.decided) {
-				return `This session has ended, and a decision on this application is already on record${ended.revoked.inPerson ? ', made when you signed with your sales representative in person' : ''}. Your sales representative can tell you where things stand, and send you copies of the documents.`;
+				return 'This session has ended, and a decision on this application is already on record. Your sales representative can tell you where things stand, and send you copies of the documents.';
+			}
+			if (ended.revoked?.declined) {
+				return 'This session has ended, and the application has been declined since. If you have changed your mind, ask your sales representative for a new link.';
 			}
 			if (ended.revoked?.inPerson && ended.revoked.how === 'replaced') {
 				return 'This session ended when your sales representative began signing this application with you in person. They have since sent you a newer signing link: open the link in the most recent email you received to go on.';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { openMemoryDatabase } from '$lib/server/db';
-import { decisions, signingSessions } from '$lib/server/db/schema';
+import { decisions, declines, signingSessions } from '$lib/server/db/schema';
 import { createLink, revokeLinks } from '$lib/server/links/links';
 import {
 	createSession,
@@ -170,7 +170,13 @@ describe('an ended session', () => {
 				end: 'link_revoked',
 				// The session's own row, where a post from its sign step keeps what it held.
 				sessionId: onA.session.id,
-				revoked: { how: 'replaced_unsent', by: 'rep:x', inPerson: false, decided: false },
+				revoked: {
+					how: 'replaced_unsent',
+					by: 'rep:x',
+					inPerson: false,
+					decided: false,
+					declined: false
+				},
 				officeId: 1207,
 				applicationId: 1,
 				repNo: 3,
@@ -208,11 +214,35 @@ describe('an ended session', () => {
 			});
 			// A link sent since: the merchant goes on with it, and the hand-over is still what ended
 			// this session.
-			await linkFor(db, 3, later(4000), 'merchant@example.com');
+			const sent = await linkFor(db, 3, later(4000), 'merchant@example.com');
 			expect(await ended(onC.secret, later(5000))).toMatchObject({
-				revoked: { how: 'replaced', inPerson: true, decided: false }
+				revoked: { how: 'replaced', inPerson: true, decided: false, declined: false }
 			});
-			// And once a decision is on record (here, made with the newer link), that is what it says.
+			// Past its own end, that link is none to go on with: the hand-over is what is said.
+			expect(await ended(onC.secret, new Date(sent.link.expiresAt.getTime() + 1))).toMatchObject({
+				revoked: { how: 'in_person', by: 'rep:r2', inPerson: true }
+			});
+			// Nor once it too is taken in person (a second hand-over).
+			await revokeLinks(
+				db,
+				{ officeId: 1207, applicationId: 3, rep: 'x', meta, reason: 'in_person', by: 'rep:r3' },
+				later(6000)
+			);
+			expect(await ended(onC.secret, later(7000))).toMatchObject({
+				revoked: { how: 'in_person', by: 'rep:r2', inPerson: true, declined: false }
+			});
+			// Declined at the counter before identity since: said, undecided.
+			await db.insert(declines).values({
+				officeId: 1207,
+				applicationId: 3,
+				sessionId: randomUUID(),
+				stage: 'terms',
+				createdAt: later(8000)
+			});
+			expect(await ended(onC.secret, later(9000))).toMatchObject({
+				revoked: { inPerson: true, decided: false, declined: true }
+			});
+			// And once a decision is on record, that is what it says.
 			await db.insert(decisions).values({
 				officeId: 1207,
 				applicationId: 3,
@@ -221,8 +251,8 @@ describe('an ended session', () => {
 				body: {},
 				ssnLast4: '0000'
 			});
-			expect(await ended(onC.secret, later(6000))).toMatchObject({
-				revoked: { how: 'replaced', inPerson: true, decided: true }
+			expect(await ended(onC.secret, later(10_000))).toMatchObject({
+				revoked: { inPerson: true, decided: true, declined: false }
 			});
 
 			// Idle, and past a working day however active; a cookie that names nothing is nothing.

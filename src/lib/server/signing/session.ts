@@ -179,10 +179,10 @@ export async function findSession(
 		if (!replaced) return undefined;
 		const { session: s, linkRevokedAt } = replaced;
 		const end = sessionEnd(s, linkRevokedAt, idleMinutes, now) ?? 'replaced';
-		return { ended: await endedOf(db, s, end) };
+		return { ended: await endedOf(db, s, end, now) };
 	}
 	const end = sessionEnd(row, found.linkRevokedAt, idleMinutes, now);
-	if (end) return { ended: await endedOf(db, row, end) };
+	if (end) return { ended: await endedOf(db, row, end, now) };
 	if (now.getTime() - row.lastSeenAt.getTime() < touchInterval(idleMinutes)) {
 		return { open: row, ...head };
 	}
@@ -191,9 +191,14 @@ export async function findSession(
 }
 
 /** What the pages of an ended session need to say why (see EndedSession). */
-async function endedOf(db: Db, s: SigningSession, end: SessionEnd): Promise<EndedSession> {
+async function endedOf(
+	db: Db,
+	s: SigningSession,
+	end: SessionEnd,
+	now: Date
+): Promise<EndedSession> {
 	const { officeId, applicationId, repNo, linkId, channel } = s;
-	const revoked = end === 'link_revoked' && linkId ? await howRevoked(db, linkId) : undefined;
+	const revoked = end === 'link_revoked' && linkId ? await howRevoked(db, linkId, now) : undefined;
 	const finished = s.decisionId ? 'decided' : s.declineId ? 'declined' : undefined;
 	const backToLink = linkId && !finished && ['idle', 'expired', 'replaced'].includes(end);
 	const [link] = backToLink
