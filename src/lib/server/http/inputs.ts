@@ -235,22 +235,32 @@ async function bodyText(request: Request): Promise<string | InputProblem> {
 	}
 }
 
-const NOT_JSON = (type: string): InputProblem => ({
+const NOT_JSON = (
+	type: string,
+	message = 'Send the body as JSON, with the header content-type: application/json.'
+): InputProblem => ({
 	status: 415,
-	message: 'Send the body as JSON, with the header content-type: application/json.',
+	message,
 	errors: { 'content-type': `${type || 'a body without a type'} is not accepted here` }
 });
 
 /**
- * Whether the request says a body comes with it. Without a content-type, adapter-node hands on
- * no body at all (its get_raw_body): the body sent is read as empty, and must not pass for one.
+ * A body sent without a content-type, as the request's headers tell (adapter-node hands on no
+ * body then, its get_raw_body: read as empty, it must not pass for none). One sent in chunks may
+ * be empty, which the server cannot see: the refusal says how to send none.
  */
-const saysBody = (request: Request) =>
-	Number(request.headers.get('content-length') ?? 0) > 0 ||
-	request.headers.has('transfer-encoding');
+function untypedBody(request: Request): InputProblem | null {
+	if (Number(request.headers.get('content-length') ?? 0) > 0) return NOT_JSON('');
+	if (!request.headers.has('transfer-encoding')) return null;
+	return NOT_JSON(
+		'',
+		'Send the body as JSON, with the header content-type: application/json. With no body, send none: a body sent in chunks without a type can’t be read here, even an empty one.'
+	);
+}
 
 async function checkApiBody(request: Request, type: string): Promise<InputProblem | null> {
-	if (!type && saysBody(request)) return NOT_JSON(type);
+	const untyped = type ? null : untypedBody(request);
+	if (untyped) return untyped;
 	const packed = compressed(request, 'body');
 	if (packed) return packed;
 	const text = await bodyText(request);
