@@ -9,6 +9,7 @@ import {
 	adapterProblems,
 	defaultHost
 } from '../src/lib/server/config/adapter.js';
+import { answerClientErrors } from '../src/lib/server/http/client-error.js';
 import { drainUnreadBodies } from '../src/lib/server/http/drain.js';
 import { probeMailServer } from '../src/lib/server/mail/probe.js';
 
@@ -58,6 +59,8 @@ const origin = process.env.ORIGIN.replace(/\/+$/, '');
 const { server } = await import(resolve('build/index.js'));
 // A body the app answered without reading no longer stops its connection (see drain.js).
 drainUnreadBodies(server.server);
+// A request Node cannot read is told why in words, not with an empty page (see client-error.js).
+answerClientErrors(server.server);
 
 // Stopped (Ctrl-C, SIGTERM) while this script still asks the portal for its demo link: the portal
 // stops by itself (adapter-node, whose own handlers are in place now), and there is then nothing

@@ -373,6 +373,20 @@ test('a reason sent in another charset than UTF-8, or a form sent as JSON, is re
 	await expect(page.getByRole('button', { name: 'Accept and sign' })).toBeVisible();
 });
 
+test('an address or cookies too long for the server to read are answered in words, not an empty page', async () => {
+	// Node refuses them before the app sees them (src/lib/server/http/client-error.js).
+	const got = await pipelined(
+		E2E.port,
+		[`GET /rep?q=${'a'.repeat(40_000)} HTTP/1.1\r\nHost: 127.0.0.1:${E2E.port}\r\n\r\n`],
+		(text) => text.includes('try again.'),
+		15_000
+	);
+	expect(got).toMatch(/^HTTP\/1\.1 431 /);
+	expect(got).toContain(
+		'The address, or the cookies sent with it, are too long for this portal to read, so nothing was done.'
+	);
+});
+
 test('a large body the portal answers without reading leaves its connection working: the next request on it is answered', async () => {
 	// A post to a path the portal redirects (its trailing slash) is answered before its body is
 	// read; the rest of the body used to stop the connection, and a client sending its next

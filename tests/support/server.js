@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { answerClientErrors } from '../../src/lib/server/http/client-error.js';
 import { drainUnreadBodies } from '../../src/lib/server/http/drain.js';
 
 // E2E_DIR and E2E_SMTP_URL let a test start a second server of its own (tests/mail.e2e.ts: one
@@ -116,3 +117,4 @@ for (const { office, repNo, email, name, phone, temporary } of REPS) {
 const { server } = await import(resolve(process.env.E2E_BUILD_DIR || 'build', 'index.js'));
 // As scripts/start.js does: a body the app answered without reading is drained (drain.js).
 drainUnreadBodies(server.server);
+answerClientErrors(server.server);
