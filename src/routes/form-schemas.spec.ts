@@ -59,6 +59,10 @@ describe('a form posted with fields missing (a stale page, a tool) is answered i
 			messages(PasswordChangeSchema, { current: 'x', password: spaces, again: spaces })
 		).toEqual(['Use more than spaces: fifteen of them alone are easy to guess.']);
 		expect(messages(SendLinkSchema, {})[0]).toBe('Enter the email address to send the link to.');
+		// A search from an address whose bytes were not UTF-8 (%FF): not searched for as "�".
+		expect(messages(ConsoleQuerySchema, { q: 'caf\uFFFD' })).toEqual([
+			'The search has characters that could not be read (they were not sent as UTF-8). Type it again.'
+		]);
 		// A lock is never refused: a reason the pages never send locks as "Return to rep".
 		for (const reason of [undefined, 'second', 'x'.repeat(100_000), ['idle', 'x']]) {
 			expect(v.parse(LockSchema, { reason })).toEqual({ reason: 'returned' });

@@ -20,10 +20,12 @@ import { consoleHref } from './href';
 import { ConsoleQuerySchema } from './schema';
 import type { Actions, PageServerLoad } from './$types';
 
-// The refusal page offers the search again, as typed less what was refused in it, and less what
-// looks like an SSN once cut (the cut can leave nine digits of a longer number alone).
+// The refusal page offers the search again, as typed less what was refused in it (control
+// characters, what could not be read), and less what looks like an SSN once cut (the cut can
+// leave nine digits of a longer number alone).
 function refuseSearch(typed: string, message: string): never {
-	error(400, { message, search: shownBackCut(withoutControlCharacters(typed), 100) });
+	const readable = withoutControlCharacters(typed).replaceAll('\uFFFD', '');
+	error(400, { message, search: shownBackCut(readable, 100) });
 }
 
 // A search that looks like an SSN is sent to the list without it; one of the office's own

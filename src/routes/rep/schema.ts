@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { STATE_KINDS } from '$lib/server/console/state';
-import { hasControlCharacter } from '$lib/server/http/inputs';
+import { hasControlCharacter, hasUnreadable } from '$lib/server/http/inputs';
 
 /** The console's GET form: search text and a state, both optional. */
 export const ConsoleQuerySchema = v.object({
@@ -10,6 +10,11 @@ export const ConsoleQuerySchema = v.object({
 			v.check(
 				(s) => !hasControlCharacter(s),
 				'The search contains an invisible control character. Type it again.'
+			),
+			// Bytes in the address that were not UTF-8 read as U+FFFD: a search for what no one typed.
+			v.check(
+				(s) => !hasUnreadable(s),
+				'The search has characters that could not be read (they were not sent as UTF-8). Type it again.'
 			),
 			v.trim(),
 			v.maxLength(100, 'The search is too long (at most 100 characters).')
