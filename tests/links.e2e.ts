@@ -36,6 +36,9 @@ const MESSAGES = {
 	// Replaced by a newer link, in the merchant's mail or in none (made to copy, say).
 	replaced: 'This link has been replaced by a newer one. Use the most recent email you received',
 	replacedUnsent: 'This link has been replaced by a newer one, which wasn’t emailed',
+	// …by one that no longer opens either.
+	replacedClosed:
+		'This link has been replaced by a newer one, which no longer opens either. Ask your sales representative for a new link if you still want to sign.',
 	used: 'A decision on this application is already on record, so this link no longer opens. Your sales representative can tell you where things stand, and send you copies of the documents.',
 	declined:
 		'This application was declined, so this link no longer opens. If you have changed your mind, ask your sales representative for a new link.'
@@ -465,6 +468,15 @@ test.describe('link states', () => {
 		const newer = await createLink(request, app.id);
 		await expectLinkError(page, path, 410, MESSAGES.replacedUnsent, app.business);
 		await openLinkAndStart(page, newer.path);
+		// Declined on that one too: the first link says so, not "use the newer one".
+		await page.getByText('I don’t want to sign').click();
+		await page.getByRole('button', { name: 'Decline the application' }).click();
+		await expect(page.getByRole('heading', { level: 1, name: TEXT.declinedTitle })).toBeVisible();
+		await expectLinkError(page, path, 410, MESSAGES.declined, app.business);
+		// A third, expired before anyone opened it: none of the three opens, and the first says so.
+		const third = await linkExpiringIn(request, app.id, 1_500);
+		await third.outlive(page);
+		await expectLinkError(page, path, 410, MESSAGES.replacedClosed, app.business);
 	});
 
 	test('a started session is not a way around an expired link', async ({ page, request }) => {

@@ -320,9 +320,15 @@ export async function hasUsableLink(
 /**
  * Why a revoked link no longer opens: a newer one, emailed (`replaced`) or not (`replaced_unsent`:
  * made to copy, or by the operator API or the start page without an address, so no email holds
- * it), the rep's "Revoke", or a hand-over.
+ * it), or one that no longer opens either (`replaced_closed`: revoked, expired or used in its
+ * turn), the rep's "Revoke", or a hand-over.
  */
-export type RevokedHow = 'replaced' | 'replaced_unsent' | 'withdrawn' | 'in_person';
+export type RevokedHow =
+	'replaced' | 'replaced_unsent' | 'replaced_closed' | 'withdrawn' | 'in_person';
+
+/** The newest link since one, as the merchant of the older one is told of it. */
+const newestSince = (opens: { emailed: boolean; opens: boolean }) =>
+	!opens.opens ? 'replaced_closed' : opens.emailed ? 'replaced' : 'replaced_unsent';
 
 /**
  * How a revoked link came to end, and who ended it: `by` is the newer link's `createdBy`, or the
@@ -398,10 +404,10 @@ export async function howRevoked(db: Db, linkId: string, now = new Date()): Prom
 	const declined =
 		!!row && !decided && (await declinedSinceLastLink(db, row.officeId, row.applicationId));
 	// The newest link only: one emailed and then replaced by a copy is not in the merchant's mail
-	// to go on with (its email, if it had not gone out yet, was cancelled).
-	if (row?.newer?.opens) {
-		const how = row.newer.emailed ? 'replaced' : 'replaced_unsent';
-		return { how, by: row.newer.by, inPerson, decided, declined };
+	// to go on with (its email, if it had not gone out yet, was cancelled). A hand-over says what
+	// ended this link unless a newer one is there to go on with.
+	if (row?.newer && (row.newer.opens || !inPerson)) {
+		return { how: newestSince(row.newer), by: row.newer.by, inPerson, decided, declined };
 	}
 	return {
 		how: inPerson ? 'in_person' : 'withdrawn',
@@ -443,21 +449,24 @@ export async function declinedSinceLastLink(
 /**
  * What used a link up (every link of the application is used up by a decision or a decline, see
  * finishSession), read where a merchant meets it: a decision on record; else a decline before
- * identity, which a newer link has since followed (`replaced`, or `replaced_unsent` when the
- * newest is in no email, as howRevoked) or not (`declined`).
+ * identity, which a newer link has since followed (`replaced`, `replaced_unsent` or
+ * `replaced_closed`, as howRevoked) or not (`declined`).
  */
 export async function howUsed(
 	db: Db,
-	link: SigningLink
-): Promise<'decided' | 'declined' | 'replaced' | 'replaced_unsent'> {
+	link: SigningLink,
+	now = new Date()
+): Promise<'decided' | 'declined' | 'replaced' | 'replaced_unsent' | 'replaced_closed'> {
 	const ofApplication = <T extends typeof decisions | typeof signingLinks>(t: T) =>
 		and(eq(t.officeId, link.officeId), eq(t.applicationId, link.applicationId));
 	const [row] = await db
 		.select({
 			decided: sql<boolean>`exists (${db.select({ id: decisions.id }).from(decisions).where(ofApplication(decisions))})`,
-			// The newest link since: whether it was emailed; null when there is none.
-			newerEmailed: sql<boolean | null>`(${db
-				.select({ emailed: sql`${signingLinks.email} is not null` })
+			// The newest link since, and whether it still opens; null when there is none.
+			newer: sql<{ emailed: boolean; opens: boolean } | null>`(${db
+				.select({
+					newer: sql`json_build_object('emailed', ${signingLinks.email} is not null, 'opens', ${signingLinks.usedAt} is null and ${signingLinks.revokedAt} is null and ${signingLinks.expiresAt} > ${now.toISOString()}::timestamptz)`
+				})
 				.from(signingLinks)
 				.where(and(ofApplication(signingLinks), gt(signingLinks.createdAt, link.createdAt)))
 				.orderBy(desc(signingLinks.createdAt))
@@ -465,8 +474,12 @@ export async function howUsed(
 		})
 		.from(sql`(select 1) as one`);
 	if (!row || row.decided) return 'decided';
-	if (row.newerEmailed === null) return 'declined';
-	return row.newerEmailed ? 'replaced' : 'replaced_unsent';
+	if (row.newer === null) return 'declined';
+	// Declined on the newer link too (it is used up by that decline).
+	if (!row.newer.opens && (await declinedSinceLastLink(db, link.officeId, link.applicationId))) {
+		return 'declined';
+	}
+	return newestSince(row.newer);
 }
 
 export function linkState(link: SigningLink | undefined, now = new Date()): LinkState {

@@ -63,6 +63,11 @@ const MESSAGES = {
 		410,
 		'This link has been replaced by a newer one, which wasn’t emailed: your sales representative passes it on another way. If you don’t have it, ask them for it.'
 	],
+	// The newer link no longer opens either (revoked, expired or used in its turn).
+	replaced_closed: [
+		410,
+		'This link has been replaced by a newer one, which no longer opens either. Ask your sales representative for a new link if you still want to sign.'
+	],
 	// Revoked with no newer link: the rep withdrew it ("Revoke the link").
 	withdrawn: [
 		410,

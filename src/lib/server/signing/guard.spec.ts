@@ -47,6 +47,10 @@ describe('why a signing page can’t be used', () => {
 		const unsent = revoked({ how: 'replaced_unsent', by: null, inPerson: true });
 		expect(unsent).toContain('began signing this application with you in person');
 		expect(unsent).toContain('wasn’t emailed: ask them for it');
+		// A newer link that no longer opens either (revoked, expired, used): none to go on with.
+		expect(revoked({ how: 'replaced_closed', by: null })).toBe(
+			'Your sales representative made a newer signing link, which ended this session, and that one no longer opens either. Ask them for a new link if you still want to sign.'
+		);
 		// Without a hand-over, a newer link ended it.
 		expect(revoked({ how: 'replaced', by: null, inPerson: false })).toContain(
 			'sent you a newer signing link, which ended this session'

@@ -70,6 +70,9 @@ export function endedMessage(ended: EndedSession | undefined, step?: Step): stri
 			if (ended.revoked?.how === 'replaced') {
 				return 'Your sales representative sent you a newer signing link, which ended this session. Open the link in the most recent email you received to go on.';
 			}
+			if (ended.revoked?.how === 'replaced_closed') {
+				return 'Your sales representative made a newer signing link, which ended this session, and that one no longer opens either. Ask them for a new link if you still want to sign.';
+			}
 			if (ended.revoked?.how === 'replaced_unsent') {
 				return 'Your sales representative made a newer signing link, which ended this session. It wasn’t emailed: they pass it on another way, so ask them for it if you don’t have it.';
 			}

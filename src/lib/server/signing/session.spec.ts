@@ -193,6 +193,12 @@ describe('an ended session', () => {
 			expect(await ended(onA.secret, later(7000))).toMatchObject({
 				revoked: { how: 'replaced_unsent', by: 'rep:x' }
 			});
+			// Withdrawn in its turn: no newer link to send the merchant to, and not "withdrawn" of
+			// the link this session was opened with, which a newer one replaced.
+			await revokeLinks(db, { officeId: 1207, applicationId: 1, rep: 'y', meta }, later(7500));
+			expect(await ended(onA.secret, later(8000))).toMatchObject({
+				revoked: { how: 'replaced_closed', inPerson: false }
+			});
 
 			// Withdrawn by the rep's Revoke, and revoked for a hand-over, with no newer link.
 			const b = await linkFor(db, 2, t0);
