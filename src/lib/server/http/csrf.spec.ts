@@ -146,7 +146,7 @@ describe('form posts from our own pages only', () => {
 		// Neither header at all (a program, an add-on that strips them): not "another website".
 		expect(foreign(form)).toBe(true);
 		expect(foreignFormMessage(...post(form))).toBe(
-			'This form was sent without saying which page it came from, as browsers do, so it was refused and nothing was done. Send it from the portal’s own page, in a browser without add-ons that remove that.'
+			'Browsers say which page a form was sent from; this one did not, so it was refused and nothing was done. Send it from the portal’s own page, in a browser without add-ons that remove that.'
 		);
 	});
 });

@@ -52,7 +52,7 @@ export function foreignFormMessage(request: Request, url: URL): string {
 
 /** A post that says nothing of the page it came from. */
 const UNSAID_FORM =
-	'This form was sent without saying which page it came from, as browsers do, so it was refused and nothing was done. Send it from the portal’s own page, in a browser without add-ons that remove that.';
+	'Browsers say which page a form was sent from; this one did not, so it was refused and nothing was done. Send it from the portal’s own page, in a browser without add-ons that remove that.';
 
 /** An origin as browsers write it: a scheme, a host (a name or an address) and a port. */
 const ORIGIN_SHAPE = /^https?:\/\/(?:[a-z0-9.-]{1,253}|\[[0-9a-f:.]{2,45}\])(?::\d{1,5})?$/i;
