@@ -129,6 +129,8 @@ test('the typed signature must match the name; the signer gets a sealed signed c
 
 	await upload(page, 'unsealed.pdf', Buffer.from(await (await PDFDocument.create()).save()));
 	await expect(page.getByRole('heading', { name: 'Not sealed', exact: true })).toBeVisible();
+	// The service's own application PDF, as the console serves it, is named for what it is.
+	await expect(page.getByText(/its sealed form is the signed copy\.$/)).toBeVisible();
 
 	await upload(page, 'garbage.pdf', Buffer.from('this is not a pdf at all'));
 	await expect(page.getByRole('heading', { name: 'This is not a PDF' })).toBeVisible();

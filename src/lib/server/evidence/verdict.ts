@@ -53,7 +53,10 @@ export function documentVerdict(c: DocumentCheck, timeZone: string): Verdict {
 				tone: 'bad',
 				title: 'Not sealed',
 				lines: [
-					'This PDF carries no digital signature that can be read. Every certificate and signed copy from this portal is sealed, so this is not the file as the portal made it: printed or saved again as PDF, or rewritten by a PDF program, a file loses its seal, or hides it. Ask for the file as it was downloaded from the portal.'
+					'This PDF carries no digital signature that can be read. Every certificate and signed copy from this portal is sealed, so if it is meant to be one of those, it is not the file as the portal made it: printed or saved again as PDF, or rewritten by a PDF program, a file loses its seal, or hides it. Ask for the file as it was downloaded from the portal.',
+					// The console and the sign step serve the onboarding service's own PDF, unsealed: a rep
+					// who checks one here is told what it is, not only that it is no file of ours.
+					'The application PDF itself, as the onboarding service gives it (from the console, or opened before signing), is not sealed: its sealed form is the signed copy.'
 				],
 				details: []
 			};
