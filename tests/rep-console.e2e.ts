@@ -663,6 +663,10 @@ test('a long list comes in pages of 25, newest first, with the search kept from 
 	await expect(rep).toHaveURL(/\/rep\?q=Paged&page=2$/);
 	await expect(items).toHaveCount(Math.min(25, matching - 25));
 	await expect(pages).toContainText(`26–${Math.min(50, matching)} of ${matching}`);
+	// Said to a screen reader as the page shows it: the search's matches, not the office's total.
+	await expect(rep.getByRole('status').filter({ hasText: 'shown (page 2 of' })).toHaveText(
+		new RegExp(`^26(–\\d+)? of ${matching} shown \\(page 2 of ${last}\\); \\d+ in all\\.$`)
+	);
 	await expect(rep.getByLabel('Search business or owner')).toHaveValue('Paged');
 	await pages.getByRole('link', { name: '← Newer' }).click();
 	await expect(rep).toHaveURL(/\/rep\?q=Paged$/);
