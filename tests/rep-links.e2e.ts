@@ -194,7 +194,7 @@ test('resend replaces the old link; revoke ends it; the dead links name the rep'
 	const firstMail = rep
 		.getByRole('region', { name: 'Email' })
 		.getByRole('listitem')
-		.filter({ hasText: 'Sent, to first@testshop.example' });
+		.filter({ hasText: 'Kept in the development mailbox (not sent), to first@testshop.example' });
 	await expect(firstMail).toContainText('Its link no longer opens');
 	await expect(
 		rep

@@ -20,7 +20,7 @@ import type { Pass } from '$lib/server/identity/attempts';
 import { applicationState } from '$lib/server/console/list';
 import { officeTime, serviceDate, shownTime } from '$lib/server/console/time';
 import { timeline, trailRepNames } from '$lib/server/console/timeline';
-import { mailEnabled } from '$lib/server/mail/mode';
+import { mailEnabled, mailMode } from '$lib/server/mail/mode';
 import { mailStatusFor } from '$lib/server/mail/status';
 import { repContact } from '$lib/server/reps/contact';
 import { applicationIdOf, requireOfficeApplication } from '$lib/server/reps/guard';
@@ -263,6 +263,8 @@ export const load: PageServerLoad = async (event) => {
 		copied: copied ? { url: copied.url, expires: shownTime(copied.expiresAt, zone) } : null,
 		timeline: timeline(events, zone, repNames),
 		mailOn: mailEnabled(ctx),
+		// Embedded defaults: mail "sent" went to the development mailbox, not to anyone's inbox.
+		mailbox: mailMode(ctx.config) === 'mailbox',
 		mail: mail.map((m) => ({
 			id: m.id,
 			subject: m.subject,
