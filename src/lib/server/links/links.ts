@@ -1,5 +1,5 @@
-import { and, desc, eq, gt, gte, isNull, max, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { and, desc, eq, gt, gte, isNull, max, sql, type SQLWrapper } from 'drizzle-orm';
+import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { appendAudit, holdApplication } from '$lib/server/audit/audit';
 import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
 import type { Db, Tx } from '$lib/server/db';
@@ -327,8 +327,51 @@ export type RevokedHow =
 	'replaced' | 'replaced_unsent' | 'replaced_closed' | 'withdrawn' | 'in_person';
 
 /** The newest link since one, as the merchant of the older one is told of it. */
-const newestSince = (opens: { emailed: boolean; opens: boolean }) =>
-	!opens.opens ? 'replaced_closed' : opens.emailed ? 'replaced' : 'replaced_unsent';
+const newestSince = (newer: { emailed: boolean; opens: boolean }) =>
+	!newer.opens ? 'replaced_closed' : newer.emailed ? 'replaced' : 'replaced_unsent';
+
+/** signing_links, or an alias of it. */
+type Links = Record<'usedAt' | 'revokedAt' | 'expiresAt' | 'createdBy' | 'email', AnyPgColumn>;
+
+/** Whether a link still opens, in SQL: linkState's 'valid'. */
+const opensSql = (t: Links, now: Date) =>
+	sql`${t.usedAt} is null and ${t.revokedAt} is null and ${t.expiresAt} > ${now.toISOString()}::timestamptz`;
+
+/** The newest link since one, in SQL: who made it, whether it was emailed, whether it opens. */
+const newerSql = (t: Links, now: Date) =>
+	sql`json_build_object('by', ${t.createdBy}, 'emailed', ${t.email} is not null, 'opens', ${opensSql(t, now)})`;
+
+/** Where an application's id is read from: a number, or the outer query's column. */
+type Of = { officeId: number | SQLWrapper; applicationId: number | SQLWrapper };
+
+/** Whether the application has a decision on record, in SQL. */
+const decidedSql = (db: Tx | Db, of: Of) =>
+	sql<boolean>`exists (${db
+		.select({ id: decisions.id })
+		.from(decisions)
+		.where(
+			and(eq(decisions.officeId, of.officeId), eq(decisions.applicationId, of.applicationId))
+		)})`;
+
+/** declinedSinceLastLink in SQL, to be read in the same query as the rest. */
+const declinedSinceSql = (db: Tx | Db, of: Of) => {
+	// Its own name, so that the outer query's signing_links is not taken for it.
+	const latest = alias(signingLinks, 'latest');
+	const newestLink = db
+		.select({ at: max(latest.createdAt) })
+		.from(latest)
+		.where(and(eq(latest.officeId, of.officeId), eq(latest.applicationId, of.applicationId)));
+	return sql<boolean>`exists (${db
+		.select({ id: declines.id })
+		.from(declines)
+		.where(
+			and(
+				eq(declines.officeId, of.officeId),
+				eq(declines.applicationId, of.applicationId),
+				sql`${declines.createdAt} >= coalesce((${newestLink}), '-infinity'::timestamptz)`
+			)
+		)})`;
+};
 
 /**
  * How a revoked link came to end, and who ended it: `by` is the newer link's `createdBy`, or the
@@ -366,16 +409,13 @@ export async function howRevoked(db: Db, linkId: string, now = new Date()): Prom
 		)
 		.orderBy(desc(auditEvents.at))
 		.limit(1);
+	const of = { officeId: signingLinks.officeId, applicationId: signingLinks.applicationId };
 	const [row] = await db
 		.select({
-			officeId: signingLinks.officeId,
-			applicationId: signingLinks.applicationId,
 			// The newest link since, and whether it still opens: one revoked, used or expired in its
 			// turn is no link to send the merchant to.
 			newer: sql<{ by: string; emailed: boolean; opens: boolean } | null>`(${db
-				.select({
-					newer: sql`json_build_object('by', ${newer.createdBy}, 'emailed', ${newer.email} is not null, 'opens', ${newer.usedAt} is null and ${newer.revokedAt} is null and ${newer.expiresAt} > ${now.toISOString()}::timestamptz)`
-				})
+				.select({ newer: newerSql(newer, now) })
 				.from(newer)
 				.where(
 					and(
@@ -387,22 +427,14 @@ export async function howRevoked(db: Db, linkId: string, now = new Date()): Prom
 				.orderBy(desc(newer.createdAt))
 				.limit(1)})`,
 			revoke: sql<{ reason?: string; by?: string } | null>`(${revoke})`,
-			decided: sql<boolean>`exists (${db
-				.select({ id: decisions.id })
-				.from(decisions)
-				.where(
-					and(
-						eq(decisions.officeId, signingLinks.officeId),
-						eq(decisions.applicationId, signingLinks.applicationId)
-					)
-				)})`
+			decided: decidedSql(db, of),
+			declined: declinedSinceSql(db, of)
 		})
 		.from(signingLinks)
 		.where(eq(signingLinks.id, linkId));
 	const inPerson = row?.revoke?.reason === 'in_person';
 	const decided = row?.decided === true;
-	const declined =
-		!!row && !decided && (await declinedSinceLastLink(db, row.officeId, row.applicationId));
+	const declined = !decided && row?.declined === true;
 	// The newest link only: one emailed and then replaced by a copy is not in the merchant's mail
 	// to go on with (its email, if it had not gone out yet, was cancelled). A hand-over says what
 	// ended this link unless a newer one is there to go on with.
@@ -427,23 +459,10 @@ export async function declinedSinceLastLink(
 	officeId: number,
 	applicationId: number
 ): Promise<boolean> {
-	const ofApplication = <T extends typeof declines | typeof signingLinks>(t: T) =>
-		and(eq(t.officeId, officeId), eq(t.applicationId, applicationId));
-	const newestLink = db
-		.select({ at: max(signingLinks.createdAt) })
-		.from(signingLinks)
-		.where(ofApplication(signingLinks));
 	const [row] = await db
-		.select({ id: declines.id })
-		.from(declines)
-		.where(
-			and(
-				ofApplication(declines),
-				sql`${declines.createdAt} >= coalesce((${newestLink}), '-infinity'::timestamptz)`
-			)
-		)
-		.limit(1);
-	return row !== undefined;
+		.select({ declined: declinedSinceSql(db, { officeId, applicationId }) })
+		.from(sql`(select 1) as one`);
+	return row?.declined === true;
 }
 
 /**
@@ -457,18 +476,22 @@ export async function howUsed(
 	link: SigningLink,
 	now = new Date()
 ): Promise<'decided' | 'declined' | 'replaced' | 'replaced_unsent' | 'replaced_closed'> {
-	const ofApplication = <T extends typeof decisions | typeof signingLinks>(t: T) =>
-		and(eq(t.officeId, link.officeId), eq(t.applicationId, link.applicationId));
+	const of = { officeId: link.officeId, applicationId: link.applicationId };
 	const [row] = await db
 		.select({
-			decided: sql<boolean>`exists (${db.select({ id: decisions.id }).from(decisions).where(ofApplication(decisions))})`,
+			decided: decidedSql(db, of),
+			declined: declinedSinceSql(db, of),
 			// The newest link since, and whether it still opens; null when there is none.
 			newer: sql<{ emailed: boolean; opens: boolean } | null>`(${db
-				.select({
-					newer: sql`json_build_object('emailed', ${signingLinks.email} is not null, 'opens', ${signingLinks.usedAt} is null and ${signingLinks.revokedAt} is null and ${signingLinks.expiresAt} > ${now.toISOString()}::timestamptz)`
-				})
+				.select({ newer: newerSql(signingLinks, now) })
 				.from(signingLinks)
-				.where(and(ofApplication(signingLinks), gt(signingLinks.createdAt, link.createdAt)))
+				.where(
+					and(
+						eq(signingLinks.officeId, of.officeId),
+						eq(signingLinks.applicationId, of.applicationId),
+						gt(signingLinks.createdAt, link.createdAt)
+					)
+				)
 				.orderBy(desc(signingLinks.createdAt))
 				.limit(1)})`
 		})
@@ -476,9 +499,7 @@ export async function howUsed(
 	if (!row || row.decided) return 'decided';
 	if (row.newer === null) return 'declined';
 	// Declined on the newer link too (it is used up by that decline).
-	if (!row.newer.opens && (await declinedSinceLastLink(db, link.officeId, link.applicationId))) {
-		return 'declined';
-	}
+	if (!row.newer.opens && row.declined) return 'declined';
 	return newestSince(row.newer);
 }
 
