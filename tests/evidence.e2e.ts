@@ -277,7 +277,9 @@ test('/verify says how large a file it takes, and refuses a larger one in words,
 		).toBeVisible();
 		await expect(noJs.getByText(/arrived damaged/)).toHaveCount(0);
 		await expect(
-			noJs.getByText(/the decision reference printed on it can: use your browser’s Back button/)
+			noJs.getByText(
+				/A file larger than 500 KB can’t be checked here, but the decision reference printed on it can: use your browser’s Back button/
+			)
 		).toBeVisible();
 	} finally {
 		await context.close();

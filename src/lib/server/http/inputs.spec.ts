@@ -462,7 +462,8 @@ describe('problem responses', () => {
 			'<li>The form, with any file in it, is larger than the portal’s limit.</li>'
 		);
 		expect(page).toContain(
-			'A file this large can’t be checked here, but the decision reference printed on it can'
+			// The limit named, as the page states it (BODY_SIZE_LIMIT's default 512K, less a margin).
+			'A file larger than 500 KB can’t be checked here, but the decision reference printed on it can'
 		);
 		expect(page).not.toContain('what you typed is still there');
 		// A form without a file is not told to choose one.

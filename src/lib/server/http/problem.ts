@@ -1,4 +1,5 @@
 import * as devalue from 'devalue';
+import { uploadLimit } from '$lib/server/evidence/upload';
 import type { RepContact } from '$lib/server/reps/contact';
 import { dialable } from '$lib/tel';
 import { addressLooksLikeSsn } from '$lib/server/signing/ssn';
@@ -135,7 +136,7 @@ function nextStep(problem: InputProblem, url: URL): string {
 	if (problem.status === 413) {
 		// /verify's is the one form with a file; the others hold a few short fields.
 		return url.pathname.startsWith('/verify')
-			? 'A file this large can’t be checked here, but the decision reference printed on it can: use your browser’s Back button and type it into the second box. Or ask the sales office that sent the file to check it against its records.'
+			? `A file larger than ${uploadLimit().words} can’t be checked here, but the decision reference printed on it can: use your browser’s Back button and type it into the second box. Or ask the sales office that sent the file to check it against its records.`
 			: `Use your browser’s Back button: ${kept}. Shorten what you pasted into it, and send it again.`;
 	}
 	// Before the sign step a decline's reason is in a disclosure, which Back shows closed.
