@@ -41,6 +41,13 @@ test('the link email in the development mailbox reads well on a phone and opens 
 	const app = await newApplication(request, 'Mailbox');
 	const link = await createLink(request, app.id, { email: 'morgan@testshop.example' });
 	await page.goto('/dev/mailbox');
+	// A way on from it, as from any other page.
+	const elsewhere = page.getByRole('navigation', { name: 'Elsewhere in the portal' });
+	await expect(elsewhere.getByRole('link', { name: 'Start page' })).toHaveAttribute('href', '/');
+	await expect(elsewhere.getByRole('link', { name: 'Rep console' })).toHaveAttribute(
+		'href',
+		'/rep'
+	);
 	const card = page.locator('article', { hasText: `Please review and sign: ${app.business}` });
 	await expect(card).toHaveCount(1);
 	await expect(card).toContainText(link.url);
