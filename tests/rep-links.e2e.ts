@@ -228,6 +228,13 @@ test('resend replaces the old link; revoke ends it; the dead links name the rep'
 	await expect(page.getByText(/replaced by a newer one/)).toHaveCount(0);
 	await expect(page.getByRole('button', { name: 'Start' })).toHaveCount(0);
 	await expect(page.getByText(SAM)).toBeVisible();
+
+	// A link sent after the revoke replaces none, yet the emails before it hold links that no
+	// longer work: it says so as a resend does.
+	await rep.goto(appPath(app.id));
+	await send(rep, 'third@testshop.example');
+	const third = await mailTo(page, 'third@testshop.example', app.business);
+	expect(third.text.replace(/\s+/g, ' ')).toContain(replaces);
 });
 
 test('copy link: a new link shown once, with JavaScript off too', async ({ browser, request }) => {

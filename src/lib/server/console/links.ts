@@ -4,7 +4,7 @@ import { decisionFor } from '$lib/server/decisions/decisions';
 import type { RequestMeta } from '$lib/server/http/meta';
 import { earlierPasses, newLinkCarries, type Pass } from '$lib/server/identity/attempts';
 import { endLinks, issueLink } from '$lib/server/links/ending';
-import { hasUsableLink, usableLink, type LinkHeld } from '$lib/server/links/links';
+import { emailedBefore, hasUsableLink, usableLink, type LinkHeld } from '$lib/server/links/links';
 import { sendLinkMail } from '$lib/server/links/mail';
 import { mailEnabled } from '$lib/server/mail/mode';
 import { isDecided, type ApplicationListItem } from '$lib/server/onboarding';
@@ -147,7 +147,7 @@ export async function sendLink(
 		...ids(a),
 		linkId: link.id,
 		rep: { name: a.rep.name, email: a.rep.email, phone: a.rep.phone },
-		replacesEarlier: replaced.length > 0
+		replacesEarlier: replaced.length > 0 || (await emailedBefore(ctx.db, link))
 	});
 	return { ok: true, expiresAt: link.expiresAt };
 }

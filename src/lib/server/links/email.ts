@@ -11,7 +11,7 @@ export interface LinkEmailFacts {
 	timeZone: string;
 	/** Identity already passed, and carries over to this link: no questions this time. */
 	identityDone?: boolean;
-	/** The link replaced an earlier one, which no longer works (a rep's resend). */
+	/** An earlier link, which no longer works: one this replaced (a resend), or one emailed before. */
 	replacesEarlier?: boolean;
 	/** Too many tries have locked the identity questions until then (the link page says so too). */
 	questionsLockedUntil?: Date | null;

@@ -103,6 +103,18 @@ describe('a new link while a tablet is in the merchant’s hands', { timeout: 60
 		expect(await listAudit(database.db, 1207, app)).toEqual(before);
 	});
 
+	it('is refused for the tablet, not as a link changed, on a page from before the hand-over ended its link', async () => {
+		const { link } = await createLink(database.db, input(app), T0);
+		await handOver(app);
+		// As a hand-over does: the link the rep's page still shows is ended.
+		await database.db
+			.update(schema.signingLinks)
+			.set({ revokedAt: T0 })
+			.where(eq(schema.signingLinks.id, link.id));
+		const made = await issueLink(ctx, { ...input(app), replaces: link.id }, at(30));
+		expect(made).toEqual({ ok: false, reason: 'tablet' });
+	});
+
 	it('is refused until the server’s idle limit, then made', async () => {
 		await handOver(app);
 		// 180 s, and the server's wait for the page's last word and its unwritten touches (30 s).

@@ -1,4 +1,16 @@
-import { and, desc, eq, gt, gte, isNull, max, sql, type SQLWrapper } from 'drizzle-orm';
+import {
+	and,
+	desc,
+	eq,
+	gt,
+	gte,
+	isNotNull,
+	isNull,
+	lt,
+	max,
+	sql,
+	type SQLWrapper
+} from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { appendAudit, holdApplication } from '$lib/server/audit/audit';
 import { hashToken, isTokenShaped, newToken } from '$lib/server/crypto/tokens';
@@ -117,6 +129,11 @@ export async function makeLink(
 				.set({ revokedAt: now })
 				.where(activeLinksOf(input.officeId, input.applicationId))
 				.returning({ id: signingLinks.id });
+			// A tablet out is said first: its hand-over ended the link the rep's page showed, so the
+			// guard below would fail too, and name the wrong cause.
+			if (input.tabletIdleSeconds !== undefined) {
+				await tabletAway(tx, input.officeId, input.applicationId, input.tabletIdleSeconds, now);
+			}
 			// Checked on what the update ended rather than on a read before it: a link made meanwhile by
 			// another transaction is not among them (or holds the row until it commits), so two tabs
 			// posting at once cannot both pass. There is at most one usable link to end.
@@ -126,9 +143,6 @@ export async function makeLink(
 				if (ended.length !== expected.length || ended.some((id, i) => id !== expected[i])) {
 					throw new NotMade('moved');
 				}
-			}
-			if (input.tabletIdleSeconds !== undefined) {
-				await tabletAway(tx, input.officeId, input.applicationId, input.tabletIdleSeconds, now);
 			}
 			const [row] = await tx
 				.insert(signingLinks)
@@ -292,6 +306,26 @@ export async function revokeLinks(
 		}
 		return revoked.map((r) => r.id);
 	});
+}
+
+/**
+ * Whether a link of the application older than `link` was emailed: whatever ended it (this one,
+ * a revoke, its expiry), it no longer works, and the new email says so.
+ */
+export async function emailedBefore(db: Db, link: SigningLink): Promise<boolean> {
+	const [row] = await db
+		.select({ id: signingLinks.id })
+		.from(signingLinks)
+		.where(
+			and(
+				eq(signingLinks.officeId, link.officeId),
+				eq(signingLinks.applicationId, link.applicationId),
+				isNotNull(signingLinks.email),
+				lt(signingLinks.createdAt, link.createdAt)
+			)
+		)
+		.limit(1);
+	return row !== undefined;
 }
 
 /** The application's link neither revoked nor used (expired or not), if it has one. */

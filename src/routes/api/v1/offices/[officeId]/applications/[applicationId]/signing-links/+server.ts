@@ -5,7 +5,12 @@ import { parseJsonBody, reasonsByField } from '$lib/server/http/inputs';
 import { authorizeOperator } from '$lib/server/http/operator-auth';
 import { requestMeta } from '$lib/server/http/meta';
 import { issueLink } from '$lib/server/links/ending';
-import { BY_OPERATOR_API, BY_START_DEMO, declinedSinceLastLink } from '$lib/server/links/links';
+import {
+	BY_OPERATOR_API,
+	BY_START_DEMO,
+	declinedSinceLastLink,
+	emailedBefore
+} from '$lib/server/links/links';
 import { sendLinkMail } from '$lib/server/links/mail';
 import { isDecided, officeUnknown } from '$lib/server/onboarding';
 import { businessName, findApplication, greetingFor } from '$lib/server/signing/application';
@@ -138,7 +143,7 @@ export const POST: RequestHandler = async (event) => {
 				linkId: link.id,
 				rep:
 					orOffice(ctx, await repContact(ctx.db, officeId, Number(application.RepNo))) ?? undefined,
-				replacesEarlier: created.replaced.length > 0
+				replacesEarlier: created.replaced.length > 0 || (await emailedBefore(ctx.db, link))
 			})
 		: undefined;
 	return json(
