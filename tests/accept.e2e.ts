@@ -17,7 +17,8 @@ import {
 	setSection,
 	TEXT,
 	waitForDecision,
-	walkTo
+	walkTo,
+	AT_TERMS
 } from './support/flow';
 import { REPS, appPath, signIn } from './support/reps';
 
@@ -313,7 +314,7 @@ test('consent is required before the questions, with a plain message', async ({
 	await expect(error).toHaveText(
 		'Tick the box to agree to use electronic records before you continue.'
 	);
-	await expect(page).toHaveURL(/\/sign\/terms$/);
+	await expect(page).toHaveURL(AT_TERMS);
 	// Said at the top too, with a way down to the box.
 	const summary = page.getByRole('alert').filter({ hasText: 'You haven’t agreed yet' });
 	await summary.getByRole('link', { name: 'Go to it' }).click();

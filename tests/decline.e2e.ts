@@ -15,7 +15,8 @@ import {
 	resetSandbox,
 	TEXT,
 	waitForDecision,
-	walkTo
+	walkTo,
+	AT_TERMS
 } from './support/flow';
 
 test.beforeEach(async ({ request }) => {
@@ -183,7 +184,7 @@ test('without script, a decline reason refused before any page names the rep the
 		await refuse();
 		await page.goBack();
 		await page.getByRole('button', { name: 'Start' }).click();
-		await expect(page).toHaveURL(/\/sign\/terms$/);
+		await expect(page).toHaveURL(AT_TERMS);
 		expect((await page.locator('p.rep').first().innerText()).trim()).toBe(rep);
 		await refuse();
 		expect(await receivedDecision(request, app.id)).toBeNull();

@@ -479,6 +479,49 @@ test.describe('link states', () => {
 		await expectLinkError(page, path, 410, MESSAGES.replacedClosed, app.business);
 	});
 
+	test('a browser that keeps no cookie is told so after Start, with script and without, not sent round the link again', async ({
+		browser,
+		request
+	}) => {
+		const app = await newApplication(request, 'No cookies');
+		const { path } = await createLink(request, app.id);
+		for (const javaScriptEnabled of [true, false]) {
+			const context = await browser.newContext({ javaScriptEnabled });
+			try {
+				// Cookies blocked: whatever the portal sets never reaches the browser's jar.
+				await context.route('**/*', async (route) => {
+					const response = await route.fetch({
+						maxRedirects: 0,
+						// As the browser sends it: Sec-Fetch-Site is added on the wire, so not here.
+						headers: { ...(await route.request().allHeaders()), 'sec-fetch-site': 'same-origin' }
+					});
+					// route.fetch keeps what it is sent in the context's jar: taken out again.
+					await context.clearCookies();
+					const headers = { ...response.headers() };
+					delete headers['set-cookie'];
+					await route.fulfill({ response, headers });
+				});
+				const page = await context.newPage();
+				await page.goto(path);
+				if (javaScriptEnabled) await ready(page);
+				await page.getByRole('button', { name: 'Start' }).click();
+				await expect(
+					page.getByRole('heading', { level: 1, name: 'No signing is open in this browser' })
+				).toBeVisible();
+				await expect(
+					page.getByText(
+						'If you have just pressed Start, this browser didn’t keep the cookie that holds your place in the signing. Allow cookies for this site'
+					)
+				).toBeVisible();
+				expect(await context.cookies()).toEqual([]);
+			} finally {
+				// A request still in the handler when the context closes is not an error of the test.
+				await context.unrouteAll({ behavior: 'ignoreErrors' });
+				await context.close();
+			}
+		}
+	});
+
 	test('a started session is not a way around an expired link', async ({ page, request }) => {
 		const app = await newApplication(request, 'Expired start');
 		const { path, outlive } = await linkExpiringIn(request, app.id, 2_000);

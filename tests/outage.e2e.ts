@@ -14,7 +14,8 @@ import {
 	resetSandbox,
 	setFault,
 	TEXT,
-	waitForDecision
+	waitForDecision,
+	AT_TERMS
 } from './support/flow';
 
 test.beforeEach(async ({ request }) => {
@@ -83,7 +84,7 @@ test('service down when the merchant opens the link: told to try again, nothing 
 	);
 	await clearFaults(request);
 	await page.getByRole('button', { name: 'Start' }).click();
-	await expect(page).toHaveURL(/\/sign\/terms$/);
+	await expect(page).toHaveURL(AT_TERMS);
 });
 
 test('acceptance language unavailable: a plain 503 page, and a reload recovers', async ({

@@ -14,7 +14,8 @@ import {
 	passIdentity,
 	ready,
 	resetSandbox,
-	type TestApplication
+	type TestApplication,
+	AT_TERMS
 } from './support/flow';
 import { E2E } from './support/env';
 import {
@@ -131,7 +132,7 @@ test('a new link to the address identity passed on carries the pass over', async
 	await look.getByLabel('Reason (optional)').fill('Not for us');
 	await look.getByRole('button', { name: 'Decline the application' }).click();
 	await expect(look.locator('#decline-reason-error')).toContainText(afterPass);
-	await expect(look).toHaveURL(/\/sign\/terms$/);
+	await expect(look).toHaveURL(AT_TERMS);
 	await expect(look.getByLabel('Reason (optional)')).toHaveValue('Not for us');
 	// And on the identity step, which says it with the pass, and offers no form.
 	await agreeToTerms(look);
@@ -279,7 +280,7 @@ test('in person, a pass on a lost link carries over: the rep checked the photo I
 
 	// The refusal's own advice: the rep helps the merchant finish in person, on the tablet.
 	await handOver(rep, app.id);
-	await expect(rep).toHaveURL(/\/sign\/terms$/);
+	await expect(rep).toHaveURL(AT_TERMS);
 	await agreeToTerms(rep);
 	await expect(rep.getByText('your sales representative has checked your photo ID')).toBeVisible();
 	await expect(rep.getByText('This link can’t confirm your identity')).toHaveCount(0);

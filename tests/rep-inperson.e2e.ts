@@ -23,7 +23,8 @@ import {
 	resetSandbox,
 	setTimeLimit,
 	startQuestions,
-	TEXT
+	TEXT,
+	AT_TERMS
 } from './support/flow';
 import {
 	REPS,
@@ -120,7 +121,7 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 	await expect(tablet).toHaveURL(new RegExp(`${appPath(app.id)}`));
 
 	await handOver(tablet, app.id, { type: 'Driver’s license', last4: 'K7Q2' });
-	await expect(tablet).toHaveURL(/\/sign\/terms$/);
+	await expect(tablet).toHaveURL(AT_TERMS);
 	await expect(tablet.getByText(app.business).first()).toBeVisible();
 	// For help the merchant hands the tablet back to the rep beside them: no mail or phone of the
 	// rep's to open on the rep's own device.
@@ -145,16 +146,16 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 		'/dev/mailbox'
 	]) {
 		await tablet.goto(path);
-		await expect(tablet, path).toHaveURL(/\/sign\/terms$/);
+		await expect(tablet, path).toHaveURL(AT_TERMS);
 	}
 	// The machines' own addresses answer as ever: they carry their own keys.
 	expect((await tablet.request.get('/healthz')).status()).toBe(200);
 	// The signing link the tablet was sent away from still works on the merchant's own device.
 	expect((await request.get(otherLink)).status()).toBe(200);
 	await tablet.goBack();
-	await expect(tablet).toHaveURL(/\/sign\/terms$/);
+	await expect(tablet).toHaveURL(AT_TERMS);
 	await tablet.reload();
-	await expect(tablet).toHaveURL(/\/sign\/terms$/);
+	await expect(tablet).toHaveURL(AT_TERMS);
 	// Sign-out is a rep address too.
 	const out = await tablet.request.post('/rep/logout', {
 		headers: { origin: E2E.origin, accept: 'text/html' },
@@ -169,7 +170,7 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 		expect(saved, name).toHaveLength(1);
 		await context.clearCookies({ name });
 		await tablet.goto('/rep');
-		await expect(tablet, `without ${name}`).toHaveURL(/\/sign\/terms$/);
+		await expect(tablet, `without ${name}`).toHaveURL(AT_TERMS);
 		await expect(tablet.getByLabel(TEXT.consent)).toBeVisible();
 		// The others come back as they were; the tablet's own the portal gave again, a new key
 		// (the old one opens nothing now).
@@ -651,7 +652,7 @@ test('a decline on the tablet before identity: no link to end, no copies promise
 	// console shows the signing under way, no longer the decline.
 	await expect(tablet.getByText(/A new link or an in-person signing opens it again/)).toBeVisible();
 	await handOver(tablet, app.id);
-	await expect(tablet).toHaveURL(/\/sign\/terms$/);
+	await expect(tablet).toHaveURL(AT_TERMS);
 	await expect(tablet.getByLabel(TEXT.consent)).toBeVisible();
 	const desk = await repPage(browser, REPS.riley);
 	await desk.goto(appPath(app.id));
@@ -860,7 +861,7 @@ test('idle: the screen clears and the tablet locks, with script and without', as
 		await ready(tablet);
 		await tablet.getByLabel('I have checked the signer’s photo ID').check();
 		await tablet.getByRole('button', { name: 'Hand to merchant' }).click();
-		await expect(tablet).toHaveURL(/\/sign\/terms$/);
+		await expect(tablet).toHaveURL(AT_TERMS);
 		await expectLocked(tablet);
 		await expect(tablet.getByText('The screen was cleared after a while')).toBeVisible();
 		expect(await tablet.content()).not.toContain('Testwell');
@@ -910,7 +911,7 @@ async function handedOverWithIdle(browser: Browser, name: string, idleSeconds: n
 		const tablet = await context.newPage();
 		await signIn(tablet, REPS.riley);
 		await handOver(tablet, DEMO.ordinary);
-		await expect(tablet).toHaveURL(/\/sign\/terms$/);
+		await expect(tablet).toHaveURL(AT_TERMS);
 		return { server, tablet };
 	} catch (err) {
 		await server.stop();
@@ -1095,6 +1096,6 @@ test('a hand-over takes the console’s other tabs off their pages at once: no o
 		await expect(other.getByRole('button', { name: 'Return to rep' })).toBeVisible();
 	}
 	// The tab that handed over went to the signing step itself, once.
-	await expect(rep).toHaveURL(/\/sign\/terms$/);
+	await expect(rep).toHaveURL(AT_TERMS);
 	await context.close();
 });

@@ -116,7 +116,7 @@ export async function walkHttp(
 	const app = await newApplication(request, label);
 	const { path: link } = await createLink(request, app.id);
 	if (step === 'link') return { app, link };
-	await expectStep(await plainPost(client, `${link}?/start`, {}), '/sign/terms', 'start');
+	await expectStep(await plainPost(client, `${link}?/start`, {}), '/sign/terms?started', 'start');
 	if (step === 'terms') return { app, link };
 	const terms = formsOf(await (await client.get('/sign/terms')).text())[0]!;
 	const version = terms.fields.find((f) => f.name === 'version')!.value;

@@ -19,6 +19,11 @@ export function requireStep(event: RequestEvent, step: Step): SigningSession {
 	const session = event.locals.signing;
 	if (!session) {
 		const ended = event.locals.signingEnded;
+		// Sent here by Start a moment ago, with no cookie back: cookies are off in this browser, and
+		// opening the link again (the message below) would only go round once more.
+		if (!ended && step === 'terms' && event.url.searchParams.has(STARTED)) {
+			error(401, { message: COOKIE_NOT_KEPT, title: 'No signing is open in this browser' });
+		}
 		// A page left behind by identity passing, or the done page once it closed: the merchant
 		// did nothing wrong, say so first.
 		const finished = closedAfter(ended);
@@ -36,6 +41,15 @@ export function requireStep(event: RequestEvent, step: Step): SigningSession {
 	if (at !== step) redirect(303, STEP_PATHS[at]);
 	return session;
 }
+
+/** Where Start sends the merchant: the first step, marked as reached from Start. */
+const STARTED = 'started';
+export const JUST_STARTED = `/sign/terms?${STARTED}`;
+
+/** Said on the first step reached from Start with no session: cookies off (or the tab kept, the
+ * browser's cookies gone since). */
+const COOKIE_NOT_KEPT =
+	'If you have just pressed Start, this browser didn’t keep the cookie that holds your place in the signing. Allow cookies for this site in the browser’s settings (or use a window that isn’t private), then open the link from your email again.';
 
 /**
  * Why a signing page can't be used, in the merchant's words: a session that ended says how (its

@@ -17,6 +17,7 @@ import {
 	STEP_PATHS,
 	type SigningSession
 } from '$lib/server/signing/session';
+import { JUST_STARTED } from '$lib/server/signing/guard';
 import { openSession, startSigningSession, type StartRefusal } from '$lib/server/signing/start';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -152,7 +153,8 @@ export const actions: Actions = {
 			return fail(status, { message, final, rep: await repOf(link, started.item) });
 		}
 		setSessionCookie(event.cookies, event.url, started.secret, 'link');
-		redirect(303, '/sign/terms');
+		// Marked as just started: a browser that does not keep the cookie is told so (requireStep).
+		redirect(303, JUST_STARTED);
 	},
 	decline: async (event) => {
 		const read = await readDecline(event);
