@@ -297,9 +297,9 @@ const sandbox: Handle = async ({ event, resolve }) => {
 			await drainBody(event.request);
 			return refusalPage({
 				status: 403,
-				title: 'Not on this tablet',
-				message: 'A tablet handed to a merchant opens only the signing step.',
-				next: 'Hand the tablet back to your sales representative.'
+				title: 'Not on this device',
+				message: 'A device handed to a merchant opens only the signing step.',
+				next: 'Hand this device back to your sales representative.'
 			});
 		}
 	}

@@ -40,7 +40,7 @@ import { startSecondServer } from './support/second-server';
 
 test.use({ viewport: TABLET });
 
-const LOCK_TITLE = 'Please hand the tablet back to your sales representative';
+const LOCK_TITLE = 'Please hand this device back to your sales representative';
 
 test.beforeEach(async ({ request }) => {
 	await resetSandbox(request);
@@ -225,7 +225,7 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 	await expectLocked(tablet);
 	await unlock(tablet, REPS.sam.password());
 	await expect(tablet).toHaveURL(new RegExp(`${appPath(app.id)}(\\?done=unlocked)?$`));
-	await expect(tablet.getByText('The tablet is yours again.')).toBeVisible();
+	await expect(tablet.getByText('The device is yours again.')).toBeVisible();
 	// The timeline names the rep, and the merchant on the rep's device: never an account's id.
 	const trail = tablet.locator('ol.timeline');
 	await expect(trail).toContainText('Sam Ortiz (rep 31)');
@@ -317,7 +317,7 @@ test('identity confirmed in person: a link made afterwards (the operator API) te
 	await desk.goto('/sign/sign?decline');
 	await expect(
 		desk.getByText(
-			'Hand the tablet back to your sales representative and tell them that you don’t want to go ahead.'
+			'Hand this device back to your sales representative and tell them that you don’t want to go ahead.'
 		)
 	).toBeVisible();
 	await expect(desk.getByText('You can close this page')).toHaveCount(0);
@@ -347,7 +347,7 @@ test('"Return to rep" mid-way keeps the merchant’s progress for a later hand-o
 	const running = tablet.locator('#questions-open');
 	await expect(running).toBeVisible();
 	expect((await running.textContent())!.replace(/\s+/g, ' ').trim()).toMatch(
-		/^The identity questions on this tablet are still open, and their time runs on while it is locked: unless the merchant answers them by \w+day, \w+ \d+, \d{4} at \d+:\d\d:\d\d [AP]M [\w ]+ Time, that try counts without a pass\./
+		/^The identity questions on this device are still open, and their time runs on while it is locked: unless the merchant answers them by \w+day, \w+ \d+, \d{4} at \d+:\d\d:\d\d [AP]M [\w ]+ Time, that try counts without a pass\./
 	);
 	// The rep's account beside the password, for a password manager to fill it.
 	await expect(tablet.locator('input[autocomplete="username"]')).toHaveValue(REPS.sam.email);
@@ -357,7 +357,7 @@ test('"Return to rep" mid-way keeps the merchant’s progress for a later hand-o
 
 	await unlock(tablet, REPS.sam.password());
 	await expect(tablet).toHaveURL(new RegExp(`${appPath(app.id)}(\\?done=unlocked)?$`));
-	await expect(tablet.getByText('The tablet is yours again.')).toBeVisible();
+	await expect(tablet.getByText('The device is yours again.')).toBeVisible();
 	await expect(tablet.getByText('Paused in person').first()).toBeVisible();
 	await expect(tablet.getByText(/Taken back from the merchant at the identity step/)).toContainText(
 		/Its identity questions are still open and their time runs on: unless the merchant answers them by .+ \d+:\d\d:\d\d [AP]M [A-Z]+, that try counts without a pass\./
@@ -561,7 +561,7 @@ test('questions whose time runs out while the tablet is back with the rep: the l
 	await expect(notice).toContainText('still open');
 	// With script, the page says so once their time is up, without a reload.
 	await expect(notice).toHaveText(
-		'The identity questions’ time ran out while the tablet was locked, so that try counts without a pass.',
+		'The identity questions’ time ran out while the device was locked, so that try counts without a pass.',
 		{ timeout: 15_000 }
 	);
 	await unlock(tablet, REPS.sam.password());
@@ -609,7 +609,7 @@ test('a decline on the tablet before identity: no link to end, no copies promise
 	await expectLocked(tablet);
 	await unlock(tablet, REPS.sam.password());
 	await expect(tablet).toHaveURL(new RegExp(`${appPath(app.id)}(\\?done=unlocked)?$`));
-	await expect(tablet.getByText('The tablet is yours again.')).toBeVisible();
+	await expect(tablet.getByText('The device is yours again.')).toBeVisible();
 	// The reason under its own heading, once: not again in the state's sentence.
 	const where = tablet.locator('section', {
 		has: tablet.getByRole('heading', { name: 'Where it stands' })
@@ -867,7 +867,7 @@ test('idle: the screen clears and the tablet locks, with script and without', as
 		expect(await tablet.content()).not.toContain('Testwell');
 		await unlock(tablet, rep.password());
 		await expect(tablet).toHaveURL(/\/rep\/applications\/\d+(\?done=unlocked)?$/);
-		await expect(tablet.getByText('The tablet is yours again.')).toBeVisible();
+		await expect(tablet.getByText('The device is yours again.')).toBeVisible();
 		await expect(
 			tablet.locator('ol.timeline li').filter({ hasText: 'No touch for 5 seconds' })
 		).toContainText('Portal');
@@ -951,7 +951,7 @@ test('before the idle lock the tablet warns, and a merchant who is there keeps t
 		await consent.focus();
 		const warning = tablet.getByRole('alertdialog');
 		await expect(warning).toContainText(
-			/^Still there\? To keep your information safe, this tablet locks in (10|9) seconds\./,
+			/^Still there\? To keep your information safe, this device locks in (10|9) seconds\./,
 			{ timeout: 25_000 }
 		);
 		// Where a screen reader is, so that it is read out.
@@ -1044,7 +1044,7 @@ test('a hand-over ends the application’s emailed link: nobody goes on with it 
 		});
 		expect(posted.status()).toBe(403);
 		expect(await posted.text()).toContain(
-			'A tablet handed to a merchant opens only the signing step.'
+			'A device handed to a merchant opens only the signing step.'
 		);
 		expect((await request.get('/sandbox/api/office/1207/application/')).status()).toBe(200);
 

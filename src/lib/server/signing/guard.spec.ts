@@ -21,7 +21,7 @@ describe('why a signing page can’t be used', () => {
 		);
 		// On a tablet there is no link to open: the rep opens it again.
 		const tablet = endedMessage(ended({ channel: 'in_person' }), 'identity');
-		expect(tablet).toContain('Hand the tablet back to your sales representative');
+		expect(tablet).toContain('Hand this device back to your sales representative');
 		expect(tablet).not.toContain('email');
 	});
 

@@ -103,7 +103,7 @@ export function endedMessage(ended: EndedSession | undefined, step?: Step): stri
 			// carried the new one never reached it (a dropped connection), or a second press of
 			// "Submit answers" went before the first came back (another tab has the new cookie too).
 			return ended.channel === 'in_person'
-				? 'Your answers were accepted, but the reply to them didn’t reach this page (the connection dropped, or the button was pressed twice), and for your safety signing goes on only where that reply went. Hand the tablet back to your sales representative to open it again; you won’t be asked the questions again.'
+				? 'Your answers were accepted, but the reply to them didn’t reach this page (the connection dropped, or the button was pressed twice), and for your safety signing goes on only where that reply went. Hand this device back to your sales representative to open it again; you won’t be asked the questions again.'
 				: `Your answers were accepted, but the reply to them didn’t reach this page (the connection dropped, or the button was pressed twice), and for your safety signing goes on only where that reply went. ${openAgain(ended)} to go on; you won’t be asked the questions again.`;
 		case 'expired':
 			return `A signing session lasts at most ${plural(MAX_SESSION_MS / 3_600_000, 'hour')}, and this one has ended. ${openAgain(ended)} to go on.${keptNote(ended)}`;
