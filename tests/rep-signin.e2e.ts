@@ -106,13 +106,17 @@ test('a document’s address, or its link once the session ended, leads through 
 	await page.context().clearCookies();
 	const files: string[] = [];
 	page.on('download', (d) => files.push(d.suggestedFilename()));
-	await page.getByRole('link', { name: 'The application (PDF)' }).click();
+	await page
+		.getByRole('link', { name: 'The application, as the onboarding service has it now (PDF)' })
+		.click();
 	await expect(page).toHaveURL('/rep/login?next=%2Frep%2Fapplications%2F50001');
 	await signInHere();
 	// Signed in, the link downloads the file and the page stays.
 	const [file] = await Promise.all([
 		page.waitForEvent('download'),
-		page.getByRole('link', { name: 'The application (PDF)' }).click()
+		page
+			.getByRole('link', { name: 'The application, as the onboarding service has it now (PDF)' })
+			.click()
 	]);
 	expect(file.suggestedFilename()).toBe('application-50001.pdf');
 	expect(files).toEqual(['application-50001.pdf']);
