@@ -319,7 +319,8 @@ function timeline(s: Sheet, f: EvidenceFacts, tz: string): void {
 	const rest =
 		elsewhere === 0
 			? ''
-			: ` The application's trail holds ${f.chain.count} events in all; ${elsewhere === 1 ? 'the other one is' : `the other ${elsewhere} are`} in the rep's and operator's copy.${others}`;
+			: // Not "the others are in the rep's copy": some (the link's making) are in the key steps above.
+				` The application's trail holds ${f.chain.count} events in all, of which this session's are shown here; the rep's and operator's copy lists them all.${others}`;
 	s.paragraph(
 		`Every event of this signing session as the audit trail records it, oldest first. Channel: ${channelLabel(f.sessionEvents[0]?.channel ?? null) || 'not recorded'}.${rest}`,
 		{ size: 8, color: COLOR.muted }
