@@ -1,5 +1,5 @@
 import * as devalue from 'devalue';
-import { uploadLimit } from '$lib/server/evidence/upload';
+import { uploadLimit } from '$lib/server/evidence/upload-limit';
 import type { RepContact } from '$lib/server/reps/contact';
 import { dialable } from '$lib/tel';
 import { addressLooksLikeSsn } from '$lib/server/signing/ssn';

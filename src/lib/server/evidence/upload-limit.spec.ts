@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bodySizeLimit, uploadLimit } from './upload';
+import { bodySizeLimit, uploadLimit } from './upload-limit';
 
 describe('the largest file /verify takes', () => {
 	it('reads BODY_SIZE_LIMIT as adapter-node does, 512K when unset', () => {
