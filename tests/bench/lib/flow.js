@@ -226,7 +226,12 @@ export async function walkTo(ctx, step, n) {
 	expectAnswer(linkPage, 200, 'link page');
 	if (step === 'link') return done();
 	const start = form(linkPage.text, (f) => f.action.endsWith('?/start'), 'Start');
-	expectAnswer(await c.post(`${linkPath}?/start`, start.fields), 303, 'Start', '/sign/terms?started');
+	expectAnswer(
+		await c.post(`${linkPath}?/start`, start.fields),
+		303,
+		'Start',
+		'/sign/terms?started'
+	);
 
 	const terms = await c.get('/sign/terms');
 	expectAnswer(terms, 200, 'terms page');
