@@ -49,7 +49,7 @@ test('later steps by URL lead back to the current step', async ({ page, request 
 	]) {
 		const r = await page.goto(later);
 		expect(r?.status(), later).toBe(200);
-		await expect(page, later).toHaveURL(AT_TERMS);
+		await expect(page, later).toHaveURL(/\/sign\/terms$/);
 	}
 	await agreeToTerms(page);
 	for (const other of ['/sign/terms', '/sign/sign', '/sign/done']) {
@@ -104,7 +104,7 @@ test('replayed posts for later steps change nothing', async ({ page, request }) 
 	expect(await receivedDecision(request, app.id)).toBeNull();
 	const r = await page.goto('/sign/done');
 	expect(r?.status()).toBe(200);
-	await expect(page).toHaveURL(AT_TERMS);
+	await expect(page).toHaveURL(/\/sign\/terms$/);
 
 	// Consent, then skip the identity questions with a direct accept.
 	await agreeToTerms(page);

@@ -23,8 +23,7 @@ import {
 	resetSandbox,
 	setTimeLimit,
 	startQuestions,
-	TEXT,
-	AT_TERMS
+	TEXT
 } from './support/flow';
 import {
 	REPS,
@@ -121,7 +120,7 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 	await expect(tablet).toHaveURL(new RegExp(`${appPath(app.id)}`));
 
 	await handOver(tablet, app.id, { type: 'Driver’s license', last4: 'K7Q2' });
-	await expect(tablet).toHaveURL(AT_TERMS);
+	await expect(tablet).toHaveURL(/\/sign\/terms$/);
 	await expect(tablet.getByText(app.business).first()).toBeVisible();
 	// For help the merchant hands the tablet back to the rep beside them: no mail or phone of the
 	// rep's to open on the rep's own device.
@@ -146,16 +145,16 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 		'/dev/mailbox'
 	]) {
 		await tablet.goto(path);
-		await expect(tablet, path).toHaveURL(AT_TERMS);
+		await expect(tablet, path).toHaveURL(/\/sign\/terms$/);
 	}
 	// The machines' own addresses answer as ever: they carry their own keys.
 	expect((await tablet.request.get('/healthz')).status()).toBe(200);
 	// The signing link the tablet was sent away from still works on the merchant's own device.
 	expect((await request.get(otherLink)).status()).toBe(200);
 	await tablet.goBack();
-	await expect(tablet).toHaveURL(AT_TERMS);
+	await expect(tablet).toHaveURL(/\/sign\/terms$/);
 	await tablet.reload();
-	await expect(tablet).toHaveURL(AT_TERMS);
+	await expect(tablet).toHaveURL(/\/sign\/terms$/);
 	// Sign-out is a rep address too.
 	const out = await tablet.request.post('/rep/logout', {
 		headers: { origin: E2E.origin, accept: 'text/html' },
@@ -170,7 +169,7 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 		expect(saved, name).toHaveLength(1);
 		await context.clearCookies({ name });
 		await tablet.goto('/rep');
-		await expect(tablet, `without ${name}`).toHaveURL(AT_TERMS);
+		await expect(tablet, `without ${name}`).toHaveURL(/\/sign\/terms$/);
 		await expect(tablet.getByLabel(TEXT.consent)).toBeVisible();
 		// The others come back as they were; the tablet's own the portal gave again, a new key
 		// (the old one opens nothing now).
@@ -225,7 +224,7 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 	await expectLocked(tablet);
 	await unlock(tablet, REPS.sam.password());
 	await expect(tablet).toHaveURL(new RegExp(`${appPath(app.id)}(\\?done=unlocked)?$`));
-	await expect(tablet.getByText('The device is yours again.')).toBeVisible();
+	await expect(tablet.getByText('The tablet is yours again.')).toBeVisible();
 	// The timeline names the rep, and the merchant on the rep's device: never an account's id.
 	const trail = tablet.locator('ol.timeline');
 	await expect(trail).toContainText('Sam Ortiz (rep 31)');
@@ -357,7 +356,7 @@ test('"Return to rep" mid-way keeps the merchant’s progress for a later hand-o
 
 	await unlock(tablet, REPS.sam.password());
 	await expect(tablet).toHaveURL(new RegExp(`${appPath(app.id)}(\\?done=unlocked)?$`));
-	await expect(tablet.getByText('The device is yours again.')).toBeVisible();
+	await expect(tablet.getByText('The tablet is yours again.')).toBeVisible();
 	await expect(tablet.getByText('Paused in person').first()).toBeVisible();
 	await expect(tablet.getByText(/Taken back from the merchant at the identity step/)).toContainText(
 		/Its identity questions are still open and their time runs on: unless the merchant answers them by .+ \d+:\d\d:\d\d [AP]M [A-Z]+, that try counts without a pass\./
@@ -609,7 +608,7 @@ test('a decline on the tablet before identity: no link to end, no copies promise
 	await expectLocked(tablet);
 	await unlock(tablet, REPS.sam.password());
 	await expect(tablet).toHaveURL(new RegExp(`${appPath(app.id)}(\\?done=unlocked)?$`));
-	await expect(tablet.getByText('The device is yours again.')).toBeVisible();
+	await expect(tablet.getByText('The tablet is yours again.')).toBeVisible();
 	// The reason under its own heading, once: not again in the state's sentence.
 	const where = tablet.locator('section', {
 		has: tablet.getByRole('heading', { name: 'Where it stands' })
@@ -640,7 +639,7 @@ test('a decline on the tablet before identity: no link to end, no copies promise
 		.filter({ hasText: `You declined: ${app.business}` });
 	await expect(mail).toHaveCount(1);
 	const text = await mail.locator('pre').innerText();
-	expect(text).toContain('in person, on your sales representative’s tablet');
+	expect(text).toContain('in person, on your sales representative’s device');
 	expect(text).toContain(
 		'If you change your mind, ask your sales representative to sign with you again.'
 	);
@@ -652,7 +651,7 @@ test('a decline on the tablet before identity: no link to end, no copies promise
 	// console shows the signing under way, no longer the decline.
 	await expect(tablet.getByText(/A new link or an in-person signing opens it again/)).toBeVisible();
 	await handOver(tablet, app.id);
-	await expect(tablet).toHaveURL(AT_TERMS);
+	await expect(tablet).toHaveURL(/\/sign\/terms$/);
 	await expect(tablet.getByLabel(TEXT.consent)).toBeVisible();
 	const desk = await repPage(browser, REPS.riley);
 	await desk.goto(appPath(app.id));
@@ -816,12 +815,12 @@ test('unlocking paused by wrong passwords says what the rep can do meanwhile: th
 		maxRedirects: 0
 	});
 	expect(tried.status()).toBe(429);
-	expect(await tried.text()).toContain('unlocking this tablet is paused: try again in');
+	expect(await tried.text()).toContain('unlocking this device is paused: try again in');
 	// Shown again (a reload, the tablet picked up later): the pause is said before any try.
 	await tablet.getByRole('link', { name: 'Check again' }).click();
 	const paused = tablet.getByRole('alert');
 	await expect(paused).toContainText(
-		/unlocking this tablet is paused: try again in \d+ minutes?\./
+		/unlocking this device is paused: try again in \d+ minutes?\./
 	);
 	await expect(paused).toContainText(
 		'Meanwhile you can sign in to your console on another device: the application is there'
@@ -861,13 +860,13 @@ test('idle: the screen clears and the tablet locks, with script and without', as
 		await ready(tablet);
 		await tablet.getByLabel('I have checked the signer’s photo ID').check();
 		await tablet.getByRole('button', { name: 'Hand to merchant' }).click();
-		await expect(tablet).toHaveURL(AT_TERMS);
+		await expect(tablet).toHaveURL(/\/sign\/terms$/);
 		await expectLocked(tablet);
 		await expect(tablet.getByText('The screen was cleared after a while')).toBeVisible();
 		expect(await tablet.content()).not.toContain('Testwell');
 		await unlock(tablet, rep.password());
 		await expect(tablet).toHaveURL(/\/rep\/applications\/\d+(\?done=unlocked)?$/);
-		await expect(tablet.getByText('The device is yours again.')).toBeVisible();
+		await expect(tablet.getByText('The tablet is yours again.')).toBeVisible();
 		await expect(
 			tablet.locator('ol.timeline li').filter({ hasText: 'No touch for 5 seconds' })
 		).toContainText('Portal');
@@ -911,7 +910,7 @@ async function handedOverWithIdle(browser: Browser, name: string, idleSeconds: n
 		const tablet = await context.newPage();
 		await signIn(tablet, REPS.riley);
 		await handOver(tablet, DEMO.ordinary);
-		await expect(tablet).toHaveURL(AT_TERMS);
+		await expect(tablet).toHaveURL(/\/sign\/terms$/);
 		return { server, tablet };
 	} catch (err) {
 		await server.stop();
@@ -1096,6 +1095,6 @@ test('a hand-over takes the console’s other tabs off their pages at once: no o
 		await expect(other.getByRole('button', { name: 'Return to rep' })).toBeVisible();
 	}
 	// The tab that handed over went to the signing step itself, once.
-	await expect(rep).toHaveURL(AT_TERMS);
+	await expect(rep).toHaveURL(/\/sign\/terms$/);
 	await context.close();
 });

@@ -182,7 +182,8 @@ test('resend replaces the old link; revoke ends it; the dead links name the rep'
 	await expect(page.getByText('This link has been replaced by a newer one')).toBeVisible();
 	await expect(page.getByText(SAM)).toBeVisible();
 	// Its page says why, and whom to ask.
-	const gone = await page.goto('/sign/terms');
+	// As Start left its address (`?started`): the session's end is said, not cookies.
+	const gone = await page.goto('/sign/terms?started');
 	expect(gone?.status()).toBe(401);
 	await expect(
 		page.getByText(/sent you a newer signing link, which ended this session/)

@@ -12,8 +12,7 @@ import {
 	openLinkAndStart,
 	resetSandbox,
 	setSection,
-	type SectionKey,
-	AT_TERMS
+	type SectionKey
 } from './support/flow';
 
 // The sandbox keeps overrides in PostgreSQL, whose text holds neither U+0000 nor half a surrogate
@@ -168,7 +167,7 @@ test(`the ${vectors.length} hostile-HTML vectors as acceptance language run no s
 
 		const res = await page.goto('/sign/terms');
 		expect(res?.status(), label).toBe(200);
-		await expect(page, label).toHaveURL(AT_TERMS);
+		await expect(page, label).toHaveURL(/\/sign\/terms$/);
 		// Every non-blank payload became a section under its own heading.
 		const shown = batch
 			.map((v, i) => (v.payload.trim() === '' ? null : SECTION_TITLES[SECTIONS[i]!]))

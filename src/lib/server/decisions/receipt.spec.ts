@@ -218,7 +218,7 @@ describe('the confirmation of a decline before identity', () => {
 			expect(rows).toHaveLength(1);
 			expect(rows[0]!.to).toBe(s.ownerEmail);
 			const body = decrypt(t.ctx.encryptionKey, rows[0]!.bodyEnc!);
-			expect(body).toContain('in person, on your sales representative’s tablet');
+			expect(body).toContain('in person, on your sales representative’s device');
 			expect(body).not.toContain('link');
 		});
 

@@ -141,7 +141,7 @@ export function earlyDeclineEmail(f: EarlyDeclineFacts): Rendered & { subject: s
 		{ kind: 'p', text: f.greet ? `Hello ${f.greet},` : 'Hello,' },
 		{
 			kind: 'p',
-			text: `You declined the merchant application for {strong} on ${officeTime(f.at, f.timeZone)}, ${f.inPerson ? 'in person, on your sales representative’s tablet' : 'from the signing link sent to this address'}. This email confirms it: please keep it.`,
+			text: `You declined the merchant application for {strong} on ${officeTime(f.at, f.timeZone)}, ${f.inPerson ? 'in person, on your sales representative’s device' : 'from the signing link sent to this address'}. This email confirms it: please keep it.`,
 			strong: f.business
 		},
 		{

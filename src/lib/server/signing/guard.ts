@@ -49,7 +49,7 @@ export const JUST_STARTED = `/sign/terms?${STARTED}`;
 /** Said on the first step reached from Start with no session: cookies off (or the tab kept, the
  * browser's cookies gone since). */
 const COOKIE_NOT_KEPT =
-	'If you have just pressed Start, this browser didn’t keep the cookie that holds your place in the signing. Allow cookies for this site in the browser’s settings, then open the link from your email again.';
+	'If you have just pressed Start, this browser didn’t keep the cookie that holds your place in the signing. Allow cookies for this site in the browser’s settings, then open your signing link again.';
 
 /**
  * Why a signing page can't be used, in the merchant's words: a session that ended says how (its

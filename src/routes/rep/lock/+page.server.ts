@@ -19,7 +19,7 @@ const refuse = (status: number, error: string, pausedSeconds: number | null = nu
 
 /** Why the Unlock is refused for a while, and what the rep can do meanwhile. */
 const pausedWords = (seconds: number, reason: Handover['lockReason']) =>
-	`Too many wrong passwords. For your security, unlocking this tablet is paused: try again in ${waitWords(seconds)}. Meanwhile you can sign in to your console on another device${
+	`Too many wrong passwords. For your security, unlocking this device is paused: try again in ${waitWords(seconds)}. Meanwhile you can sign in to your console on another device${
 		reason === 'finished'
 			? '.'
 			: ': the application is there, where you can hand over another device or send the merchant a link.'
@@ -103,7 +103,7 @@ export const actions: Actions = {
 		if (!result.ok && result.disabled) {
 			return refuse(
 				403,
-				'This rep account is disabled, so it can’t unlock the tablet. Ask whoever runs this portal to enable it again.'
+				'This rep account is disabled, so it can’t unlock this device. Ask whoever runs this portal to enable it again.'
 			);
 		}
 		if (!result.ok) {
@@ -111,7 +111,7 @@ export const actions: Actions = {
 			return refuse(
 				400,
 				withPauseWarning(
-					'That password is not right. Only the rep who handed over the tablet can unlock it.',
+					'That password is not right. Only the rep who handed over this device can unlock it.',
 					result,
 					rules,
 					'unlocking'
