@@ -10,8 +10,8 @@ const NO_DECISION =
 
 /**
  * A certificate of completion for a rep of the application's office: the rep's own copy (`rep`:
- * with the application's whole trail, for the office only), or the signer's (`merchant`: the one
- * the merchant downloaded when they finished, the copy to send them when they ask).
+ * with the application's whole trail, for the office only), or the signer's (`merchant`: what
+ * the merchant downloaded when they finished, made and sealed again: the copy to send them).
  */
 export const certificateFor =
 	(audience: 'rep' | 'merchant'): RequestHandler =>
