@@ -4,7 +4,7 @@ import { decisionFor } from '$lib/server/decisions/decisions';
 import type { RequestMeta } from '$lib/server/http/meta';
 import { earlierPasses, newLinkCarries, type Pass } from '$lib/server/identity/attempts';
 import { endLinks, issueLink } from '$lib/server/links/ending';
-import { emailedBefore, hasUsableLink, usableLink, type LinkHeld } from '$lib/server/links/links';
+import { hasUsableLink, replacesEarlier, usableLink, type LinkHeld } from '$lib/server/links/links';
 import { sendLinkMail } from '$lib/server/links/mail';
 import { mailEnabled } from '$lib/server/mail/mode';
 import { isDecided, type ApplicationListItem } from '$lib/server/onboarding';
@@ -137,7 +137,7 @@ export async function sendLink(
 	if (held) return { ok: false, reason: 'identity_elsewhere', ...held };
 	const made = await newLink(ctx, a, a.email);
 	if (!made.ok) return { ok: false, reason: heldFor(made.reason) };
-	const { token, link, replaced } = made;
+	const { token, link } = made;
 	await sendLinkMail(ctx, {
 		to: a.email,
 		url: `${a.origin}/s/${token}`,
@@ -147,7 +147,7 @@ export async function sendLink(
 		...ids(a),
 		linkId: link.id,
 		rep: { name: a.rep.name, email: a.rep.email, phone: a.rep.phone },
-		replacesEarlier: replaced.length > 0 || (await emailedBefore(ctx.db, link))
+		replacesEarlier: await replacesEarlier(ctx.db, made)
 	});
 	return { ok: true, expiresAt: link.expiresAt };
 }

@@ -309,10 +309,13 @@ export async function revokeLinks(
 }
 
 /**
- * Whether a link of the application older than `link` was emailed: whatever ended it (this one,
- * a revoke, its expiry), it no longer works, and the new email says so.
+ * Whether the email of a link just made says earlier links no longer work: it replaced one, or a
+ * link of the application older than it was emailed (whatever ended that one: a revoke, its
+ * expiry). Said once here for every sender (the console's Send, the operator API).
  */
-export async function emailedBefore(db: Db, link: SigningLink): Promise<boolean> {
+export async function replacesEarlier(db: Db, made: CreatedLink): Promise<boolean> {
+	if (made.replaced.length > 0) return true;
+	const { link } = made;
 	const [row] = await db
 		.select({ id: signingLinks.id })
 		.from(signingLinks)

@@ -44,7 +44,7 @@ export function requireStep(event: RequestEvent, step: Step): SigningSession {
 
 /** Where Start sends the merchant: the first step, marked as reached from Start. */
 const STARTED = 'started';
-export const JUST_STARTED = `/sign/terms?${STARTED}`;
+export const JUST_STARTED = `${STEP_PATHS.terms}?${STARTED}`;
 
 /** Said on the first step reached from Start with no session: cookies off (or the tab kept, the
  * browser's cookies gone since). */

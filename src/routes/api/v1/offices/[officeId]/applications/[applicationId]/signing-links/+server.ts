@@ -9,7 +9,7 @@ import {
 	BY_OPERATOR_API,
 	BY_START_DEMO,
 	declinedSinceLastLink,
-	emailedBefore
+	replacesEarlier
 } from '$lib/server/links/links';
 import { sendLinkMail } from '$lib/server/links/mail';
 import { isDecided, officeUnknown } from '$lib/server/onboarding';
@@ -143,7 +143,7 @@ export const POST: RequestHandler = async (event) => {
 				linkId: link.id,
 				rep:
 					orOffice(ctx, await repContact(ctx.db, officeId, Number(application.RepNo))) ?? undefined,
-				replacesEarlier: created.replaced.length > 0 || (await emailedBefore(ctx.db, link))
+				replacesEarlier: await replacesEarlier(ctx.db, created)
 			})
 		: undefined;
 	return json(
