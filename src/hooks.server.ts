@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { env } from '$env/dynamic/private';
 import { building, dev } from '$app/environment';
 import {
+	json,
 	redirect,
 	type Handle,
 	type HandleServerError,
@@ -41,7 +42,8 @@ import {
 	holdsTabletKey,
 	lockHandover,
 	reissueTabletKey,
-	setTabletCookie
+	setTabletCookie,
+	tabletCookieHeader
 } from '$lib/server/inperson/handover';
 import {
 	SESSION_COOKIE,
@@ -388,6 +390,7 @@ const tablet: Handle = async ({ event, resolve }) => {
 				);
 	if (!h) return resolve(event);
 	let signing: typeof locals.signing;
+	let reissued: string | undefined;
 	if (
 		locals.rep?.sessionId === h.repSessionId &&
 		!holdsTabletKey(h, tabletSecret) &&
@@ -399,7 +402,8 @@ const tablet: Handle = async ({ event, resolve }) => {
 		// cookie (cleared by hand). The signing steps are not sent the rep's cookie, and without
 		// the tablet's (or the signing's, which may be gone too) they would turn this browser away
 		// as a stranger's, with no way back to the lock screen: it gets a new key.
-		setTabletCookie(event.cookies, event.url, await reissueTabletKey(ctx.db, h));
+		reissued = await reissueTabletKey(ctx.db, h);
+		setTabletCookie(event.cookies, event.url, reissued);
 	}
 	if (!h.lockedAt) {
 		signing =
@@ -424,13 +428,35 @@ const tablet: Handle = async ({ event, resolve }) => {
 	if (h.lockedAt) {
 		locals.signing = undefined;
 		if (path === LOCK_PATH) return resolve(event);
-		redirect(303, LOCK_PATH);
+		return sendTo(event, LOCK_PATH, reissued);
 	}
 	if (path === LOCK_PATH) return resolve(event);
-	if (!onSign) redirect(303, STEP_PATHS[currentStep(signing!)]);
+	if (!onSign) return sendTo(event, STEP_PATHS[currentStep(signing!)], reissued);
 	locals.signing = signing;
 	return resolve(event);
 };
+
+/**
+ * Where a hand-over sends a request, as a response of ours rather than a thrown redirect: kit
+ * answers a hook's thrown one past every hook, so without `headers`' no-store. A browser keeps
+ * such a 303 and replays it on Back once the hand-over it followed has changed: after an Unlock,
+ * /rep went on to the lock screen from the browser's cache and the lock screen back to /rep, until
+ * the browser gave up. In kit's three forms: a page's 303, a data request's JSON, a form posted by
+ * script answered as kit answers an action's redirect. A tablet key given again on the way goes
+ * with it (kit adds the cookies only to the responses it makes).
+ */
+function sendTo(event: RequestEvent, location: string, reissued: string | undefined): Response {
+	const headers = { 'cache-control': 'private, no-store' };
+	const response = event.isDataRequest
+		? json({ type: 'redirect', location }, { headers })
+		: event.request.method === 'POST' && event.request.headers.get('x-sveltekit-action') === 'true'
+			? json({ type: 'redirect', status: 303, location }, { headers })
+			: new Response(null, { status: 303, headers: { location } });
+	if (reissued) {
+		response.headers.append('set-cookie', tabletCookieHeader(event.cookies, event.url, reissued));
+	}
+	return response;
+}
 
 /**
  * What a handed-over tablet must not open beside its signing step: every address but the

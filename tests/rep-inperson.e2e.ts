@@ -155,6 +155,10 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 	await expect(tablet).toHaveURL(/\/sign\/terms$/);
 	await tablet.reload();
 	await expect(tablet).toHaveURL(/\/sign\/terms$/);
+	// Sent on by no cache: a kept 303 would be replayed by Back once the hand-over changed.
+	const sent = await tablet.request.get('/rep', { maxRedirects: 0 });
+	expect(sent.headers()['location']).toBe('/sign/terms');
+	expect(sent.headers()['cache-control']).toBe('no-store');
 	// Sign-out is a rep address too.
 	const out = await tablet.request.post('/rep/logout', {
 		headers: { origin: E2E.origin, accept: 'text/html' },
@@ -245,6 +249,9 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 			'The merchant decided on a rep’s tablet, which offers no download: they were told to ask you for their copies, which are the signed copy and the signer’s copy of the certificate.'
 		)
 	).toBeVisible();
+	// Unlocked, the lock screen is not left in the tab's history: Back does not come to it.
+	await tablet.goBack();
+	await expect(tablet).not.toHaveURL(/\/rep\/lock/);
 	await tablet.goto('/rep');
 	await expect(tablet).toHaveURL(/\/rep$/);
 

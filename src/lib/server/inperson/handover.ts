@@ -498,11 +498,13 @@ export async function reissueTabletKey(db: Db, h: Handover): Promise<string> {
 	return secret;
 }
 
+const tabletCookieOptions = (url: URL) =>
+	({ path: '/', httpOnly: true, sameSite: 'strict', secure: url.protocol === 'https:' }) as const;
+
 export function setTabletCookie(cookies: Cookies, url: URL, secret: string): void {
-	cookies.set(TABLET_COOKIE, secret, {
-		path: '/',
-		httpOnly: true,
-		sameSite: 'strict',
-		secure: url.protocol === 'https:'
-	});
+	cookies.set(TABLET_COOKIE, secret, tabletCookieOptions(url));
 }
+
+/** The tablet's cookie as a `set-cookie` value, for a response made outside kit's resolve. */
+export const tabletCookieHeader = (cookies: Cookies, url: URL, secret: string) =>
+	cookies.serialize(TABLET_COOKIE, secret, tabletCookieOptions(url));
