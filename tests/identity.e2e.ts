@@ -13,6 +13,7 @@ import {
 	noScriptContext,
 	openLinkAndStart,
 	passIdentity,
+	postLink,
 	ready,
 	replayPost,
 	resetSandbox,
@@ -21,6 +22,7 @@ import {
 	startQuestions
 } from './support/flow';
 import { REPS, appPath, consoleEntry, repPage } from './support/reps';
+import { startSecondServer } from './support/second-server';
 
 const demoDoc = (id: number) => {
 	const demo = DEMO_APPLICATIONS.find((a) => a.id === id);
@@ -509,5 +511,49 @@ test('a second try left with its questions on the screen locks at once for the r
 	} finally {
 		await context.close();
 		await rep.context().close();
+	}
+});
+
+test('answers sent unfinished do not use up the identity limit: the whole ones after them are judged', async ({
+	browser
+}) => {
+	test.setTimeout(120_000);
+	// A server of its own whose limit is three requests an hour (the shared one's is out of reach).
+	const server = await startSecondServer('identity-limit', { E2E_RATE_LIMIT_IDENTITY: '3' });
+	try {
+		const api = await apiRequest.newContext({ baseURL: server.origin });
+		const made = await postLink(api, DEMO.ordinary, { body: {} });
+		expect(made.status()).toBe(201);
+		const { url } = (await made.json()) as { url: string };
+		await api.dispose();
+		// Without script every press reaches the server, each answered with its own status.
+		const context = await noScriptContext(browser, { baseURL: server.origin });
+		const page = await context.newPage();
+		await openLinkAndStart(page, new URL(url).pathname);
+		await agreeToTerms(page);
+		await startQuestions(page);
+		const submit = async () => {
+			const answered = page.waitForResponse(
+				(r) => r.request().method() === 'POST' && r.url().includes('?/answer')
+			);
+			await page.getByRole('button', { name: 'Submit answers' }).click();
+			return (await answered).status();
+		};
+		for (let i = 0; i < 4; i++) {
+			expect(await submit(), `unfinished post ${i + 1}`).toBe(400);
+			await expect(page.getByRole('alert').first()).toContainText(
+				'Answer every question, then submit.'
+			);
+		}
+		for (const fs of await page.locator('fieldset').all()) {
+			await fs.locator('input[type=radio]').first().check();
+		}
+		// Judged (a pass or a miss, whichever the first choices are), not refused by the limit.
+		const status = await submit();
+		expect([200, 303]).toContain(status);
+		await expect(page.getByText('Too many requests')).toHaveCount(0);
+		await context.close();
+	} finally {
+		await server.stop();
 	}
 });

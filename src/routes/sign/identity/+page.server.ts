@@ -150,7 +150,6 @@ export const actions: Actions = {
 		const meta = requestMeta(event);
 		const state = await identityState(ctx, session, meta);
 		if (!state.open) redirect(303, '/sign/identity');
-		if (await overLimit(session)) return fail(429, { message: LIMITED });
 		const parsed = parseAnswers(await event.request.formData(), state.open.questions);
 		if (Object.keys(parsed.errors).length > 0) {
 			return fail(400, {
@@ -158,6 +157,12 @@ export const actions: Actions = {
 				selected: parsed.selected,
 				message: 'Answer every question, then submit.'
 			});
+		}
+		// Counted once the answers are whole, as the sign step counts only a decision that passed
+		// validation: a form sent unfinished is not the guessing this limit is for, and counting it
+		// left a merchant's right answers refused while their try's time ran out.
+		if (await overLimit(session)) {
+			return fail(429, { message: LIMITED, selected: parsed.selected });
 		}
 		const { result, secret } = await submitAnswers(ctx, session, state.open, parsed.answers, meta);
 		if (result === 'unavailable') return fail(503, { message: UNAVAILABLE });
