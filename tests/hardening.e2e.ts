@@ -383,7 +383,7 @@ test('an address or cookies too long for the server to read are answered in word
 	);
 	expect(got).toMatch(/^HTTP\/1\.1 431 /);
 	expect(got).toContain(
-		'The address, or the cookies sent with it, are too long for this portal to read, so nothing was done.'
+		'The address, or the cookies or other headers sent with it, are too long for this portal to read, so nothing was done.'
 	);
 });
 

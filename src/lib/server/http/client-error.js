@@ -6,7 +6,7 @@ import { STATUS_CODES } from 'node:http';
 const WORDS = {
 	400: 'This request could not be read, so nothing was done. Check the address, and try again.',
 	408: 'This request took too long to arrive, so nothing was done. Try again.',
-	431: 'The address, or the cookies sent with it, are too long for this portal to read, so nothing was done. Check the address; if it is right, clear this site’s cookies and try again.'
+	431: 'The address, or the cookies or other headers sent with it, are too long for this portal to read, so nothing was done. Check the address; if it is right, clear this site’s cookies and try again.'
 };
 
 /**
@@ -20,6 +20,7 @@ const WORDS = {
  * @param {import('node:http').Server} server adapter-node's (`server.server` from build/index.js)
  */
 export function answerClientErrors(server) {
+	answerUnfetchableMethods(server);
 	server.on('clientError', (err, socket) => {
 		const code = /** @type {{ code?: string }} */ (err).code;
 		const answering = /** @type {{ _httpMessage?: { headersSent?: boolean } }} */ (socket)
@@ -38,5 +39,30 @@ export function answerClientErrors(server) {
 				'Connection: close\r\n\r\n' +
 				body
 		);
+	});
+}
+
+/**
+ * Methods a Fetch `Request` refuses to carry (TRACE, TRACK; CONNECT goes to Node's 'connect', not
+ * here): adapter-node cannot hand them to the app and answers a bare "Bad Request" of its own.
+ * Answered before it, in our words: the portal answers none of them anywhere.
+ *
+ * @param {import('node:http').Server} server
+ */
+function answerUnfetchableMethods(server) {
+	const handlers = server.listeners('request');
+	server.removeAllListeners('request');
+	server.on('request', (req, res) => {
+		if (req.method === 'TRACE' || req.method === 'TRACK') {
+			const body = `${req.method} is not accepted by this portal, so nothing was done.`;
+			res.writeHead(405, {
+				allow: 'GET, HEAD, POST',
+				'content-type': 'text/plain; charset=utf-8',
+				'content-length': Buffer.byteLength(body)
+			});
+			res.end(body);
+			return;
+		}
+		for (const handler of handlers) handler.call(server, req, res);
 	});
 }

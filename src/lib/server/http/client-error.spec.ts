@@ -29,7 +29,7 @@ describe('a request Node cannot read', () => {
 		const long = await send(port, `GET /s/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
 		expect(long).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
 		expect(long).toContain('Content-Type: text/plain; charset=utf-8');
-		expect(long).toMatch(/The address, or the cookies sent with it, are too long/);
+		expect(long).toMatch(/The address, or the cookies or other headers sent with it, are too long/);
 		const cookie = await send(
 			port,
 			`GET / HTTP/1.1\r\nHost: x\r\nCookie: a=${'b'.repeat(20_000)}\r\n\r\n`
@@ -42,5 +42,21 @@ describe('a request Node cannot read', () => {
 		expect(
 			await pipelined(port, ['GET / HTTP/1.1\r\nHost: x\r\n\r\n'], (g) => g.includes('fine'), 3000)
 		).toContain('fine');
+	});
+});
+
+describe('a method a fetch Request cannot carry', () => {
+	it('is refused in words before the app, which could not be handed it', async () => {
+		const port = await serve();
+		const got = await pipelined(
+			port,
+			['TRACE /api/v1/offices/1207 HTTP/1.1\r\nHost: x\r\n\r\n'],
+			(g) => g.includes('nothing was done.'),
+			3000
+		);
+		expect(got).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/i);
+		expect(got).toMatch(/allow: GET, HEAD, POST/i);
+		expect(got).toContain('TRACE is not accepted by this portal, so nothing was done.');
+		expect(got).not.toContain('fine');
 	});
 });
