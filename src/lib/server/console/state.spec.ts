@@ -290,6 +290,37 @@ describe('the console state of an application', () => {
 		expect(stateDetail(derive(facts({ decision: decision() })), ZONE)).not.toContain('owner');
 	});
 
+	it('never calls an in-person session that ended paused, once the link after it is revoked', () => {
+		const ended = (over: Partial<SessionFact>) =>
+			session('s1', {
+				linkId: null,
+				channel: 'in_person',
+				createdAt: ago(40),
+				lastSeenAt: ago(30),
+				consentAt: ago(38),
+				tablet: tablet({ lockedAt: ago(30), lockReason: 'finished', endedAt: ago(29) }),
+				...over
+			});
+		// Declined on the tablet, a link made since (the merchant started on it), then revoked.
+		const after = {
+			links: [link('B', { createdAt: ago(20), revokedAt: ago(5) })],
+			declines: [{ at: ago(30), reason: null }]
+		};
+		for (const s1 of [
+			ended({ declineId: 'd1' }),
+			ended({ closedAt: ago(20), tablet: tablet({ lockedAt: ago(30), lockReason: 'returned' }) })
+		]) {
+			const state = derive(
+				facts({
+					...after,
+					sessions: [s1, session('s2', { linkId: 'B', createdAt: ago(15), lastSeenAt: ago(6) })]
+				})
+			);
+			expect(state).toMatchObject({ kind: 'not_sent', at: ago(5) });
+			expect(stateDetail(state, ZONE)).toMatch(/^The last link was revoked /);
+		}
+	});
+
 	it('shows a decline the portal recorded before identity, until a newer link goes out', () => {
 		const declinedEarly = facts({
 			links: [link('A', { usedAt: ago(10) })],

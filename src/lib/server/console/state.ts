@@ -469,9 +469,13 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 	}
 	if (lockedUntil)
 		return { ...base, kind: 'identity_locked', step: 'identity', until: lockedUntil };
-	// Taken back from the merchant (or idle), newer than any link: where they paused.
+	// Taken back from the merchant (or idle), newer than any link: where they paused. Not one that
+	// ended for good (a decline, a decision, closed): a link made after an in-person decline, then
+	// revoked, left that session to be called paused "at" a step it has none of.
 	const paused = latest(
-		f.sessions.filter((s) => s.channel === 'in_person'),
+		f.sessions.filter(
+			(s) => s.channel === 'in_person' && !s.closedAt && !s.decisionId && !s.declineId
+		),
 		(s) => s.lastSeenAt
 	);
 	if (paused && (!link || paused.createdAt > link.createdAt)) {
