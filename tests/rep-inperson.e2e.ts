@@ -246,7 +246,7 @@ test('a full in-person signing: the console is out of reach until the rep unlock
 	// The tablet's done page offered no download: the merchant was sent to the rep for copies.
 	await expect(
 		tablet.getByText(
-			'The merchant decided on a rep’s tablet, which offers no download: they were told to ask you for their copies, which are the signed copy and the signer’s copy of the certificate.'
+			'The merchant decided on a rep’s tablet, which offers no download: they were told to ask you for their copies: the signed copy and the signer’s copy of the certificate.'
 		)
 	).toBeVisible();
 	// Unlocked, the lock screen is not left in the tab's history: Back does not come to it.
