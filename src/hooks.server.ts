@@ -295,7 +295,7 @@ const sandbox: Handle = async ({ event, resolve }) => {
 			// A person typed it on the tablet: back to where the tablet is (the tablet handle sends
 			// the home page on to the signing step or the lock screen), as every other address does.
 			const method = event.request.method;
-			if (method === 'GET' || method === 'HEAD') redirect(303, '/');
+			if (method === 'GET' || method === 'HEAD') return sendTo(event, '/', undefined);
 			await drainBody(event.request);
 			return refusalPage({
 				status: 403,

@@ -1028,6 +1028,7 @@ test('a hand-over ends the application’s emailed link: nobody goes on with it 
 		});
 		expect(key.status()).toBe(303);
 		expect(key.headers()['location']).toBe('/');
+		expect(key.headers()['cache-control']).toBe('no-store');
 		await tablet.goto(`/sandbox/_sandbox/answers/latest/${app.id}?office=1207`);
 		await expect(tablet).toHaveURL(/\/sign\/identity$/);
 		await expect(tablet.getByRole('heading', { level: 1, name: 'Confirm it’s you' })).toBeVisible();

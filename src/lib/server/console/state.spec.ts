@@ -290,32 +290,32 @@ describe('the console state of an application', () => {
 		expect(stateDetail(derive(facts({ decision: decision() })), ZONE)).not.toContain('owner');
 	});
 
-	it('never calls an in-person session that ended paused, once the link after it is revoked', () => {
-		const ended = (over: Partial<SessionFact>) =>
-			session('s1', {
-				linkId: null,
-				channel: 'in_person',
-				createdAt: ago(40),
-				lastSeenAt: ago(30),
-				consentAt: ago(38),
-				tablet: tablet({ lockedAt: ago(30), lockReason: 'finished', endedAt: ago(29) }),
-				...over
-			});
+	it('never calls an in-person session paused once the newest one was declined and a link after it revoked', () => {
+		const inPerson = (id: string, over: Partial<SessionFact>) =>
+			session(id, { linkId: null, channel: 'in_person', consentAt: ago(38), ...over });
 		// Declined on the tablet, a link made since (the merchant started on it), then revoked.
+		const declinedThere = inPerson('s1', {
+			createdAt: ago(40),
+			lastSeenAt: ago(30),
+			declineId: 'd1',
+			tablet: tablet({ lockedAt: ago(30), lockReason: 'finished', endedAt: ago(29) })
+		});
 		const after = {
 			links: [link('B', { createdAt: ago(20), revokedAt: ago(5) })],
 			declines: [{ at: ago(30), reason: null }]
 		};
-		for (const s1 of [
-			ended({ declineId: 'd1' }),
-			ended({ closedAt: ago(20), tablet: tablet({ lockedAt: ago(30), lockReason: 'returned' }) })
+		const onLink = session('s2', { linkId: 'B', createdAt: ago(15), lastSeenAt: ago(6) });
+		// And with an older in-person session before it, taken back a day ago and left.
+		const older = inPerson('s0', {
+			createdAt: ago(24 * 60 + 10),
+			lastSeenAt: ago(24 * 60),
+			tablet: tablet({ lockedAt: ago(24 * 60), lockReason: 'returned' })
+		});
+		for (const sessions of [
+			[declinedThere, onLink],
+			[older, declinedThere, onLink]
 		]) {
-			const state = derive(
-				facts({
-					...after,
-					sessions: [s1, session('s2', { linkId: 'B', createdAt: ago(15), lastSeenAt: ago(6) })]
-				})
-			);
+			const state = derive(facts({ ...after, sessions }));
 			expect(state).toMatchObject({ kind: 'not_sent', at: ago(5) });
 			expect(stateDetail(state, ZONE)).toMatch(/^The last link was revoked /);
 		}

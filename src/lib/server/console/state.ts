@@ -469,15 +469,14 @@ export function deriveState(f: ApplicationFacts, rules: StateRules, now: Date): 
 	}
 	if (lockedUntil)
 		return { ...base, kind: 'identity_locked', step: 'identity', until: lockedUntil };
-	// Taken back from the merchant (or idle), newer than any link: where they paused. Not one that
-	// ended for good (a decline, a decision, closed): a link made after an in-person decline, then
-	// revoked, left that session to be called paused "at" a step it has none of.
-	const paused = latest(
-		f.sessions.filter(
-			(s) => s.channel === 'in_person' && !s.closedAt && !s.decisionId && !s.declineId
-		),
+	// Taken back from the merchant (or idle), newer than any link: where they paused. Not when the
+	// newest in-person session ended in a decline (a link made since, then revoked): it has no step
+	// to be paused at, and an older one it followed was not picked up by that hand-over either.
+	const newestInPerson = latest(
+		f.sessions.filter((s) => s.channel === 'in_person'),
 		(s) => s.lastSeenAt
 	);
+	const paused = newestInPerson?.declineId ? null : newestInPerson;
 	if (paused && (!link || paused.createdAt > link.createdAt)) {
 		const step = currentStep(paused) as Step;
 		const tabletIdle = !!paused.tablet && idle(paused.tablet);

@@ -20,7 +20,7 @@ const WORDS = {
  * @param {import('node:http').Server} server adapter-node's (`server.server` from build/index.js)
  */
 export function answerClientErrors(server) {
-	answerUnfetchableMethods(server);
+	answerTrace(server);
 	server.on('clientError', (err, socket) => {
 		const code = /** @type {{ code?: string }} */ (err).code;
 		const answering = /** @type {{ _httpMessage?: { headersSent?: boolean } }} */ (socket)
@@ -43,18 +43,19 @@ export function answerClientErrors(server) {
 }
 
 /**
- * Methods a Fetch `Request` refuses to carry (TRACE, TRACK; CONNECT goes to Node's 'connect', not
- * here): adapter-node cannot hand them to the app and answers a bare "Bad Request" of its own.
- * Answered before it, in our words: the portal answers none of them anywhere.
+ * TRACE, which a Fetch `Request` refuses to carry (TRACK, which it refuses too, Node's parser
+ * refuses first: clientError above; CONNECT goes to Node's 'connect', not here): adapter-node
+ * cannot hand it to the app and answers a bare "Bad Request" of its own. Answered before it, in
+ * our words: the portal answers it nowhere.
  *
  * @param {import('node:http').Server} server
  */
-function answerUnfetchableMethods(server) {
+function answerTrace(server) {
 	const handlers = server.listeners('request');
 	server.removeAllListeners('request');
 	server.on('request', (req, res) => {
-		if (req.method === 'TRACE' || req.method === 'TRACK') {
-			const body = `${req.method} is not accepted by this portal, so nothing was done.`;
+		if (req.method === 'TRACE') {
+			const body = 'TRACE is not accepted by this portal, so nothing was done.';
 			res.writeHead(405, {
 				allow: 'GET, HEAD, POST',
 				'content-type': 'text/plain; charset=utf-8',

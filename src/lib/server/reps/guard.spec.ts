@@ -75,6 +75,13 @@ describe('rep guards', () => {
 		expect(isRedirect(plain) && plain.location).toBe(
 			'/rep/login?next=%2Frep%2Fapplications%2F50001%3Fx%3D1'
 		);
+		// Not an action's notice: it answered a press made before the session ended.
+		const notice = await thrown(() =>
+			requireRep(event({ path: '/rep/applications/50001?done=copied&x=1' }))
+		);
+		expect(isRedirect(notice) && notice.location).toBe(
+			'/rep/login?next=%2Frep%2Fapplications%2F50001%3Fx%3D1'
+		);
 		const ended = await thrown(() => requireRep(event({ cookie: 'stale', data: true })));
 		expect(isRedirect(ended) && ended.location).toBe('/rep/login?ended=1');
 		// With the reason, when the session hook found it.

@@ -48,7 +48,11 @@ export function requireRep(
 	const rep = event.locals.rep;
 	if (rep && !(rep.passwordTemporary && !temporaryPassword)) return rep;
 	const method = event.request.method;
-	const here = safeNext(event.url.pathname + event.url.search);
+	// Not an action's notice (?done=…): it answered that press, not the sign-in hours later.
+	const search = new URLSearchParams(event.url.search);
+	search.delete('done');
+	const query = search.toString();
+	const here = safeNext(`${event.url.pathname}${query ? `?${query}` : ''}`);
 	if (rep) redirect(303, withNext('/rep/password', method === 'GET' ? here : '/rep'));
 	const params = new URLSearchParams();
 	// A cookie without a session: it ended (idle, too old, signed out elsewhere). A page's own
