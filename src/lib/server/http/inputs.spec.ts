@@ -121,6 +121,35 @@ describe('form bodies', () => {
 		);
 	});
 
+	it('refuses a field sent twice, whatever its values: an action would take the last', async () => {
+		const twice = await check(
+			'/sign/terms?/consent',
+			urlencoded([
+				['consent', 'no'],
+				['version', 'a'.repeat(64)],
+				['consent', 'yes']
+			])
+		);
+		expect(twice?.status).toBe(400);
+		expect(twice?.message).toMatch(/^A field was sent more than once/);
+		expect(twice?.errors).toEqual({ consent: 'Sent more than once.' });
+		const multipart = new FormData();
+		multipart.append('q-1', '2');
+		multipart.append('q-1', '2');
+		const same = await check('/sign/identity?/answer', { body: multipart });
+		expect(same?.errors).toEqual({ 'q-1': 'Sent more than once.' });
+		// Each name once, as every page of ours sends them: through.
+		expect(
+			await check(
+				'/sign/terms?/consent',
+				urlencoded([
+					['consent', 'yes'],
+					['version', 'a']
+				])
+			)
+		).toBeNull();
+	});
+
 	it('says back no field name that looks like an SSN', async () => {
 		const problem = await check('/sign/sign?/accept', urlencoded([['587-31-4926', 'a\u0000']]));
 		expect(problem?.errors).toEqual({ '[number]': expect.stringContaining('control character') });
@@ -143,12 +172,13 @@ describe('form bodies', () => {
 	it('accepts tabs and line breaks (a textarea sends them) and any other unicode text', async () => {
 		await fc.assert(
 			fc.asyncProperty(
-				fc.array(
+				// Each name once, as a page's form sends them (a repeated one is refused, above).
+				fc.uniqueArray(
 					fc.tuple(
 						fc.string({ unit: 'grapheme', maxLength: 10 }),
 						fc.string({ unit: 'grapheme', maxLength: 60 })
 					),
-					{ maxLength: 8 }
+					{ maxLength: 8, selector: ([name]) => name }
 				),
 				async (fields) => {
 					const readable = (t: string) => !hasControlCharacter(t) && !t.includes('\uFFFD');

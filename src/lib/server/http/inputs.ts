@@ -70,6 +70,7 @@ export const reasonsByField = <T = string>() => Object.create(null) as Record<st
  */
 export const fieldName = (name: string) => maskedSsn(name, '[number]');
 
+const REPEATED_REASON = 'Sent more than once.';
 const CONTROL_REASON =
 	'This contains an invisible control character (such as NUL, a backspace or a text-direction override). Type it again without one.';
 const UNREADABLE_REASON =
@@ -119,7 +120,18 @@ async function checkForm(request: Request): Promise<InputProblem | null> {
 	}
 	const errors = reasonsByField();
 	let control = false;
+	// No page of ours sends a field twice (each form's names differ, a radio group sends one): one
+	// sent twice is read as its last value by every action, which would take `consent=no&consent=yes`
+	// as a tick.
+	const seen = new Set<string>();
+	let repeated = false;
 	for (const [name, value] of form) {
+		if (seen.has(name)) {
+			errors[fieldName(name)] = REPEATED_REASON;
+			repeated = true;
+			continue;
+		}
+		seen.add(name);
 		if (hasControlCharacter(name) || hasUnreadable(name)) {
 			errors.form = 'A field name contains a character that can’t be accepted.';
 			control ||= hasControlCharacter(name);
@@ -135,7 +147,9 @@ async function checkForm(request: Request): Promise<InputProblem | null> {
 		status: 400,
 		message: control
 			? 'Some of what was sent contains invisible control characters, which can’t be accepted. Type those fields again and send the form again.'
-			: 'Some of what was sent arrived in a form that can’t be read. Type those fields again and send the form again.',
+			: repeated
+				? 'A field was sent more than once, which this page’s form never does, so nothing was done. Reload the page and send the form again.'
+				: 'Some of what was sent arrived in a form that can’t be read. Type those fields again and send the form again.',
 		errors
 	};
 }
