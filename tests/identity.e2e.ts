@@ -13,7 +13,6 @@ import {
 	noScriptContext,
 	openLinkAndStart,
 	passIdentity,
-	postLink,
 	ready,
 	replayPost,
 	resetSandbox,
@@ -522,14 +521,12 @@ test('answers sent unfinished do not use up the identity limit: the whole ones a
 	const server = await startSecondServer('identity-limit', { E2E_RATE_LIMIT_IDENTITY: '3' });
 	try {
 		const api = await apiRequest.newContext({ baseURL: server.origin });
-		const made = await postLink(api, DEMO.ordinary, { body: {} });
-		expect(made.status()).toBe(201);
-		const { url } = (await made.json()) as { url: string };
+		const { path } = await createLink(api, DEMO.ordinary);
 		await api.dispose();
 		// Without script every press reaches the server, each answered with its own status.
 		const context = await noScriptContext(browser, { baseURL: server.origin });
 		const page = await context.newPage();
-		await openLinkAndStart(page, new URL(url).pathname);
+		await openLinkAndStart(page, path);
 		await agreeToTerms(page);
 		await startQuestions(page);
 		const submit = async () => {
