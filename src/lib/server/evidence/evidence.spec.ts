@@ -762,6 +762,62 @@ describe('certificate of completion and signed copy', () => {
 		expect(pages(plainCert)[0]).not.toContain('[U+');
 	});
 
+	it('prints Arabic and Hebrew names joined, in reading order, in their Noto faces', async () => {
+		// Printed as code points ("[U+0645 U+062D U+0645 U+062F]"): faithful, but no reviewer reads it.
+		const wordsOf = (file: string, page: number) =>
+			[
+				...run('pdftotext', ['-bbox', '-f', String(page), '-l', String(page), file, '-']).matchAll(
+					/<word [^>]*>([^<]*)<\/word>/g
+				)
+			]
+				.map((m) =>
+					m[1]!
+						.replace(/&quot;/g, '"')
+						.replace(/&lt;/g, '<')
+						.replace(/&gt;/g, '>')
+				)
+				.join(' ');
+		/** Right-to-left words as they lie on the page, left to right, each first letter rightmost. */
+		const seen = (words: string) => [...words].reverse().join('');
+		for (const [signer, face] of [
+			[{ firstName: 'محمد', lastName: 'حسن', signature: 'محمد حسن' }, 'NotoSansArabic'],
+			[{ firstName: 'דוד', lastName: 'כהן', signature: 'דוד כהן' }, 'NotoSansHebrew']
+		] as const) {
+			const { applicationId } = await linkSigning({ signer });
+			const key = { officeId: 1207, applicationId, origin: ORIGIN };
+			const copy = write(`rtl-${applicationId}.pdf`, await signedCopyPdf(t.ctx, key));
+			const cert = write(
+				`rtl-cert-${applicationId}.pdf`,
+				await certificatePdf(t.ctx, { ...key, audience: 'merchant' })
+			);
+			for (const file of [copy, cert]) {
+				expect(run('pdfsig', [file])).toContain('Signature Validation: Signature is Valid.');
+				expect(run('pdffonts', [file])).toMatch(
+					new RegExp(`${face}-Regular\\S*\\s+CID TrueType\\s+Identity-H\\s+yes`)
+				);
+				expect(run('pdffonts', [file])).not.toContain('NotoSans-Regular');
+			}
+			const name = seen(signer.signature);
+			expect(pages(cert)[0]).not.toContain('[U+');
+			expect(pages(cert)[0]).not.toContain('?');
+			// The name, the signature row and what was typed (poppler reads the rows by column).
+			expect(wordsOf(cert, 1).split(name)).toHaveLength(4);
+			expect(wordsOf(cert, 1)).toContain(`Typed: ${name}`);
+			const last = pages(copy).length;
+			expect(pages(copy)[last - 1]).not.toContain('[U+');
+			// The caption's sentence; and the signature drawn large, on its own line, as poppler's raw
+			// mode reads it: the pieces in the order drawn, left to right (the last name first), each
+			// in the order typed.
+			expect(wordsOf(copy, last)).toContain(`${name} typed "${name}" as their signature`);
+			expect(
+				pages(copy, 'raw')
+					.at(-1)!
+					.split('\n')
+					.map((l) => l.replace(/[\u202a-\u202e]/g, ''))
+			).toContain(`${signer.lastName} ${signer.firstName}`);
+		}
+	});
+
 	it('keeps a long signature and its caption inside the signature page’s panel', async () => {
 		const firstName = 'Maximilian-Alexander Jean-Baptiste';
 		const lastName =

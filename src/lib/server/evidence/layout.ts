@@ -1,4 +1,5 @@
 import fontkit from '@pdf-lib/fontkit';
+import bidiFactory from 'bidi-js';
 import {
 	PDFDict,
 	PDFDocument,
@@ -19,6 +20,10 @@ import { sanitizeForFont, SPELLED_OUT } from '$lib/server/pdf/text';
 import scriptFontUrl from './fonts/DancingScript-Regular.otf?inline';
 import notoBoldUrl from './fonts/NotoSans-Bold.ttf?inline';
 import notoRegularUrl from './fonts/NotoSans-Regular.ttf?inline';
+import arabicBoldUrl from './fonts/NotoSansArabic-Bold.ttf?inline';
+import arabicRegularUrl from './fonts/NotoSansArabic-Regular.ttf?inline';
+import hebrewBoldUrl from './fonts/NotoSansHebrew-Bold.ttf?inline';
+import hebrewRegularUrl from './fonts/NotoSansHebrew-Regular.ttf?inline';
 
 /**
  * A small layout kit for the evidence documents: US Letter pages, a y cursor with page breaks,
@@ -30,9 +35,11 @@ import notoRegularUrl from './fonts/NotoSans-Regular.ttf?inline';
  * A document whose facts hold letters Windows-1252 lacks (Łukasz, Nguyễn, Олег, Γιώργος: see
  * `needsUnicode`) also embeds Noto Sans (SIL Open Font License, `fonts/NotoSans-OFL.txt`), subset
  * to the glyphs drawn, and each text that has such a letter is drawn in it, so a name is printed
- * as the signer typed it rather than as "?" or without its accents. Other documents are as
- * before, with no font embedded but the script. Scripts Noto Sans lacks (Chinese, Arabic,
- * Hebrew…) still become "?".
+ * as the signer typed it rather than as "?" or without its accents. Arabic and Hebrew letters are
+ * drawn in Noto Sans Arabic and Noto Sans Hebrew, embedded likewise only when the facts hold them,
+ * shaped by fontkit (Arabic's joined forms) and put in reading order by the Unicode bidirectional
+ * algorithm (bidi-js): `pieces`. Other documents are as before, with no font embedded but the
+ * script. Scripts none of these has (Chinese, emoji…) are spelled out by code point.
  */
 
 export const PAGE = { width: 612, height: 792 };
@@ -55,8 +62,10 @@ const fontBytes = (dataUrl: string) =>
 const SCRIPT_FONT = fontBytes(scriptFontUrl);
 const NOTO = { regular: fontBytes(notoRegularUrl), bold: fontBytes(notoBoldUrl) };
 
+type Face = ReturnType<typeof fontkit.create>;
+
 /** Noto Sans's coverage (the bold face has the same), read once. */
-let notoFace: ReturnType<typeof fontkit.create> | undefined;
+let notoFace: Face | undefined;
 const notoHas = (cp: number) =>
 	(notoFace ??= fontkit.create(NOTO.regular)).hasGlyphForCodePoint(cp);
 
@@ -64,13 +73,79 @@ const notoHas = (cp: number) =>
 const wantsNoto = (text: string) => sanitizeForFont(text, notoHas) !== sanitizeWinAnsi(text);
 
 /**
- * Whether any text in `facts` (its strings, however deep) needs Noto Sans: a document made from
- * them passes this to `Sheet.create` or `Sheet.on`.
+ * The right-to-left faces, each for the Unicode blocks its file was cut to (README: Fonts): a
+ * character in one of them is drawn in that face, whatever font the rest of its text is in.
  */
-export function needsUnicode(facts: unknown): boolean {
-	if (typeof facts === 'string') return wantsNoto(facts);
-	if (facts === null || typeof facts !== 'object' || ArrayBuffer.isView(facts)) return false;
-	return Object.values(facts).some(needsUnicode);
+const RTL = {
+	arabic: {
+		block: /[\u0600-\u06ff\u0750-\u077f]/u,
+		bytes: { regular: fontBytes(arabicRegularUrl), bold: fontBytes(arabicBoldUrl) },
+		probe: '\u0627\u0628'
+	},
+	hebrew: {
+		block: /[\u0590-\u05ff\ufb1d-\ufb4f]/u,
+		bytes: { regular: fontBytes(hebrewRegularUrl), bold: fontBytes(hebrewBoldUrl) },
+		probe: '\u05d0\u05d1'
+	}
+} as const;
+type Rtl = keyof typeof RTL;
+const RTL_NAMES = Object.keys(RTL) as Rtl[];
+/** Any character of those blocks: a text without one is drawn as before, in one font. */
+const RTL_ANY = new RegExp(RTL_NAMES.map((n) => RTL[n].block.source).join('|'), 'u');
+
+/** Each right-to-left face, read once: its coverage, and how fontkit lays out text in it. */
+const rtlFaces: Partial<Record<Rtl, Face>> = {};
+const rtlFace = (name: Rtl) => (rtlFaces[name] ??= fontkit.create(RTL[name].bytes.regular));
+
+/**
+ * Whether fontkit lays `text` out right to left in `name`'s face. It does so for a right-to-left
+ * script only in a face with layout tables (the Arabic one; the Hebrew one has none), so whether
+ * the face does is asked once, of two of its letters, and then of the text's script.
+ */
+const turnsFaces: Partial<Record<Rtl, boolean>> = {};
+function fontkitTurns(name: Rtl, text: string): boolean {
+	const face = rtlFace(name);
+	const probe = RTL[name].probe;
+	turnsFaces[name] ??= face.layout(probe).glyphs[0]?.codePoints[0] !== probe.codePointAt(0);
+	return turnsFaces[name] && face.layout(text).direction === 'rtl';
+}
+
+/** The right-to-left face that draws `ch`, if one does. */
+function rtlFor(ch: string): Rtl | undefined {
+	const cp = ch.codePointAt(0) ?? 0;
+	return RTL_NAMES.find((n) => RTL[n].block.test(ch) && rtlFace(n).hasGlyphForCodePoint(cp));
+}
+
+/** The embedded faces a document needs besides the standard fonts and the script. */
+export interface Unicode {
+	/** Noto Sans: letters Windows-1252 lacks (Ł, ễ, Cyrillic, Greek). */
+	noto: boolean;
+	arabic: boolean;
+	hebrew: boolean;
+}
+
+const strings = (facts: unknown): string[] => {
+	if (typeof facts === 'string') return [facts];
+	if (facts === null || typeof facts !== 'object' || ArrayBuffer.isView(facts)) return [];
+	return Object.values(facts).flatMap(strings);
+};
+
+/**
+ * The faces the texts in `facts` (its strings, however deep) need: a document made from them
+ * passes this to `Sheet.create` or `Sheet.on`.
+ */
+export function needsUnicode(facts: unknown): Unicode {
+	const texts = strings(facts);
+	const has = (name: Rtl) => texts.some((t) => [...t].some((ch) => rtlFor(ch) === name));
+	return { noto: texts.some(wantsNoto), arabic: has('arabic'), hebrew: has('hebrew') };
+}
+
+const bidi = bidiFactory();
+
+/** A piece of a line as pdf-lib is to draw it: one font, its characters as pdf-lib takes them. */
+interface Piece {
+	text: string;
+	font: PDFFont;
 }
 
 export interface Style {
@@ -128,14 +203,16 @@ export class Sheet {
 		readonly fonts: Record<'regular' | 'bold' | 'mono' | 'script', PDFFont>,
 		private readonly scriptGlyphs: (cp: number) => boolean,
 		/** Noto Sans, for the texts the standard fonts would change (see `needsUnicode`). */
-		private readonly noto: Record<'regular' | 'bold', PDFFont> | undefined
+		private readonly noto: Record<'regular' | 'bold', PDFFont> | undefined,
+		/** Noto Sans Arabic and Hebrew, for those letters wherever they are (see `pieces`). */
+		private readonly rtl: Partial<Record<Rtl, Record<'regular' | 'bold', PDFFont>>>
 	) {
 		this.newPage();
 	}
 
 	static async create(
 		meta: { title: string; subject: string; date: Date },
-		opts: { unicode?: boolean } = {}
+		opts: { unicode?: Partial<Unicode> } = {}
 	): Promise<Sheet> {
 		const pdf = await PDFDocument.create();
 		pdf.registerFontkit(fontkit);
@@ -152,13 +229,20 @@ export class Sheet {
 	}
 
 	/** A sheet that adds its pages to an existing document (the signed copy's last page). */
-	static async on(pdf: PDFDocument, opts: { unicode?: boolean } = {}): Promise<Sheet> {
+	static async on(pdf: PDFDocument, opts: { unicode?: Partial<Unicode> } = {}): Promise<Sheet> {
 		pdf.registerFontkit(fontkit);
 		const script = fontkit.create(SCRIPT_FONT);
 		// Subset: a document carries only the glyphs it draws (a few KB, not 190 KB a face). The
 		// files have no layout tables, so each letter is one glyph and the text extracts as drawn
-		// (with Google's, "ị" in "Thị" made every later "i" extract as "ị").
+		// (with Google's, "ị" in "Thị" made every later "i" extract as "ị"). The Arabic face keeps
+		// its substitutions: they join the letters, each form its own glyph of one letter.
 		const noto = async (bytes: Buffer) => pdf.embedFont(bytes, { subset: true });
+		const faces = async (name: Rtl) => ({
+			regular: await noto(RTL[name].bytes.regular),
+			bold: await noto(RTL[name].bytes.bold)
+		});
+		const rtl: Partial<Record<Rtl, Record<'regular' | 'bold', PDFFont>>> = {};
+		for (const name of RTL_NAMES) if (opts.unicode?.[name]) rtl[name] = await faces(name);
 		return new Sheet(
 			pdf,
 			{
@@ -171,7 +255,10 @@ export class Sheet {
 				script: await pdf.embedFont(SCRIPT_FONT, { features: { liga: false } })
 			},
 			(cp) => script.hasGlyphForCodePoint(cp),
-			opts.unicode ? { regular: await noto(NOTO.regular), bold: await noto(NOTO.bold) } : undefined
+			opts.unicode?.noto
+				? { regular: await noto(NOTO.regular), bold: await noto(NOTO.bold) }
+				: undefined,
+			rtl
 		);
 	}
 
@@ -185,12 +272,19 @@ export class Sheet {
 	/** Whether a character was spelled out by its code point anywhere (see footers). */
 	private spelledOut = false;
 
-	/** `text` as `font` can draw it. */
+	/** The right-to-left face this document embeds that draws `ch`, if one does. */
+	private rtlOf(ch: string): Rtl | undefined {
+		const name = rtlFor(ch);
+		return name && this.rtl[name] ? name : undefined;
+	}
+
+	/** `text` as `font` can draw it, with the Arabic and Hebrew faces beside it (see `pieces`). */
 	private drawable(text: string, font: PDFFont): string {
-		const drawn =
-			this.noto && (font === this.noto.regular || font === this.noto.bold)
-				? sanitizeForFont(text, notoHas)
-				: sanitizeWinAnsi(text);
+		const noto = this.noto && (font === this.noto.regular || font === this.noto.bold);
+		const drawn = sanitizeForFont(
+			text,
+			(cp) => (noto && notoHas(cp)) || this.rtlOf(String.fromCodePoint(cp)) !== undefined
+		);
 		if (!this.spelledOut && SPELLED_OUT.test(drawn) && !SPELLED_OUT.test(text)) {
 			this.spelledOut = true;
 		}
@@ -213,7 +307,91 @@ export class Sheet {
 		style: Style = {},
 		font = this.fontFor(text, style)
 	): string[] {
-		return wrapText(this.drawable(text, font), font, style.size ?? 9, width);
+		return wrapText(this.drawable(text, font), this.measure(font), style.size ?? 9, width);
+	}
+
+	/**
+	 * `line` (drawable in `font`) as pieces to draw left to right. A line without Arabic or Hebrew
+	 * is one piece in `font`. Otherwise its letters of those scripts, with the marks on them, are
+	 * in their face and the rest in `font`, and the pieces are put in the order a reader sees them
+	 * by the Unicode bidirectional algorithm (UAX #9, on a left-to-right page: bidi-js resolves
+	 * the levels; the pieces are then reordered by rule L2, a run at an odd level reversed, with
+	 * its brackets mirrored). fontkit shapes a piece in the Arabic face and lays it out right to
+	 * left itself, so such a piece is handed over in the order it was typed (and one it would turn
+	 * that should not turn, digits in that face, is handed over turned): `fontkitTurns`.
+	 */
+	private pieces(line: string, font: PDFFont): Piece[] {
+		if (!RTL_ANY.test(line)) return [{ text: line, font }];
+		const weight = font === this.fonts.bold || font === this.noto?.bold ? 'bold' : 'regular';
+		const chars = [...line];
+		const faces: Array<Rtl | undefined> = [];
+		chars.forEach((ch, i) =>
+			faces.push(/\p{M}/u.test(ch) && i > 0 ? faces[i - 1] : this.rtlOf(ch))
+		);
+		if (faces.every((f) => f === undefined)) return [{ text: line, font }];
+		const { levels } = bidi.getEmbeddingLevels(line, 'ltr');
+		// Logical runs of one face at one level.
+		const runs: Array<{ chars: string[]; face: Rtl | undefined; level: number }> = [];
+		let unit = 0;
+		chars.forEach((ch, i) => {
+			const level = levels[unit] ?? 0;
+			unit += ch.length;
+			const last = runs.at(-1);
+			if (last && last.face === faces[i] && last.level === level) last.chars.push(ch);
+			else runs.push({ chars: [ch], face: faces[i], level });
+		});
+		// L2: from the highest level down to 1, reverse each stretch of runs at that level or above.
+		for (let level = Math.max(...runs.map((r) => r.level)); level >= 1; level--) {
+			for (let i = 0; i < runs.length;) {
+				if (runs[i]!.level < level) {
+					i++;
+					continue;
+				}
+				let end = i;
+				while (end < runs.length && runs[end]!.level >= level) end++;
+				runs.splice(i, end - i, ...runs.slice(i, end).reverse());
+				i = end;
+			}
+		}
+		return runs.map(({ chars, face, level }) => {
+			const typed = chars.join('');
+			const turned = [...chars].reverse();
+			if (face === undefined) {
+				const mirrored = turned.map((c) => bidi.getMirroredCharacter(c) ?? c).join('');
+				return { text: level % 2 === 1 ? mirrored : typed, font };
+			}
+			const text = (level % 2 === 1) === fontkitTurns(face, typed) ? typed : turned.join('');
+			return { text, font: this.rtl[face]![weight] };
+		});
+	}
+
+	/** What measures a line drawn in `font` as `pieces` draws it. */
+	private measure(font: PDFFont): Pick<PDFFont, 'widthOfTextAtSize'> {
+		if (Object.keys(this.rtl).length === 0) return font;
+		return {
+			widthOfTextAtSize: (text, size) =>
+				this.pieces(text, font).reduce((w, p) => w + p.font.widthOfTextAtSize(p.text, size), 0)
+		};
+	}
+
+	/** Draws `line` (drawable in `font`) on `page` from x, piece by piece (see `pieces`). */
+	private drawLine(
+		page: PDFPage,
+		line: string,
+		at: { x: number; y: number; size: number; font: PDFFont; color: RGB; slant?: boolean }
+	): void {
+		let x = at.x;
+		for (const piece of this.pieces(line, at.font)) {
+			page.drawText(piece.text, {
+				x,
+				y: at.y,
+				size: at.size,
+				font: piece.font,
+				color: at.color,
+				...(at.slant ? { ySkew: degrees(12) } : {})
+			});
+			x += piece.font.widthOfTextAtSize(piece.text, at.size);
+		}
 	}
 
 	lineHeight(style: Style = {}): number {
@@ -242,7 +420,7 @@ export class Sheet {
 		const lines = this.lines(text, width, style, font);
 		lines.forEach((line, i) => {
 			if (line === '') return;
-			this.page.drawText(line, {
+			this.drawLine(this.page, line, {
 				x,
 				y: top - size - i * lh,
 				size,
@@ -419,21 +597,22 @@ export class Sheet {
 
 	/**
 	 * The typed signature on a signature line, in the script font; returns the height used. A
-	 * signature with a letter the script font lacks that Noto Sans has (Ł, ễ, Cyrillic, Greek) is
-	 * drawn in Noto Sans, slanted, rather than with that letter changed.
+	 * signature with a letter the script font lacks that Noto Sans has (Ł, ễ, Cyrillic, Greek) or
+	 * in Arabic or Hebrew is drawn in Noto Sans (or those faces), slanted, rather than with that
+	 * letter changed.
 	 */
 	signature(text: string, x: number, top: number, width: number, size = 22): number {
 		const { font, s, lines } = this.signatureLines(text, width, size);
 		let baseline = top - s * 1.05;
 		lines.forEach((line, i) => {
 			if (i > 0) baseline -= s * 1.2;
-			this.page.drawText(line, {
+			this.drawLine(this.page, line, {
 				x: x + 4,
 				y: baseline,
 				size: s,
 				font,
 				color: COLOR.navy,
-				...(font === this.fonts.script ? {} : { ySkew: degrees(12) })
+				slant: font !== this.fonts.script
 			});
 		});
 		this.rule(x, width, COLOR.muted, 0.6, baseline - s * 0.3);
@@ -451,15 +630,19 @@ export class Sheet {
 		let s = size;
 		let drawn = this.scriptText(text);
 		let font = this.fonts.script;
-		if (this.noto && this.drawable(text, this.noto.regular) !== drawn) {
-			font = this.noto.regular;
+		// Noto Sans if embedded, else Helvetica beside the Arabic or Hebrew face.
+		const plain = this.noto?.regular ?? this.fonts.regular;
+		const rtl = RTL_ANY.test(text) && [...text].some((ch) => this.rtlOf(ch));
+		if ((this.noto || rtl) && this.drawable(text, plain) !== drawn) {
+			font = plain;
 			drawn = this.drawable(text, font);
 			s = Math.round(size * 0.8);
 		}
-		while (s > 10 && font.widthOfTextAtSize(drawn, s) > width) s -= 1;
+		const measure = this.measure(font);
+		while (s > 10 && measure.widthOfTextAtSize(drawn, s) > width) s -= 1;
 		// Still too wide at the smallest size (a long name): on as many lines as it takes, rather
 		// than past the column's edge or the page's.
-		return { font, s, lines: wrapText(drawn, font, s, width - 4) };
+		return { font, s, lines: wrapText(drawn, measure, s, width - 4) };
 	}
 
 	/**
@@ -474,15 +657,14 @@ export class Sheet {
 		part.forEach((p, i) => {
 			const number = part.length > 1 ? `Page ${i + 1} of ${part.length}` : '';
 			const numberWidth = this.fonts.regular.widthOfTextAtSize(number, size);
-			const line =
-				wrapText(this.drawable(text, font), font, size, CONTENT_WIDTH - numberWidth - 16)[0] ?? '';
+			const line = this.lines(text, CONTENT_WIDTH - numberWidth - 16, { size }, font)[0] ?? '';
 			p.drawLine({
 				start: { x: MARGIN.x, y: 40 },
 				end: { x: PAGE.width - MARGIN.x, y: 40 },
 				thickness: 0.5,
 				color: COLOR.rule
 			});
-			p.drawText(line, { x: MARGIN.x, y: 29, size, font, color: COLOR.muted });
+			this.drawLine(p, line, { x: MARGIN.x, y: 29, size, font, color: COLOR.muted });
 			p.drawText(number, {
 				x: PAGE.width - MARGIN.x - numberWidth,
 				y: 29,

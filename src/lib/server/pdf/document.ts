@@ -84,8 +84,16 @@ export function formatValue(value: string | number | boolean | null | undefined)
 	return String(value);
 }
 
-/** Splits text into lines no wider than `width`; words longer than a line are cut. */
-export function wrapText(text: string, font: PDFFont, size: number, width: number): string[] {
+/**
+ * Splits text into lines no wider than `width`; words longer than a line are cut. `font` is what
+ * measures the text: a font, or the evidence layout's measure of a line drawn in several.
+ */
+export function wrapText(
+	text: string,
+	font: Pick<PDFFont, 'widthOfTextAtSize'>,
+	size: number,
+	width: number
+): string[] {
 	const lines: string[] = [];
 	for (const rawLine of text.split('\n')) {
 		const words = rawLine.split(/ +/).filter((w) => w !== '');
