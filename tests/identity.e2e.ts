@@ -554,3 +554,37 @@ test('answers sent unfinished do not use up the identity limit: the whole ones a
 		await server.stop();
 	}
 });
+
+test('a Start the identity limit refuses says how long to wait, and that no try was used', async ({
+	browser
+}) => {
+	test.setTimeout(120_000);
+	// Two requests an hour: Start, then answers sent whole; the next Start is refused.
+	const server = await startSecondServer('identity-limit-start', { E2E_RATE_LIMIT_IDENTITY: '2' });
+	try {
+		const api = await apiRequest.newContext({ baseURL: server.origin });
+		const { path } = await createLink(api, DEMO.ordinary);
+		await api.dispose();
+		const context = await noScriptContext(browser, { baseURL: server.origin });
+		const page = await context.newPage();
+		await openLinkAndStart(page, path);
+		await agreeToTerms(page);
+		await startQuestions(page);
+		// A wrong choice for every question, from this server's own sandbox.
+		await answerQuestions(page, DEMO.ordinary, 'wrong', server.origin);
+		await expect(page).toHaveURL(/\/sign\/identity$/);
+		await page.getByRole('button', { name: 'Start the questions' }).click();
+		await expect(page).toHaveURL(/\/sign\/identity\?refused=limited$/);
+		const said = page.getByRole('alert').filter({ hasText: 'Too many requests' });
+		await expect(said).toHaveText(
+			/^Too many requests for this application’s identity questions\. No try was used\. Try again in (1 minute|\d+ minutes)\.$/
+		);
+		// Said again on a reload while the hour lasts, and Start is still there for after it.
+		await page.reload();
+		await expect(said).toBeVisible();
+		await expect(page.getByRole('button', { name: 'Start the questions' })).toBeVisible();
+		await context.close();
+	} finally {
+		await server.stop();
+	}
+});

@@ -472,14 +472,18 @@ export async function ruleAnswers(page: Page, doc: Obj): Promise<Record<string, 
 
 /**
  * The right answers of the set on screen, from the sandbox's control API (the page never shows
- * the QuestionSetID): `q-{QuestionID}` → ChoiceID.
+ * the QuestionSetID): `q-{QuestionID}` → ChoiceID. The shared server's sandbox, or that of the
+ * server at `origin` (a second server's).
  */
 export async function controlAnswers(
 	request: APIRequestContext,
 	applicationId: number,
-	officeId = OFFICE
+	officeId = OFFICE,
+	origin = E2E.origin
 ): Promise<Record<string, string>> {
-	const res = await request.get(`${CONTROL}/answers/latest/${applicationId}?office=${officeId}`);
+	const res = await request.get(
+		`${origin}/sandbox/_sandbox/answers/latest/${applicationId}?office=${officeId}`
+	);
 	await ok(res, `answers of ${applicationId}`);
 	const body = (await res.json()) as {
 		Answers: { QuestionID: number | string; ChoiceID: number | string }[];
@@ -487,15 +491,25 @@ export async function controlAnswers(
 	return Object.fromEntries(body.Answers.map((a) => [`q-${a.QuestionID}`, String(a.ChoiceID)]));
 }
 
-/** Ticks the right answers of the set on screen (or a wrong one for every question) and submits. */
-export async function answerQuestions(page: Page, applicationId: number, mode: 'right' | 'wrong') {
+/**
+ * Ticks the right answers of the set on screen (or a wrong one for every question) and submits;
+ * the right ones from the sandbox of the server at `origin` (the shared one's unless given).
+ */
+export async function answerQuestions(
+	page: Page,
+	applicationId: number,
+	mode: 'right' | 'wrong',
+	origin = E2E.origin
+) {
 	await ready(page);
 	const sets = page.locator('fieldset');
 	await expect(sets).toHaveCount(5);
 	// Asked as the tests' own client, without the browser's cookies: a tablet handed to a merchant
 	// gets 403 from the sandbox's control API (hooks.server.ts).
 	const api = await apiRequest.newContext();
-	const right = await controlAnswers(api, applicationId).finally(() => api.dispose());
+	const right = await controlAnswers(api, applicationId, OFFICE, origin).finally(() =>
+		api.dispose()
+	);
 	expect(Object.keys(right)).toHaveLength(5);
 	for (const fs of await sets.all()) {
 		const radios = fs.locator('input[type=radio]');

@@ -8,7 +8,7 @@ import {
 	startAttempt,
 	submitAnswers
 } from '$lib/server/identity/attempts';
-import { hit } from '$lib/server/ratelimit/ratelimit';
+import { hit, peek, waitWords, type Limit } from '$lib/server/ratelimit/ratelimit';
 import { requireStep } from '$lib/server/signing/guard';
 import { setSessionCookie, type SigningSession } from '$lib/server/signing/session';
 import { parseAnswers } from './schema';
@@ -24,7 +24,12 @@ const UNAVAILABLE =
 const ELSEWHERE =
 	'Your identity was already confirmed using a different link. For your security this link can’t continue: please contact your sales representative, who can send a link to the address that link went to or help you finish in person.';
 
-const LIMITED = 'Too many requests. Wait a little while, then try again.';
+/**
+ * The limit's refusal, with how long it lasts (to the end of the limit's hour); Start's says that
+ * it cost no try.
+ */
+const limited = (retryAfterSeconds: number, start = false) =>
+	`Too many requests for this application’s identity questions.${start ? ' No try was used.' : ''} Try again in ${waitWords(retryAfterSeconds)}.`;
 
 /**
  * Why Start was refused. The action answers with a redirect to `?refused=…` rather than with the
@@ -36,7 +41,8 @@ const REFUSALS = {
 	unavailable: UNAVAILABLE,
 	busy: BUSY,
 	elsewhere: ELSEWHERE,
-	limited: LIMITED,
+	// Said with the wait, which the page works out (see load).
+	limited: null,
 	// The lock has its own notice.
 	locked: null
 } as const;
@@ -65,6 +71,12 @@ export const load: PageServerLoad = async (event) => {
 	]);
 	const now = Date.now();
 	const refused = refusalOf(event.url);
+	const refusal =
+		!refused || state.open || (earlier.kind !== 'none' && staleOnceEarlier(refused, state))
+			? null
+			: refused === 'limited'
+				? await limitedNow(session)
+				: REFUSALS[refused];
 	return {
 		limitSeconds,
 		maxAttempts: ctx.config.IDENTITY_MAX_ATTEMPTS,
@@ -78,10 +90,7 @@ export const load: PageServerLoad = async (event) => {
 		 * continue here), and "open in another window" no longer holds once those questions
 		 * were answered (a reload of the refusal's address, after the other window passed).
 		 */
-		refusal:
-			refused && !state.open && !(earlier.kind !== 'none' && staleOnceEarlier(refused, state))
-				? REFUSALS[refused]
-				: null,
+		refusal,
 		lockLiftsAt: state.lockLiftsAt?.toISOString() ?? null,
 		openElsewhereUntil: state.openElsewhereUntil?.toISOString() ?? null,
 		last: state.last ?? null,
@@ -117,21 +126,35 @@ export const load: PageServerLoad = async (event) => {
 	};
 };
 
-/** Whether the application has used up its identity requests for the hour. */
+/** An application's identity requests (Start, and answers sent whole) in an hour. */
+const identityLimit = (session: SigningSession): Limit => ({
+	key: `identity:${session.officeId}:${session.applicationId}`,
+	max: app().config.RATE_LIMIT_IDENTITY,
+	windowSeconds: 3600
+});
+
+/**
+ * The limit's refusal of Start, said with how long it still holds; none once its hour is over (a
+ * reload of the refusal's address later).
+ */
+async function limitedNow(session: SigningSession) {
+	const limit = await peek(app().db, identityLimit(session));
+	return limit.ok ? null : limited(limit.retryAfterSeconds, true);
+}
+
+/**
+ * Counts a request against the application's identity limit: null while it is let through, else
+ * the seconds until the limit's hour is over.
+ */
 async function overLimit(session: SigningSession) {
-	const ctx = app();
-	const r = await hit(ctx.db, {
-		key: `identity:${session.officeId}:${session.applicationId}`,
-		max: ctx.config.RATE_LIMIT_IDENTITY,
-		windowSeconds: 3600
-	});
-	return !r.ok;
+	const r = await hit(app().db, identityLimit(session));
+	return r.ok ? null : r.retryAfterSeconds;
 }
 
 export const actions: Actions = {
 	start: async (event) => {
 		const session = requireStep(event, 'identity');
-		if (await overLimit(session)) refusedTo('limited');
+		if ((await overLimit(session)) !== null) refusedTo('limited');
 		const { result, secret } = await startAttempt(app(), session, requestMeta(event));
 		if (
 			result === 'unavailable' ||
@@ -161,9 +184,8 @@ export const actions: Actions = {
 		// Counted once the answers are whole, as the sign step counts only a decision that passed
 		// validation: a form sent unfinished is not the guessing this limit is for, and counting it
 		// left a merchant's right answers refused while their try's time ran out.
-		if (await overLimit(session)) {
-			return fail(429, { message: LIMITED, selected: parsed.selected });
-		}
+		const wait = await overLimit(session);
+		if (wait !== null) return fail(429, { message: limited(wait), selected: parsed.selected });
 		const { result, secret } = await submitAnswers(ctx, session, state.open, parsed.answers, meta);
 		if (result === 'unavailable') return fail(503, { message: UNAVAILABLE });
 		// Identity passed: the session goes on under a new secret (see markPassed).
