@@ -136,7 +136,8 @@ const strings = (facts: unknown): string[] => {
  */
 export function needsUnicode(facts: unknown): Unicode {
 	const texts = strings(facts);
-	const has = (name: Rtl) => texts.some((t) => [...t].some((ch) => rtlFor(ch) === name));
+	const has = (name: Rtl) =>
+		texts.some((t) => RTL[name].block.test(t) && [...t].some((ch) => rtlFor(ch) === name));
 	return { noto: texts.some(wantsNoto), arabic: has('arabic'), hebrew: has('hebrew') };
 }
 
