@@ -15,7 +15,7 @@ import {
 } from 'pdf-lib';
 import QRCode from 'qrcode';
 import { sanitizeWinAnsi, wrapText } from '$lib/server/pdf/document';
-import { sanitizeForFont, SPELLED_OUT } from '$lib/server/pdf/text';
+import { foldPresentationForms, sanitizeForFont, SPELLED_OUT } from '$lib/server/pdf/text';
 // Inlined into the server bundle, so the built app needs no file beside it.
 import scriptFontUrl from './fonts/DancingScript-Regular.otf?inline';
 import notoBoldUrl from './fonts/NotoSans-Bold.ttf?inline';
@@ -64,9 +64,14 @@ const NOTO = { regular: fontBytes(notoRegularUrl), bold: fontBytes(notoBoldUrl) 
 
 type Face = ReturnType<typeof fontkit.create>;
 
-/** Noto Sans's coverage (the bold face has the same), read once. */
+/**
+ * Noto Sans's coverage (the bold face has the same), read once. Its zero-width joiners are not
+ * counted: outside Arabic they join nothing (see `drawable`).
+ */
 let notoFace: Face | undefined;
 const notoHas = (cp: number) =>
+	cp !== 0x200c &&
+	cp !== 0x200d &&
 	(notoFace ??= fontkit.create(NOTO.regular)).hasGlyphForCodePoint(cp);
 
 /** Whether Noto Sans draws some character of `text` that the standard fonts would change. */
@@ -135,7 +140,7 @@ const strings = (facts: unknown): string[] => {
  * passes this to `Sheet.create` or `Sheet.on`.
  */
 export function needsUnicode(facts: unknown): Unicode {
-	const texts = strings(facts);
+	const texts = strings(facts).map(foldPresentationForms);
 	const has = (name: Rtl) =>
 		texts.some((t) => RTL[name].block.test(t) && [...t].some((ch) => rtlFor(ch) === name));
 	return { noto: texts.some(wantsNoto), arabic: has('arabic'), hebrew: has('hebrew') };
@@ -148,6 +153,51 @@ interface Piece {
 	text: string;
 	font: PDFFont;
 }
+
+/** UAX #9's strong direction of `ch` (L, R or AL), or null for a weak or neutral character. */
+function strong(ch: string): 'L' | 'R' | 'AL' | null {
+	const type = bidi.getBidiCharTypeName(ch);
+	return type === 'L' || type === 'R' || type === 'AL' ? type : null;
+}
+
+/**
+ * How a line of a wrapped text is laid out: right to left when the text has Arabic or Hebrew and
+ * no left-to-right letter (an Arabic name, address or paragraph; a sentence of ours with a name
+ * in it stays left to right), and the strong letters of the text just before and after the line.
+ * UAX #9 resolves a paragraph's levels whole and reorders it line by line: "12" starting a line of
+ * an Arabic paragraph is still the Arabic's number (drawn to the right of the words it follows).
+ */
+interface Flow {
+	rtl: boolean;
+	before: string;
+	after: string;
+}
+const NO_FLOW: Flow = { rtl: false, before: '', after: '' };
+
+function flowsOf(lines: string[]): Flow[] {
+	if (!lines.some((l) => RTL_ANY.test(l))) return lines.map(() => NO_FLOW);
+	const strongs = lines.map((l) => [...l].filter((ch) => strong(ch) !== null));
+	const all = strongs.flat();
+	const rtl = all.length > 0 && all.every((ch) => strong(ch) !== 'L');
+	const before: string[] = [];
+	for (let i = 0, last = ''; i < lines.length; i++) {
+		before.push(last);
+		last = strongs[i]!.at(-1) ?? last;
+	}
+	const after: string[] = [];
+	for (let i = lines.length - 1, next = ''; i >= 0; i--) {
+		after[i] = next;
+		next = strongs[i]![0] ?? next;
+	}
+	return lines.map((_, i) => ({ rtl, before: before[i]!, after: after[i]! }));
+}
+
+/** Characters drawn in the face of the letter before them, where that face has them. */
+const ATTACHED = /[\p{M}\u200c\u200d]/u;
+/** Hebrew's points and accents: see `drawable`. */
+const HEBREW_POINTS = /[\u0591-\u05c7]/gu;
+/** A zero-width joiner or non-joiner not after an Arabic letter, where it has no use. */
+const STRAY_JOINER = /(?<![\u0600-\u06ff\u0750-\u077f\u200c\u200d])[\u200c\u200d]+/gu;
 
 export interface Style {
 	size?: number;
@@ -279,13 +329,20 @@ export class Sheet {
 		return name && this.rtl[name] ? name : undefined;
 	}
 
-	/** `text` as `font` can draw it, with the Arabic and Hebrew faces beside it (see `pieces`). */
+	/**
+	 * `text` as `font` can draw it, with the Arabic and Hebrew faces beside it (see `pieces`).
+	 * Hebrew's points go: pdf-lib draws no mark where the font would place it, and a shin's dot on
+	 * the wrong arm makes it a sin; the letters alone are how Hebrew is mostly written.
+	 */
 	private drawable(text: string, font: PDFFont): string {
 		const noto = this.noto && (font === this.noto.regular || font === this.noto.bold);
-		const drawn = sanitizeForFont(
-			text,
-			(cp) => (noto && notoHas(cp)) || this.rtlOf(String.fromCodePoint(cp)) !== undefined
+		let drawn = sanitizeForFont(text, (cp) =>
+			cp === 0x200c || cp === 0x200d
+				? this.rtl.arabic !== undefined
+				: (noto && notoHas(cp)) || this.rtlOf(String.fromCodePoint(cp)) !== undefined
 		);
+		if (this.rtl.arabic) drawn = drawn.replace(STRAY_JOINER, '');
+		if (this.rtl.hebrew) drawn = drawn.replace(HEBREW_POINTS, (c) => (/\p{M}/u.test(c) ? '' : c));
 		if (!this.spelledOut && SPELLED_OUT.test(drawn) && !SPELLED_OUT.test(text)) {
 			this.spelledOut = true;
 		}
@@ -321,19 +378,25 @@ export class Sheet {
 	 * left itself, so such a piece is handed over in the order it was typed (and one it would turn
 	 * that should not turn, digits in that face, is handed over turned): `fontkitTurns`.
 	 */
-	private pieces(line: string, font: PDFFont): Piece[] {
-		if (!RTL_ANY.test(line)) return [{ text: line, font }];
+	private pieces(line: string, font: PDFFont, flow = NO_FLOW): Piece[] {
+		if (!flow.rtl && !RTL_ANY.test(line)) return [{ text: line, font }];
 		const weight = font === this.fonts.bold || font === this.noto?.bold ? 'bold' : 'regular';
 		const chars = [...line];
 		const faces: Array<Rtl | undefined> = [];
-		chars.forEach((ch, i) =>
-			faces.push(/\p{M}/u.test(ch) && i > 0 ? faces[i - 1] : this.rtlOf(ch))
+		chars.forEach((ch, i) => {
+			const before = faces[i - 1];
+			const attached =
+				ATTACHED.test(ch) && before && rtlFace(before).hasGlyphForCodePoint(ch.codePointAt(0)!);
+			faces.push(attached ? before : this.rtlOf(ch));
+		});
+		if (faces.every((f) => f === undefined) && !flow.rtl) return [{ text: line, font }];
+		const { levels } = bidi.getEmbeddingLevels(
+			flow.before + line + flow.after,
+			flow.rtl ? 'rtl' : 'ltr'
 		);
-		if (faces.every((f) => f === undefined)) return [{ text: line, font }];
-		const { levels } = bidi.getEmbeddingLevels(line, 'ltr');
 		// Logical runs of one face at one level.
 		const runs: Array<{ chars: string[]; face: Rtl | undefined; level: number }> = [];
-		let unit = 0;
+		let unit = flow.before.length;
 		chars.forEach((ch, i) => {
 			const level = levels[unit] ?? 0;
 			unit += ch.length;
@@ -375,14 +438,29 @@ export class Sheet {
 		};
 	}
 
-	/** Draws `line` (drawable in `font`) on `page` from x, piece by piece (see `pieces`). */
+	/**
+	 * Draws `line` (drawable in `font`) on `page` from x, piece by piece (see `pieces`), laid out as
+	 * `flow` says; or, given `width`, a line of right-to-left text that wraps ends at x + width.
+	 */
 	private drawLine(
 		page: PDFPage,
 		line: string,
-		at: { x: number; y: number; size: number; font: PDFFont; color: RGB; slant?: boolean }
+		at: {
+			x: number;
+			y: number;
+			size: number;
+			font: PDFFont;
+			color: RGB;
+			slant?: boolean;
+			flow?: Flow;
+			width?: number;
+		}
 	): void {
-		let x = at.x;
-		for (const piece of this.pieces(line, at.font)) {
+		const pieces = this.pieces(line, at.font, at.flow);
+		const widths = pieces.map((p) => p.font.widthOfTextAtSize(p.text, at.size));
+		const width = widths.reduce((a, b) => a + b, 0);
+		let x = at.flow?.rtl && at.width !== undefined ? at.x + at.width - width : at.x;
+		for (const [i, piece] of pieces.entries()) {
 			page.drawText(piece.text, {
 				x,
 				y: at.y,
@@ -391,7 +469,7 @@ export class Sheet {
 				color: at.color,
 				...(at.slant ? { ySkew: degrees(12) } : {})
 			});
-			x += piece.font.widthOfTextAtSize(piece.text, at.size);
+			x += widths[i]!;
 		}
 	}
 
@@ -419,6 +497,7 @@ export class Sheet {
 		const size = style.size ?? 9;
 		const lh = this.lineHeight(style);
 		const lines = this.lines(text, width, style, font);
+		const flows = flowsOf(lines);
 		lines.forEach((line, i) => {
 			if (line === '') return;
 			this.drawLine(this.page, line, {
@@ -426,7 +505,11 @@ export class Sheet {
 				y: top - size - i * lh,
 				size,
 				font,
-				color: style.color ?? COLOR.ink
+				color: style.color ?? COLOR.ink,
+				flow: flows[i],
+				// A right-to-left text over more lines than one is set to its column's right edge; a
+				// line alone (a name) starts where the values beside it start.
+				width: lines.length > 1 ? width : undefined
 			});
 		});
 		return lines.length * lh;
@@ -436,11 +519,23 @@ export class Sheet {
 	paragraph(text: string, style: Style = {}, after = 4): void {
 		const lh = this.lineHeight(style);
 		const font = this.fontFor(text, style);
-		for (const line of this.lines(text, CONTENT_WIDTH, style, font)) {
+		const lines = this.lines(text, CONTENT_WIDTH, style, font);
+		const flows = flowsOf(lines);
+		lines.forEach((line, i) => {
 			this.ensure(lh);
-			this.textAt(line, MARGIN.x, CONTENT_WIDTH, style, this.y, font);
+			if (line !== '') {
+				this.drawLine(this.page, line, {
+					x: MARGIN.x,
+					y: this.y - (style.size ?? 9),
+					size: style.size ?? 9,
+					font,
+					color: style.color ?? COLOR.ink,
+					flow: flows[i],
+					width: lines.length > 1 ? CONTENT_WIDTH : undefined
+				});
+			}
 			this.y -= lh;
-		}
+		});
 		this.y -= after;
 	}
 
@@ -604,10 +699,12 @@ export class Sheet {
 	 */
 	signature(text: string, x: number, top: number, width: number, size = 22): number {
 		const { font, s, lines } = this.signatureLines(text, width, size);
+		const flows = flowsOf(lines);
 		let baseline = top - s * 1.05;
 		lines.forEach((line, i) => {
 			if (i > 0) baseline -= s * 1.2;
 			this.drawLine(this.page, line, {
+				flow: flows[i],
 				x: x + 4,
 				y: baseline,
 				size: s,
@@ -665,7 +762,14 @@ export class Sheet {
 				thickness: 0.5,
 				color: COLOR.rule
 			});
-			this.drawLine(p, line, { x: MARGIN.x, y: 29, size, font, color: COLOR.muted });
+			this.drawLine(p, line, {
+				x: MARGIN.x,
+				y: 29,
+				size,
+				font,
+				color: COLOR.muted,
+				flow: flowsOf([line])[0]
+			});
 			p.drawText(number, {
 				x: PAGE.width - MARGIN.x - numberWidth,
 				y: 29,

@@ -106,10 +106,16 @@ export function wrapText(
 			}
 			if (line !== '') lines.push(line);
 			while (font.widthOfTextAtSize(word, size) > width) {
-				let cut = word.length - 1;
-				while (cut > 1 && font.widthOfTextAtSize(word.slice(0, cut), size) > width) cut--;
-				lines.push(word.slice(0, cut));
-				word = word.slice(cut);
+				// The longest start of the word that fits (at least a character), by halving: widths
+				// grow with length, and one measure of Arabic shapes the whole piece.
+				let [fits, over] = [1, word.length];
+				while (over - fits > 1) {
+					const mid = (fits + over) >> 1;
+					if (font.widthOfTextAtSize(word.slice(0, mid), size) > width) over = mid;
+					else fits = mid;
+				}
+				lines.push(word.slice(0, fits));
+				word = word.slice(fits);
 			}
 			line = word;
 		}

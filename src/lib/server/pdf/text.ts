@@ -52,6 +52,14 @@ const REPLACEMENTS: Record<string, string> = {
 const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
 const isVariationSelector = (cp: number) => cp >= 0xfe00 && cp <= 0xfe0f;
 
+/**
+ * Arabic presentation forms (a letter's joined form as a character of its own, as text copied out
+ * of a PDF holds them) as the letters they are: the Arabic face joins letters itself.
+ */
+const PRESENTATION = /[\ufb50-\ufdff\ufe70-\ufefc]/gu;
+export const foldPresentationForms = (text: string) =>
+	text.replace(PRESENTATION, (c) => c.normalize('NFKC'));
+
 /** How a character no font here can show is written: its code point, as `[U+1F370]`. */
 export const SPELLED_OUT = /\[U\+[0-9A-F]{4,6}( U\+[0-9A-F]{4,6})*\]/;
 const codePoint = (cp: number) => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -81,12 +89,17 @@ function sanitize(text: string, hasGlyph?: (cp: number) => boolean): string {
 		run = [];
 		out += s;
 	};
-	const normalized = text.normalize('NFC').replace(/\r\n?|[\u2028\u2029\u0085]/g, '\n');
+	const normalized = foldPresentationForms(text.normalize('NFC')).replace(
+		/\r\n?|[\u2028\u2029\u0085]/g,
+		'\n'
+	);
 	for (const ch of normalized) {
 		const cp = ch.codePointAt(0) ?? 0;
 		if (ch === '\n') add('\n');
 		else if (encodable(cp) && cp !== 0xad) add(ch);
 		else if (ch === '\t' || /\s/u.test(ch)) add(' ');
+		// The zero-width (non-)joiner is the Arabic face's, where it has one (Persian's "می‌خواهم").
+		else if ((cp === 0x200c || cp === 0x200d) && hasGlyph?.(cp)) add(ch);
 		else if (
 			cp < 0x20 ||
 			(cp >= 0x7f && cp < 0xa0) ||
