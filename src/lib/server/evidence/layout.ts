@@ -372,9 +372,9 @@ export class Sheet {
 	 * `line` (drawable in `font`) as pieces to draw left to right. A line without Arabic or Hebrew
 	 * is one piece in `font`. Otherwise its letters of those scripts, with the marks on them, are
 	 * in their face and the rest in `font`, and the pieces are put in the order a reader sees them
-	 * by the Unicode bidirectional algorithm (UAX #9, on a left-to-right page: bidi-js resolves
-	 * the levels; the pieces are then reordered by rule L2, a run at an odd level reversed, with
-	 * its brackets mirrored). fontkit shapes a piece in the Arabic face and lays it out right to
+	 * by the Unicode bidirectional algorithm (UAX #9: bidi-js resolves the levels, in the direction
+	 * and between the letters `flow` gives; the pieces are then reordered by rule L2, a run at an
+	 * odd level reversed, with its brackets mirrored). fontkit shapes a piece in the Arabic face and lays it out right to
 	 * left itself, so such a piece is handed over in the order it was typed (and one it would turn
 	 * that should not turn, digits in that face, is handed over turned): `fontkitTurns`.
 	 */
@@ -457,9 +457,13 @@ export class Sheet {
 		}
 	): void {
 		const pieces = this.pieces(line, at.font, at.flow);
-		const widths = pieces.map((p) => p.font.widthOfTextAtSize(p.text, at.size));
-		const width = widths.reduce((a, b) => a + b, 0);
-		let x = at.flow?.rtl && at.width !== undefined ? at.x + at.width - width : at.x;
+		const alignRight = at.flow?.rtl === true && at.width !== undefined;
+		// One piece from x (every line without Arabic or Hebrew): nothing to measure.
+		const widths =
+			pieces.length === 1 && !alignRight
+				? [0]
+				: pieces.map((p) => p.font.widthOfTextAtSize(p.text, at.size));
+		let x = alignRight ? at.x + at.width! - widths.reduce((a, b) => a + b, 0) : at.x;
 		for (const [i, piece] of pieces.entries()) {
 			page.drawText(piece.text, {
 				x,
