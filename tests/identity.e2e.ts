@@ -1,4 +1,4 @@
-import { expect, request as apiRequest, test } from '@playwright/test';
+import { expect, request as apiRequest, test, type Browser, type Page } from '@playwright/test';
 import { check } from './support/a11y';
 import { DEMO_APPLICATIONS } from '../src/lib/server/sandbox/seed-data';
 import {
@@ -513,22 +513,40 @@ test('a second try left with its questions on the screen locks at once for the r
 	}
 });
 
-test('answers sent unfinished do not use up the identity limit: the whole ones after them are judged', async ({
-	browser
-}) => {
-	test.setTimeout(120_000);
-	// A server of its own whose limit is three requests an hour (the shared one's is out of reach).
-	const server = await startSecondServer('identity-limit', { E2E_RATE_LIMIT_IDENTITY: '3' });
+/**
+ * A server of its own whose identity limit is `limit` requests an hour (the shared one's is out of
+ * reach), a link of its own, and, without script (every press reaches the server, each answered
+ * with its own status), its questions open: what `walk` then does there.
+ */
+async function questionsOnOwnServer(
+	browser: Browser,
+	name: string,
+	limit: number,
+	walk: (page: Page, origin: string) => Promise<void>
+) {
+	const server = await startSecondServer(name, { E2E_RATE_LIMIT_IDENTITY: String(limit) });
 	try {
 		const api = await apiRequest.newContext({ baseURL: server.origin });
 		const { path } = await createLink(api, DEMO.ordinary);
 		await api.dispose();
-		// Without script every press reaches the server, each answered with its own status.
 		const context = await noScriptContext(browser, { baseURL: server.origin });
 		const page = await context.newPage();
 		await openLinkAndStart(page, path);
 		await agreeToTerms(page);
 		await startQuestions(page);
+		await walk(page, server.origin);
+		await context.close();
+	} finally {
+		await server.stop();
+	}
+}
+
+test('answers sent unfinished do not use up the identity limit: the whole ones after them are judged', async ({
+	browser
+}) => {
+	test.setTimeout(120_000);
+	// Three requests an hour: Start, then the whole answers; the unfinished ones before count none.
+	await questionsOnOwnServer(browser, 'identity-limit', 3, async (page) => {
 		const submit = async () => {
 			const answered = page.waitForResponse(
 				(r) => r.request().method() === 'POST' && r.url().includes('?/answer')
@@ -549,10 +567,7 @@ test('answers sent unfinished do not use up the identity limit: the whole ones a
 		const status = await submit();
 		expect([200, 303]).toContain(status);
 		await expect(page.getByText('Too many requests')).toHaveCount(0);
-		await context.close();
-	} finally {
-		await server.stop();
-	}
+	});
 });
 
 test('a Start the identity limit refuses says how long to wait, and that no try was used', async ({
@@ -560,18 +575,9 @@ test('a Start the identity limit refuses says how long to wait, and that no try 
 }) => {
 	test.setTimeout(120_000);
 	// Two requests an hour: Start, then answers sent whole; the next Start is refused.
-	const server = await startSecondServer('identity-limit-start', { E2E_RATE_LIMIT_IDENTITY: '2' });
-	try {
-		const api = await apiRequest.newContext({ baseURL: server.origin });
-		const { path } = await createLink(api, DEMO.ordinary);
-		await api.dispose();
-		const context = await noScriptContext(browser, { baseURL: server.origin });
-		const page = await context.newPage();
-		await openLinkAndStart(page, path);
-		await agreeToTerms(page);
-		await startQuestions(page);
+	await questionsOnOwnServer(browser, 'identity-limit-start', 2, async (page, origin) => {
 		// A wrong choice for every question, from this server's own sandbox.
-		await answerQuestions(page, DEMO.ordinary, 'wrong', server.origin);
+		await answerQuestions(page, DEMO.ordinary, 'wrong', origin);
 		await expect(page).toHaveURL(/\/sign\/identity$/);
 		await page.getByRole('button', { name: 'Start the questions' }).click();
 		await expect(page).toHaveURL(/\/sign\/identity\?refused=limited$/);
@@ -583,8 +589,5 @@ test('a Start the identity limit refuses says how long to wait, and that no try 
 		await page.reload();
 		await expect(said).toBeVisible();
 		await expect(page.getByRole('button', { name: 'Start the questions' })).toBeVisible();
-		await context.close();
-	} finally {
-		await server.stop();
-	}
+	});
 });

@@ -18,7 +18,9 @@ import { E2E } from './env';
 
 export const OFFICE = 1207;
 export const SANDBOX = `${E2E.origin}/sandbox`;
-const CONTROL = `${SANDBOX}/_sandbox`;
+/** The control API of the sandbox in the server at `origin` (a second server has its own). */
+const controlAt = (origin: string) => `${origin}/sandbox/_sandbox`;
+const CONTROL = controlAt(E2E.origin);
 
 /** The demo applications of office 1207 (seeded by the sandbox). */
 export const DEMO = {
@@ -482,7 +484,7 @@ export async function controlAnswers(
 	origin = E2E.origin
 ): Promise<Record<string, string>> {
 	const res = await request.get(
-		`${origin}/sandbox/_sandbox/answers/latest/${applicationId}?office=${officeId}`
+		`${controlAt(origin)}/answers/latest/${applicationId}?office=${officeId}`
 	);
 	await ok(res, `answers of ${applicationId}`);
 	const body = (await res.json()) as {

@@ -108,15 +108,9 @@ describe('Arabic and Hebrew', () => {
 			arabic: false,
 			hebrew: false
 		});
-		const sheet = await Sheet.create(
-			{ title: 'Scripts', subject: 'test', date: new Date() },
-			{ unicode }
+		const file = await draw('scripts.pdf', texts, (sheet) =>
+			sheet.signature('محمد حسن', MARGIN.x, sheet.y, CONTENT_WIDTH / 2)
 		);
-		for (const text of texts) sheet.paragraph(text, { size: 12 });
-		sheet.signature('محمد حسن', MARGIN.x, sheet.y, CONTENT_WIDTH / 2);
-		await labelOpenTypeFonts(sheet.pdf);
-		const file = join(dir, 'scripts.pdf');
-		writeFileSync(file, await sheet.pdf.save());
 		// Left to right: the English, then the Arabic name's last word before its first (the first
 		// is rightmost, where a reader of Arabic starts), each word's letters right to left; digits
 		// left to right wherever they are.
